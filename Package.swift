@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Debian packages that provide the GStreamer headers, libraries and plugins HVTCamera uses.
+let gstreamerPackages = [
+  "libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev", "libglib2.0-dev",
+  "gstreamer1.0-plugins-base", "gstreamer1.0-plugins-good", "gstreamer1.0-plugins-ugly",
+]
+
+let package = Package(
+  name: "HVTCamera",
+  products: [
+    .library(name: "HVTCamera", targets: ["HVTCamera"]),
+    .executable(name: "hvtcam", targets: ["hvtcam"]),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CGStreamer",
+      pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-pbutils-1.0",
+      providers: [.apt(gstreamerPackages)]
+    ),
+    .target(name: "HVTGStreamer", dependencies: ["CGStreamer"]),
+    .target(name: "HVTCamera", dependencies: ["HVTGStreamer"]),
+    .executableTarget(name: "hvtcam", dependencies: ["HVTCamera"]),
+    .testTarget(name: "HVTGStreamerTests", dependencies: ["HVTGStreamer"]),
+    .testTarget(name: "HVTCameraTests", dependencies: ["HVTCamera", "HVTGStreamer"]),
+    .testTarget(name: "hvtcamTests", dependencies: ["hvtcam", "HVTCamera"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

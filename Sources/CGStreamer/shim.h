@@ -1,0 +1,86 @@
+// The C seam between Swift and GStreamer 1.22.
+//
+// Swift imports GStreamer's functions directly, but not its function-like macros (casts, accessors,
+// type checks) nor its variadic functions. Each `hvt_gst_*` helper below stands in for one such macro
+// and says why it exists. Nothing here holds logic of its own.
+#ifndef HVT_CGSTREAMER_SHIM_H
+#define HVT_CGSTREAMER_SHIM_H
+
+#include <gst/gst.h>
+#include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/pbutils/pbutils.h>
+#include <gst/video/video.h>
+
+// GST_SECOND is a macro cast expression; Swift cannot import it.
+static inline GstClockTime hvt_gst_second(void) { return GST_SECOND; }
+
+// GST_CLOCK_TIME_NONE imports but does not compile when used from Swift.
+static inline GstClockTime hvt_gst_clock_time_none(void) { return GST_CLOCK_TIME_NONE; }
+
+// GST_ELEMENT_FACTORY_TYPE_ANY is a macro cast expression.
+static inline GstElementFactoryListType hvt_gst_element_factory_type_any(void) { return GST_ELEMENT_FACTORY_TYPE_ANY; }
+
+// GST_MESSAGE_TYPE / GST_MESSAGE_SRC are field-access macros.
+static inline GstMessageType hvt_gst_message_type(GstMessage *message) { return GST_MESSAGE_TYPE(message); }
+static inline GstObject *hvt_gst_message_src(GstMessage *message) { return GST_MESSAGE_SRC(message); }
+
+// GST_EVENT_TYPE is a field-access macro.
+static inline GstEventType hvt_gst_event_type(GstEvent *event) { return GST_EVENT_TYPE(event); }
+
+// GST_PAD_PROBE_INFO_* are field-access macros; the setter replaces the probed data (a writable buffer copy).
+static inline GstBuffer *hvt_gst_pad_probe_info_buffer(GstPadProbeInfo *info) { return GST_PAD_PROBE_INFO_BUFFER(info); }
+static inline GstEvent *hvt_gst_pad_probe_info_event(GstPadProbeInfo *info) { return GST_PAD_PROBE_INFO_EVENT(info); }
+static inline void hvt_gst_pad_probe_info_set_data(GstPadProbeInfo *info, gpointer data) { GST_PAD_PROBE_INFO_DATA(info) = data; }
+
+// GST_BUFFER_PTS / DTS / DURATION and GST_BUFFER_FLAG_IS_SET are field-access macros.
+static inline GstClockTime hvt_gst_buffer_pts(GstBuffer *buffer) { return GST_BUFFER_PTS(buffer); }
+static inline GstClockTime hvt_gst_buffer_dts(GstBuffer *buffer) { return GST_BUFFER_DTS(buffer); }
+static inline GstClockTime hvt_gst_buffer_duration(GstBuffer *buffer) { return GST_BUFFER_DURATION(buffer); }
+static inline void hvt_gst_buffer_set_pts(GstBuffer *buffer, GstClockTime pts) { GST_BUFFER_PTS(buffer) = pts; }
+static inline void hvt_gst_buffer_set_dts(GstBuffer *buffer, GstClockTime dts) { GST_BUFFER_DTS(buffer) = dts; }
+
+// gst_buffer_make_writable is a macro around gst_mini_object_make_writable.
+static inline GstBuffer *hvt_gst_buffer_make_writable(GstBuffer *buffer) { return gst_buffer_make_writable(buffer); }
+
+// GST_OBJECT_NAME and GST_OBJECT_PARENT are field-access macros.
+static inline const gchar *hvt_gst_object_name(GstObject *object) { return GST_OBJECT_NAME(object); }
+
+// GST_ELEMENT_CAST / GST_OBJECT_CAST / G_OBJECT are casts; GST_IS_* and G_TYPE_CHECK_* are type checks.
+static inline GstObject *hvt_gst_object_cast(gpointer object) { return GST_OBJECT_CAST(object); }
+static inline GstElement *hvt_gst_element_cast(gpointer object) { return GST_ELEMENT_CAST(object); }
+static inline GstBin *hvt_gst_bin_cast(gpointer object) { return GST_BIN_CAST(object); }
+static inline gboolean hvt_gst_is_element(gpointer object) { return GST_IS_ELEMENT(object); }
+static inline gboolean hvt_gst_is_bin(gpointer object) { return GST_IS_BIN(object); }
+
+// G_OBJECT_GET_CLASS and G_PARAM_SPEC_VALUE_TYPE are macros; used to look properties up before setting them.
+static inline GParamSpec *hvt_g_object_find_property(gpointer object, const gchar *name) {
+  return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name);
+}
+static inline GParamSpec **hvt_g_object_list_properties(gpointer object, guint *count) {
+  return g_object_class_list_properties(G_OBJECT_GET_CLASS(object), count);
+}
+static inline GType hvt_g_param_spec_value_type(GParamSpec *spec) { return G_PARAM_SPEC_VALUE_TYPE(spec); }
+static inline gboolean hvt_g_param_spec_is_writable(GParamSpec *spec) { return (spec->flags & G_PARAM_WRITABLE) != 0; }
+
+// G_TYPE_STRING and G_VALUE_TYPE are macros.
+static inline GType hvt_g_type_string(void) { return G_TYPE_STRING; }
+static inline GType hvt_g_value_type(const GValue *value) { return G_VALUE_TYPE(value); }
+
+// G_TYPE_IS_ENUM is a macro; enum properties list their nicks in error messages.
+static inline gboolean hvt_g_type_is_enum(GType type) { return G_TYPE_IS_ENUM(type); }
+
+// GST_STATE / GST_STATE_PENDING are field-access macros.
+static inline GstState hvt_gst_element_current_state(GstElement *element) { return GST_STATE(element); }
+
+// GST_VIDEO_FRAME_COMP_* are macros; they locate one colour component (0 is luma for YUV formats).
+static inline const guint8 *hvt_gst_video_frame_comp_data(GstVideoFrame *frame, guint comp) {
+  return (const guint8 *)GST_VIDEO_FRAME_COMP_DATA(frame, comp) + GST_VIDEO_FRAME_COMP_POFFSET(frame, comp);
+}
+static inline gint hvt_gst_video_frame_comp_stride(GstVideoFrame *frame, guint comp) { return GST_VIDEO_FRAME_COMP_STRIDE(frame, comp); }
+static inline gint hvt_gst_video_frame_comp_pstride(GstVideoFrame *frame, guint comp) { return GST_VIDEO_FRAME_COMP_PSTRIDE(frame, comp); }
+static inline gint hvt_gst_video_frame_comp_width(GstVideoFrame *frame, guint comp) { return GST_VIDEO_FRAME_COMP_WIDTH(frame, comp); }
+static inline gint hvt_gst_video_frame_comp_height(GstVideoFrame *frame, guint comp) { return GST_VIDEO_FRAME_COMP_HEIGHT(frame, comp); }
+static inline gint hvt_gst_video_frame_comp_depth(GstVideoFrame *frame, guint comp) { return GST_VIDEO_FRAME_COMP_DEPTH(frame, comp); }
+
+#endif

@@ -1,0 +1,76 @@
+import HVTGStreamer
+
+/// Keeps the newest frame that entered the tee, so that a photo is the frame of the moment
+/// (zero shutter lag) rather than the next one.
+///
+/// A probe on the tee's sink pad records each buffer (one reference, replacing the previous) and the caps
+/// it came with; nothing is copied. Waiters can ask for a later frame (the flash uses this).
+final class FrameTap: Sendable {
+  /// One recorded frame.
+  struct Frame: Sendable {
+    /// The buffer (a reference; the pixels are shared with every branch).
+    let buffer: Buffer
+    /// The caps describing it.
+    let caps: Caps
+    /// Its number since the camera started, from 1.
+    let sequence: UInt64
+    /// Its timestamp (running time, nanoseconds).
+    let presentationTime: UInt
+  }
+
+  private struct State {
+    var caps: Caps?
+    var latest: Frame?
+    var count: UInt64 = 0
+    var waiters: [(after: UInt64, deliver: @Sendable (Frame?) -> Void)] = []
+  }
+
+  private let state = Locked(State())
+
+  /// Installs the probe on `pad` (the tee's sink pad).
+  func install(on pad: Pad) {
+    pad.addProbe([.buffer, .eventDownstream]) { [state] _, info in
+      if case .caps(let caps)? = info.event {
+        state.withLock { $0.caps = caps }
+        return .ok
+      }
+      guard let buffer = info.buffer else { return .ok }
+      let ready = state.withLock { state -> (Frame, [@Sendable (Frame?) -> Void])? in
+        guard let caps = state.caps else { return nil }
+        state.count += 1
+        let frame = Frame(
+          buffer: buffer.retained(), caps: caps, sequence: state.count, presentationTime: buffer.presentationTime)
+        state.latest = frame
+        guard !state.waiters.isEmpty else { return (frame, []) }
+        let due = state.waiters.filter { frame.sequence > $0.after }.map(\.deliver)
+        state.waiters.removeAll { frame.sequence > $0.after }
+        return (frame, due)
+      }
+      if let (frame, due) = ready {
+        due.forEach { $0(frame) }
+      }
+      return .ok
+    }
+  }
+
+  /// The newest frame, or `nil` before the first one.
+  var latest: Frame? { state.withLock { $0.latest } }
+
+  /// How many frames have entered the tee.
+  var frameCount: UInt64 { state.withLock { $0.count } }
+
+  /// Calls `deliver` (on a streaming thread) with the first frame numbered above `sequence`, or with
+  /// `nil` if the camera stops first.
+  func onFrame(after sequence: UInt64, _ deliver: @escaping @Sendable (Frame?) -> Void) {
+    state.withLock { $0.waiters.append((sequence, deliver)) }
+  }
+
+  /// Answers every waiter with `nil`: the camera stopped.
+  func cancelWaiters() {
+    let waiters = state.withLock { state in
+      defer { state.waiters = [] }
+      return state.waiters.map(\.deliver)
+    }
+    waiters.forEach { $0(nil) }
+  }
+}

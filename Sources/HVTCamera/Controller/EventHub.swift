@@ -1,0 +1,68 @@
+import Dispatch
+import Synchronization
+
+/// Fans events out to the delegate (on its queue) and to every `AsyncStream` handed out.
+final class EventHub: Sendable {
+  /// Holds the delegate weakly; a new box is made each time the delegate changes.
+  final class DelegateBox: @unchecked Sendable {
+    weak var delegate: (any HVTCameraControllerDelegate)?
+    init(_ delegate: (any HVTCameraControllerDelegate)?) { self.delegate = delegate }
+  }
+
+  private struct State {
+    var delegate = DelegateBox(nil)
+    var queue = DispatchQueue.main
+    var streams: [Int: AsyncStream<HVTCameraEvent>.Continuation] = [:]
+    var nextStream = 0
+  }
+
+  private let state = Mutex(State())
+
+  var delegate: (any HVTCameraControllerDelegate)? {
+    get { state.withLock { $0.delegate.delegate } }
+    set { state.withLock { $0.delegate = DelegateBox(newValue) } }
+  }
+
+  var queue: DispatchQueue {
+    get { state.withLock { $0.queue } }
+    set { state.withLock { $0.queue = newValue } }
+  }
+
+  /// A new stream of every event from now on; it ends when the controller goes away.
+  func stream() -> AsyncStream<HVTCameraEvent> {
+    let (stream, continuation) = AsyncStream<HVTCameraEvent>.makeStream(bufferingPolicy: .unbounded)
+    let id = state.withLock { state in
+      state.nextStream += 1
+      state.streams[state.nextStream] = continuation
+      return state.nextStream
+    }
+    continuation.onTermination = { [weak self] _ in
+      _ = self?.state.withLock { $0.streams.removeValue(forKey: id) }
+    }
+    return stream
+  }
+
+  /// Runs `call` with the delegate on the delegate queue (if there is a delegate then).
+  func toDelegate(_ call: @escaping @Sendable (any HVTCameraControllerDelegate) -> Void) {
+    let (box, queue) = state.withLock { ($0.delegate, $0.queue) }
+    queue.async {
+      if let delegate = box.delegate { call(delegate) }
+    }
+  }
+
+  /// Sends an event to the streams and, through `deliver`, to the delegate.
+  func publish(_ event: HVTCameraEvent, deliver: @escaping @Sendable (any HVTCameraControllerDelegate) -> Void) {
+    let continuations = state.withLock { Array($0.streams.values) }
+    continuations.forEach { $0.yield(event) }
+    toDelegate(deliver)
+  }
+
+  /// Ends every stream.
+  func finish() {
+    let continuations = state.withLock { state in
+      defer { state.streams = [:] }
+      return Array(state.streams.values)
+    }
+    continuations.forEach { $0.finish() }
+  }
+}

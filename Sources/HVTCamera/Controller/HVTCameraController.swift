@@ -1,0 +1,320 @@
+import Dispatch
+import Foundation
+import HVTGStreamer
+import Synchronization
+
+/// A camera for Linux apps, with the semantics of `UIImagePickerController`: configure it, `present()`
+/// it, take pictures and record movies, and receive them through a delegate.
+///
+/// Under it runs a live GStreamer pipeline — camera (`v4l2src` or the simulated `videotestsrc`) → `tee` →
+/// preview, photo tap (`jpegenc`), and, while recording, `x264enc ! h264parse ! mp4mux ! filesink` —
+/// built from one ``HVTPipelineModel`` that also renders as a `gst-launch-1.0` line.
+///
+/// ```swift
+/// let camera = try HVTCameraController(source: .simulated)
+/// camera.cameraDelegate = self
+/// try camera.setMediaTypes([.image, .movie])
+/// try camera.present()
+/// camera.takePicture()
+/// ```
+///
+/// Every method and property may be called from any thread: one private serial queue owns all state and
+/// every change to the pipeline. Delegate callbacks arrive on ``delegateQueue``, never on a GStreamer
+/// thread.
+public final class HVTCameraController: @unchecked Sendable {
+  /// The cameras this controller uses.
+  public let source: HVTCameraSource
+
+  let queue: DispatchQueue
+  /// Encodes and writes photos, off the controller queue.
+  let photoQueue: DispatchQueue
+  let hub = EventHub()
+  /// All mutable state; read and written on `queue` only.
+  var state = State()
+  let name: String
+
+  struct State {
+    var mediaTypes: [HVTMediaType] = [.image]
+    var videoQuality = QualityType.type1920x1080
+    var videoMaximumDuration: Double = 600
+    var cameraDevice = CameraDevice.rear
+    var cameraCaptureMode = CameraCaptureMode.photo
+    var cameraFlashMode = CameraFlashMode.auto
+    var outputDirectory = CaptureFiles.defaultDirectory
+    var previewOutput = HVTPreviewOutput.none
+    var session: CaptureSession?
+    var camera: HVTCameraDeviceInfo?
+    var recording: RecordingBranch?
+    var photoInFlight = false
+    var torchLit = false
+  }
+
+  private static let instances = Mutex(0)
+
+  /// Creates a controller for a source (by default `.automatic`: `HVT_CAMERA_SOURCE`, else real cameras).
+  ///
+  /// Throws when a GStreamer element the engine needs is not installed, naming it, or when `source`
+  /// names a device node that does not exist. Having no camera is not an error here: check
+  /// ``isSourceTypeAvailable(_:)``; `present()` throws then.
+  public init(source: HVTCameraSource = .automatic) throws {
+    GStreamer.initialize()
+    let required = [
+      "videotestsrc", "v4l2src", "jpegdec", "tee", "queue", "videoconvert", "videobalance", "identity", "fakesink",
+      "appsrc", "appsink", "jpegenc", "x264enc", "h264parse", "mp4mux", "filesink",
+    ]
+    if let missing = required.first(where: { !GStreamer.hasElement($0) }) {
+      throw HVTCameraError.pipelineSetupFailed(String(describing: GStreamerError.missingElement(factory: missing, suggestion: nil)))
+    }
+    if case .device(let path) = source.kind, !FileManager.default.fileExists(atPath: path) {
+      throw HVTCameraError.noCameraAvailable(reason: "no device node \(path)")
+    }
+    self.source = source
+    let number = Self.instances.withLock { count in
+      count += 1
+      return count
+    }
+    name = "hvtcamera\(number)"
+    queue = DispatchQueue(label: "hvtcamera.controller.\(number)")
+    photoQueue = DispatchQueue(label: "hvtcamera.photo.\(number)")
+  }
+
+  deinit {
+    if let session = state.session {
+      state.recording?.remove(from: session.pipeline, tee: session.tee)
+      session.stop()
+    }
+    hub.finish()
+  }
+
+  // MARK: - Delegate and events
+
+  /// The delegate, held weakly.
+  public var cameraDelegate: (any HVTCameraControllerDelegate)? {
+    get { hub.delegate }
+    set { hub.delegate = newValue }
+  }
+
+  /// The queue delegate callbacks run on (default: the main queue). Use a serial queue.
+  public var delegateQueue: DispatchQueue {
+    get { hub.queue }
+    set { hub.queue = newValue }
+  }
+
+  /// Every event from now on, as a stream; it ends when the controller is released. Each access
+  /// returns a new stream. Errors also arrive here, as ``HVTCameraEvent/error(_:)``.
+  public var events: AsyncStream<HVTCameraEvent> { hub.stream() }
+
+  // MARK: - Configuration
+
+  /// The media types the user may capture (default `[.image]`). Set with ``setMediaTypes(_:)``.
+  public var mediaTypes: [HVTMediaType] { queue.sync { state.mediaTypes } }
+
+  /// Sets the media types. Throws for an empty list, or when none of them can be captured from this
+  /// source (``availableMediaTypes(for:)``). Without `.movie`, `startVideoCapture()` returns false;
+  /// without `.image`, `takePicture()` has no effect.
+  public func setMediaTypes(_ types: [HVTMediaType]) throws {
+    guard !types.isEmpty else { throw HVTCameraError.emptyMediaTypes }
+    let available = Self.availableMediaTypes(for: .camera, source: source) ?? []
+    guard types.contains(where: available.contains) else {
+      throw HVTCameraError.mediaTypesUnavailable(requested: types, available: available)
+    }
+    queue.sync {
+      state.mediaTypes = types
+      if !types.contains(.movie) { finishRecording(reason: .cameraStopped) }
+    }
+  }
+
+  /// The size of photos and movies (default `.type1920x1080`). Changing it while presented restarts the
+  /// camera with the new size (a recording in progress is finalized and delivered first).
+  public var videoQuality: QualityType {
+    get { queue.sync { state.videoQuality } }
+    set {
+      queue.sync {
+        guard state.videoQuality != newValue else { return }
+        state.videoQuality = newValue
+        restartIfPresented()
+      }
+    }
+  }
+
+  /// The longest a recording may last, in seconds (default 600). The recording stops by itself when a
+  /// frame's timestamp reaches it, so the movie lasts exactly this long. Values below one frame interval
+  /// (1/30 s) are raised to it.
+  public var videoMaximumDuration: Double {
+    get { queue.sync { state.videoMaximumDuration } }
+    set { queue.sync { state.videoMaximumDuration = newValue.isNaN ? 600 : max(newValue, 1.0 / 30) } }
+  }
+
+  /// Which camera to use (default `.rear`). Changing it while presented switches cameras (a recording in
+  /// progress is finalized and delivered first).
+  public var cameraDevice: CameraDevice {
+    get { queue.sync { state.cameraDevice } }
+    set {
+      queue.sync {
+        guard state.cameraDevice != newValue else { return }
+        state.cameraDevice = newValue
+        restartIfPresented()
+      }
+    }
+  }
+
+  /// Photo or video (default `.photo`). Switching never stops the camera; switching to `.photo` while
+  /// recording finalizes and delivers the movie.
+  public var cameraCaptureMode: CameraCaptureMode {
+    get { queue.sync { state.cameraCaptureMode } }
+    set {
+      queue.sync {
+        guard state.cameraCaptureMode != newValue else { return }
+        state.cameraCaptureMode = newValue
+        if newValue == .photo { finishRecording(reason: .cameraStopped) }
+      }
+    }
+  }
+
+  /// Flash (photo mode) or torch (video mode) setting (default `.auto`). Only cameras with a flash use
+  /// it (see ``isFlashAvailable(for:source:)``).
+  public var cameraFlashMode: CameraFlashMode {
+    get { queue.sync { state.cameraFlashMode } }
+    set { queue.sync { state.cameraFlashMode = newValue } }
+  }
+
+  /// Where captures are written (default: a folder of this process's own in the temporary directory).
+  /// Created when needed. Names are unique (`IMG_…jpg`, `MOV_…mp4`).
+  public var outputDirectory: URL {
+    get { queue.sync { state.outputDirectory } }
+    set { queue.sync { state.outputDirectory = newValue } }
+  }
+
+  /// Where the live preview goes (default `.none`). Takes effect at the next `present()`.
+  public var previewOutput: HVTPreviewOutput {
+    get { queue.sync { state.previewOutput } }
+    set { queue.sync { state.previewOutput = newValue } }
+  }
+
+  // MARK: - State
+
+  /// Whether the camera is running (between `present()` and `dismiss()`).
+  public var isPresented: Bool { queue.sync { state.session != nil } }
+
+  /// Whether a movie is being recorded.
+  public var isRecording: Bool { queue.sync { state.recording != nil } }
+
+  /// What the running camera delivers (device, size, frame rate, format), or `nil` when not presented.
+  public var configuration: HVTCaptureConfiguration? { queue.sync { state.session?.model.configuration } }
+
+  /// Frames the camera has delivered since it last (re)started; 0 when not presented.
+  public var sourceFrameCount: UInt64 { queue.sync { state.session?.tap.frameCount ?? 0 } }
+
+  /// The pipeline this controller runs (or would run, if not presented) for its current settings:
+  /// the model that ``HVTPipelineModel/launchCommand(mode:output:frames:)`` renders as `gst-launch-1.0`.
+  public func pipelineModel() throws -> HVTPipelineModel {
+    try queue.sync { try state.session?.model ?? makeModel().model }
+  }
+
+  // MARK: - Presenting
+
+  /// Starts the camera: builds the live pipeline and sets it to PLAYING (preview running).
+  /// Does nothing if already presented. Throws when there is no camera, the requested device does not
+  /// exist, or GStreamer cannot start it (with GStreamer's message).
+  public func present() throws {
+    try queue.sync {
+      guard state.session == nil else { return }
+      try startSession()
+    }
+  }
+
+  /// Stops the camera. A recording in progress is finalized and delivered first, and a photo being
+  /// encoded is delivered. Does nothing when not presented.
+  public func dismiss() {
+    queue.sync { stopSession() }
+  }
+
+  /// The user's cancel: calls `cameraControllerDidCancel` on the delegate queue. The camera stays
+  /// presented until `dismiss()`, as with `UIImagePickerController`.
+  public func cancel() {
+    hub.toDelegate { [self] delegate in delegate.cameraControllerDidCancel(self) }
+  }
+
+  // MARK: - Internals (on `queue`)
+
+  /// The camera for the current settings and the model built for it.
+  func makeModel() throws -> (camera: HVTCameraDeviceInfo, model: HVTPipelineModel) {
+    let cameras = CameraDiscovery.devices(for: source, environment: ProcessInfo.processInfo.environment)
+    guard !cameras.isEmpty else {
+      throw HVTCameraError.noCameraAvailable(
+        reason: "no V4L2 camera was found and the simulated camera is not enabled (set HVT_CAMERA_SOURCE=simulated)")
+    }
+    guard let camera = cameras.first(where: { $0.position == state.cameraDevice }) else {
+      throw HVTCameraError.cameraDeviceUnavailable(state.cameraDevice)
+    }
+    guard
+      let choice = try HVTCapsSelection.choose(
+        deviceCaps: camera.caps, size: state.videoQuality.requestedSize, frameRate: HVTFrameRate(30))
+    else {
+      throw HVTCameraError.pipelineSetupFailed("\(camera.name) offers no raw or JPEG video (caps: \(camera.caps))")
+    }
+    let failing: Int? = if case .simulated(let frames) = source.kind { frames } else { nil }
+    let model = HVTPipelineModel.build(
+      camera: camera, choice: choice, quality: state.videoQuality, failingAfterFrames: failing,
+      preview: state.previewOutput)
+    return (camera, model)
+  }
+
+  private func startSession() throws {
+    let (camera, model) = try makeModel()
+    // The handler runs on GStreamer threads: it holds the queue, never the controller, so that the
+    // controller is never released (and its pipeline stopped) on a streaming thread.
+    let controller = WeakReference(self)
+    let session = try CaptureSession(model: model, name: name) { [queue] message in
+      queue.async { controller.target?.handle(message) }
+    }
+    state.session = session
+    state.camera = camera
+    do {
+      try session.start()
+    } catch {
+      state.session = nil
+      state.camera = nil
+      throw error
+    }
+    publish(.configured(model.configuration))
+  }
+
+  /// Finalizes a recording, lets a photo in progress finish, and stops the pipeline.
+  func stopSession() {
+    guard let session = state.session else { return }
+    finishRecording(reason: .cameraStopped)
+    photoQueue.sync {}
+    state.session = nil
+    state.camera = nil
+    session.stop()
+  }
+
+  /// Restarts the camera with the current settings after a change of device or quality.
+  private func restartIfPresented() {
+    guard state.session != nil else { return }
+    stopSession()
+    do {
+      try startSession()
+    } catch {
+      fail(error)
+    }
+  }
+
+  /// Sends an event to the streams and the delegate.
+  func publish(_ event: HVTCameraEvent) {
+    hub.publish(event) { [self] delegate in delegate.cameraController(self, didReceive: event) }
+  }
+
+  /// Reports an error to the delegate and the streams.
+  func fail(_ error: any Error) {
+    let cameraError = (error as? HVTCameraError) ?? .pipelineSetupFailed(String(describing: error))
+    publish(.error(cameraError))
+    hub.toDelegate { [self] delegate in delegate.cameraController(self, didFailWithError: cameraError) }
+  }
+
+  /// Hands a capture to the delegate.
+  func deliver(_ info: [InfoKey: any Sendable]) {
+    hub.toDelegate { [self] delegate in delegate.cameraController(self, didFinishCapturingMediaWithInfo: info) }
+  }
+}

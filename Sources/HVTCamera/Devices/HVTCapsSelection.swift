@@ -1,0 +1,111 @@
+import Foundation
+import HVTGStreamer
+
+/// The format to ask of a camera: what `HVTCapsSelection` picks from the device's caps.
+public struct HVTCapsChoice: Sendable, Hashable, CustomStringConvertible {
+  /// The frame size.
+  public var size: HVTFrameSize
+  /// The frame rate.
+  public var frameRate: HVTFrameRate
+  /// A raw format name such as `"YUY2"`, or `"MJPEG"` for `image/jpeg` (decoded with `jpegdec`).
+  public var format: String
+
+  /// Whether the camera delivers JPEG frames that need `jpegdec`.
+  public var isMJPEG: Bool { format == "MJPEG" }
+
+  /// The caps to put after the source, e.g. `video/x-raw,format=YUY2,width=640,height=480,framerate=30/1`.
+  public var caps: String {
+    let media = isMJPEG ? "image/jpeg" : "video/x-raw,format=\(format)"
+    return "\(media),width=\(size.width),height=\(size.height),framerate=\(frameRate)"
+  }
+
+  public var description: String { caps }
+}
+
+/// Chooses what to ask of a camera, given what it offers: a pure function of the device's caps, the
+/// requested size and the requested frame rate, with GStreamer's caps intersection and fixation doing
+/// the matching (so ranges and lists in the device caps are handled as GStreamer handles them).
+///
+/// The rules, in order:
+/// 1. Size: the requested one if the device offers it in any format; otherwise 1920x1080 if offered;
+///    otherwise the offered size nearest the request (by area, then aspect). `nil` requests the largest.
+/// 2. Format at that size: a raw format that reaches the requested frame rate (I420, NV12, YUY2 first,
+///    then the others in the device's order); otherwise MJPEG if it reaches the rate; otherwise whichever
+///    reaches the highest rate (raw on a tie).
+/// 3. Frame rate: the offered rate nearest the request.
+///
+/// Every choice is an intersection with the device's own caps, so it can always negotiate.
+public enum HVTCapsSelection {
+  /// The raw formats tried first, in order: those `x264enc` and `jpegenc` take without conversion.
+  static let preferredRawFormats = ["I420", "NV12", "YUY2"]
+
+  /// Picks caps from `deviceCaps` (GStreamer caps syntax). Throws when the caps do not parse; returns
+  /// `nil` when the device offers no raw or JPEG video at all.
+  public static func choose(deviceCaps: String, size requested: HVTFrameSize?, frameRate: HVTFrameRate)
+    throws -> HVTCapsChoice?
+  {
+    let caps: Caps
+    do { caps = try Caps(deviceCaps) } catch { throw HVTCameraError.pipelineSetupFailed("invalid device caps: \(deviceCaps)") }
+    let structures = caps.structures.filter { $0.name == "video/x-raw" || $0.name == "image/jpeg" }
+    guard !structures.isEmpty else { return nil }
+    let size = chooseSize(requested, offered: structures)
+    var candidates: [(format: String, rate: HVTFrameRate)] = []
+    for format in rawFormats(in: structures, at: size) + ["MJPEG"] {
+      let probe = HVTCapsChoice(size: size, frameRate: frameRate, format: format)
+      let media = probe.isMJPEG ? "image/jpeg" : "video/x-raw,format=\(format)"
+      let filter = try Caps("\(media),width=\(size.width),height=\(size.height)")
+      let matching = caps.intersection(filter)
+      guard !matching.isEmpty else { continue }
+      let fixed = matching.structure(at: 0).fixated(
+        nearestFraction: "framerate", numerator: frameRate.numerator, denominator: frameRate.denominator)
+      guard let rate = fixed.fraction("framerate") else { continue }
+      candidates.append((format, HVTFrameRate(rate.numerator, rate.denominator)))
+    }
+    let meeting = candidates.first { $0.rate >= frameRate }
+    let best = meeting ?? candidates.max { $0.rate < $1.rate }  // max keeps the first of equals: raw before MJPEG
+    return best.map { HVTCapsChoice(size: size, frameRate: $0.rate, format: $0.format) }
+  }
+
+  /// The size to use: the request, else 1920x1080, else the nearest offered size.
+  static func chooseSize(_ requested: HVTFrameSize?, offered structures: [CapsStructure]) -> HVTFrameSize {
+    let ranges = structures.compactMap { structure -> (ClosedRange<Int>, ClosedRange<Int>)? in
+      guard let width = structure.intRange("width"), let height = structure.intRange("height") else { return nil }
+      return (width, height)
+    }
+    func offers(_ size: HVTFrameSize) -> Bool {
+      ranges.contains { $0.0.contains(size.width) && $0.1.contains(size.height) }
+    }
+    let largest = ranges.map { HVTFrameSize(width: $0.0.upperBound, height: $0.1.upperBound) }.max()
+    guard let requested else { return largest ?? HVTFrameSize(width: 1920, height: 1080) }
+    if offers(requested) { return requested }
+    let fullHD = HVTFrameSize(width: 1920, height: 1080)
+    if offers(fullHD) { return fullHD }
+    let candidates = ranges.map {
+      HVTFrameSize(
+        width: min(max(requested.width, $0.0.lowerBound), $0.0.upperBound),
+        height: min(max(requested.height, $0.1.lowerBound), $0.1.upperBound))
+    }
+    return candidates.min { distance($0, requested) < distance($1, requested) } ?? requested
+  }
+
+  /// How far a size is from the request: the ratio of areas (in either direction), then the aspect ratio.
+  static func distance(_ size: HVTFrameSize, _ target: HVTFrameSize) -> Double {
+    let area = Double(size.area) / Double(max(1, target.area))
+    let aspect = Double(size.width) / Double(max(1, size.height)) - Double(target.width) / Double(max(1, target.height))
+    return abs(log2(area)) + abs(aspect) / 10
+  }
+
+  /// The raw formats offered at `size`, preferred ones first, then the rest in the device's order.
+  static func rawFormats(in structures: [CapsStructure], at size: HVTFrameSize) -> [String] {
+    var offered: [String] = []
+    for structure in structures where structure.name == "video/x-raw" {
+      guard structure.intRange("width")?.contains(size.width) ?? false,
+        structure.intRange("height")?.contains(size.height) ?? false
+      else { continue }
+      for format in structure.strings("format") where !offered.contains(format) {
+        offered.append(format)
+      }
+    }
+    return preferredRawFormats.filter(offered.contains) + offered.filter { !preferredRawFormats.contains($0) }
+  }
+}

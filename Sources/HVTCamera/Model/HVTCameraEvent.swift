@@ -1,0 +1,57 @@
+import Foundation
+
+/// Something that happened in the camera, relayed from GStreamer's bus and the capture branches.
+/// Delivered to ``HVTCameraControllerDelegate/cameraController(_:didReceive:)`` and on
+/// ``HVTCameraController/events``.
+public enum HVTCameraEvent: Sendable {
+  /// The camera pipeline changed state (`GST_MESSAGE_STATE_CHANGED` of the pipeline itself).
+  case stateChanged(from: HVTPipelineState, to: HVTPipelineState)
+  /// The camera started (or restarted after a change of device or quality) with this configuration.
+  case configured(HVTCaptureConfiguration)
+  /// An element posted a warning (`GST_MESSAGE_WARNING`); capture goes on.
+  case warning(HVTGStreamerMessage)
+  /// An element posted an informational message (`GST_MESSAGE_INFO`).
+  case info(HVTGStreamerMessage)
+  /// The first frame of a recording reached the encoder; the movie is being written to `url` (which
+  /// is renamed to its final name when the recording is finalized).
+  case recordingStarted(url: URL)
+  /// Seconds recorded so far and the limit (`videoMaximumDuration`), about once per second.
+  case recordingProgress(elapsed: Double, limit: Double)
+  /// The recording branch received its last frame and is being finalized.
+  case recordingStopped(elapsed: Double, reason: HVTRecordingStopReason)
+  /// The whole pipeline reached end-of-stream (`GST_MESSAGE_EOS`).
+  case endOfStream
+  /// An error, also delivered to ``HVTCameraControllerDelegate/cameraController(_:didFailWithError:)``.
+  case error(HVTCameraError)
+}
+
+/// The state of the camera's pipeline (`GstState`).
+public enum HVTPipelineState: String, Sendable, Hashable {
+  /// No resources held.
+  case null
+  /// Resources allocated (device opened), no data.
+  case ready
+  /// Prerolled; a live camera produces nothing in this state.
+  case paused
+  /// Frames flow.
+  case playing
+}
+
+/// What GStreamer said in an error, warning or info message.
+public struct HVTGStreamerMessage: Sendable, Hashable, CustomStringConvertible {
+  /// The `GError` domain, e.g. `"gst-stream-error-quark"`.
+  public var domain: String
+  /// The `GError` code within the domain.
+  public var code: Int
+  /// GStreamer's message.
+  public var message: String
+  /// GStreamer's debug string (source file, function, details), when given.
+  public var debug: String?
+  /// The path of the element that posted it, e.g. `/GstPipeline:hvtcamera/GstIdentity:fault`.
+  public var element: String
+
+  /// `message (element)`, then the debug string.
+  public var description: String {
+    "\(message) (\(element))" + (debug.map { "\n\($0)" } ?? "")
+  }
+}

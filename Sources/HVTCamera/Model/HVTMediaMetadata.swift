@@ -1,0 +1,93 @@
+import Foundation
+
+/// What the engine knows about one capture: when and how it was made, and what came out.
+public struct HVTMediaMetadata: Sendable, Hashable {
+  /// Wall-clock time of the capture (of the photo's frame, or of the movie's first frame).
+  public var captureDate: Date
+  /// The configuration the camera was running with: device, size, frame rate, format.
+  public var configuration: HVTCaptureConfiguration
+  /// Running time, in seconds, of the photo's frame (or the movie's first frame) on the pipeline clock.
+  public var frameTimestamp: Double
+  /// Photos: how old the frame was when `takePicture()` was called, in seconds (0 up to one frame
+  /// interval for zero-shutter-lag captures; more when the flash fired and the next frame was used).
+  public var frameAge: Double?
+  /// Photos: whether the flash fired.
+  public var flashFired: Bool?
+  /// Movies: duration in seconds, from the timestamps of the frames written.
+  public var duration: Double?
+  /// Movies: the number of frames written.
+  public var frameCount: Int?
+  /// The encoder element that made the file, e.g. `"jpegenc"` or `"x264enc"`.
+  public var encoder: String
+  /// Movies: the muxer, e.g. `"mp4mux"` (fragmented).
+  public var muxer: String?
+  /// Movies: why the recording ended.
+  public var stopReason: HVTRecordingStopReason?
+  /// The size of the file in bytes.
+  public var fileSize: Int
+}
+
+/// The device, size and format a camera is running with: the answer to what was asked for.
+public struct HVTCaptureConfiguration: Sendable, Hashable, CustomStringConvertible {
+  /// The camera position asked for.
+  public var device: HVTCameraController.CameraDevice
+  /// The device's human-readable name, e.g. `"Simulated rear camera"`.
+  public var deviceName: String
+  /// The V4L2 device node, e.g. `/dev/video0`; `nil` for the simulated camera.
+  public var devicePath: String?
+  /// The quality asked for.
+  public var requestedQuality: HVTCameraController.QualityType
+  /// The frame size in use (differs from the request when the device could not deliver it).
+  public var size: HVTFrameSize
+  /// Frames per second in use, as a fraction.
+  public var frameRate: HVTFrameRate
+  /// The format the device delivers: a raw format such as `"I420"` or `"YUY2"`, or `"MJPEG"`.
+  public var sourceFormat: String
+
+  /// Whether the size in use differs from the quality's size.
+  public var qualityFellBack: Bool {
+    requestedQuality.requestedSize.map { $0 != size } ?? false
+  }
+
+  /// `rear 1280x720@30/1 I420 (Simulated rear camera)`.
+  public var description: String {
+    "\(device.rawValue) \(size)@\(frameRate) \(sourceFormat) (\(deviceName))"
+  }
+}
+
+/// A frame rate as a fraction of frames per second.
+public struct HVTFrameRate: Sendable, Hashable, Comparable, CustomStringConvertible {
+  /// Frames…
+  public var numerator: Int
+  /// …per this many seconds.
+  public var denominator: Int
+
+  /// Creates a frame rate; `HVTFrameRate(30)` is 30 frames per second.
+  public init(_ numerator: Int, _ denominator: Int = 1) {
+    self.numerator = numerator
+    self.denominator = max(1, denominator)
+  }
+
+  /// Frames per second as a number.
+  public var framesPerSecond: Double { Double(numerator) / Double(denominator) }
+
+  /// Orders frame rates by value.
+  public static func < (lhs: HVTFrameRate, rhs: HVTFrameRate) -> Bool {
+    lhs.numerator * rhs.denominator < rhs.numerator * lhs.denominator
+  }
+
+  /// `30/1`, as in caps.
+  public var description: String { "\(numerator)/\(denominator)" }
+}
+
+/// Why a recording ended.
+public enum HVTRecordingStopReason: String, Sendable, Hashable {
+  /// `stopVideoCapture()` was called.
+  case requested
+  /// `videoMaximumDuration` was reached.
+  case maximumDurationReached
+  /// The camera was dismissed, or reconfigured to a new device, quality or mode.
+  case cameraStopped
+  /// The pipeline failed; the file holds what was captured until then.
+  case error
+}

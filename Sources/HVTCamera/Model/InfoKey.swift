@@ -1,0 +1,38 @@
+import Foundation
+
+extension HVTCameraController {
+  /// Keys of the dictionary a capture is delivered in, as in `UIImagePickerController.InfoKey`.
+  /// Read values with a cast: `info[.mediaURL] as? URL`.
+  public struct InfoKey: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The ``HVTMediaType`` of the capture.
+    public static let mediaType = InfoKey(rawValue: "HVTCameraControllerMediaType")
+    /// The photo as an ``HVTImage`` (JPEG bytes, width, height). Photos only.
+    public static let originalImage = InfoKey(rawValue: "HVTCameraControllerOriginalImage")
+    /// The `URL` of the JPEG file. Photos only.
+    public static let imageURL = InfoKey(rawValue: "HVTCameraControllerImageURL")
+    /// The `URL` of the movie file. Movies only.
+    public static let mediaURL = InfoKey(rawValue: "HVTCameraControllerMediaURL")
+    /// The ``HVTMediaMetadata`` of the capture: when, with which device and settings, what came out.
+    public static let mediaMetadata = InfoKey(rawValue: "HVTCameraControllerMediaMetadata")
+  }
+}
+
+/// A captured still image: the encoded JPEG and its size.
+public struct HVTImage: Sendable, Hashable {
+  /// The JPEG file's bytes.
+  public var jpegData: Data
+  /// Width in pixels.
+  public var width: Int
+  /// Height in pixels.
+  public var height: Int
+
+  /// Creates an image value.
+  public init(jpegData: Data, width: Int, height: Int) {
+    self.jpegData = jpegData
+    self.width = width
+    self.height = height
+  }
+}

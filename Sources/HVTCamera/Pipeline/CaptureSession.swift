@@ -1,0 +1,67 @@
+import HVTGStreamer
+
+/// One running camera pipeline, built from a model: `source… ! tee`, the preview branch, the frame tap on
+/// the tee, the photo encoder, and the bus relayed to a handler. Rebuilt when the device or quality
+/// changes; the recording branch comes and goes on top of it.
+final class CaptureSession: @unchecked Sendable {
+  let model: HVTPipelineModel
+  let pipeline: Pipeline
+  let tee: Element
+  /// The simulated camera's light (`videobalance`), for the flash and the torch; `nil` without a flash.
+  let light: Element?
+  let tap = FrameTap()
+  let photoEncoder: PhotoEncoder
+  private let startupError = Locked<MessageReport?>(nil)
+
+  /// Builds the pipeline (in NULL) and routes its bus to `onMessage` (called on GStreamer's threads).
+  init(model: HVTPipelineModel, name: String, onMessage: @escaping @Sendable (BusMessage) -> Void) throws {
+    self.model = model
+    pipeline = Pipeline(named: name)
+    let source = try ElementChain(model.source, in: pipeline)
+    let tee = try ElementChain.make(HVTElementDescription("tee", name: HVTPipelineModel.teeName))
+    try pipeline.add(tee)
+    try source.last.link(to: tee)
+    let preview = try ElementChain(model.preview, in: pipeline)
+    guard let teePad = tee.requestPad("src_%u"), let previewPad = preview.first.staticPad("sink"),
+      let teeSink = tee.staticPad("sink")
+    else { throw HVTCameraError.pipelineSetupFailed("the tee gave no pad for the preview") }
+    try teePad.link(to: previewPad)
+    tap.install(on: teeSink)
+    self.tee = tee
+    light = pipeline.element(named: HVTPipelineModel.lightName)
+    photoEncoder = try PhotoEncoder(chain: model.photoEncoder, name: "\(name)-photo")
+    pipeline.bus.setSyncHandler { [startupError] message in
+      if case .error(let report) = message { startupError.withLock { $0 = $0 ?? report } }
+      onMessage(message)
+    }
+  }
+
+  /// The pipeline's own object path, to tell its messages from its children's.
+  var path: String { pipeline.path }
+
+  /// Sets the pipeline to PLAYING and waits (up to 10 s) until it is there; throws GStreamer's error if
+  /// the camera does not start.
+  func start() throws {
+    let result = pipeline.setState(.playing)
+    let settled = result == .failure ? result : pipeline.state(timeout: 10).result
+    if settled == .failure || startupError.withLock({ $0 }) != nil {
+      let report = startupError.withLock { $0 }
+      stop()
+      throw report.map { HVTCameraError.gstreamer(HVTGStreamerMessage($0)) }
+        ?? HVTCameraError.pipelineSetupFailed("the camera pipeline did not start")
+    }
+  }
+
+  /// Lights or darkens the simulated camera's light (flash or torch).
+  func setLight(_ lit: Bool) throws {
+    try light?.set("brightness", lit ? HVTFlashDecision.simulatedLightBrightness : 0)
+  }
+
+  /// Stops everything: answers frame waiters, stops the photo encoder and sets the pipeline to NULL.
+  func stop() {
+    tap.cancelWaiters()
+    photoEncoder.stop()
+    pipeline.setState(.null)
+    pipeline.bus.removeSyncHandler()
+  }
+}

@@ -1,0 +1,40 @@
+/// The camera pipeline as a value: everything the live pipeline, the `gst-launch-1.0` line and the graph
+/// are rendered from.
+///
+/// ```
+/// source… ! tee name=t
+///   t. ! preview…                      (always)
+///   photo tap → photo…                 (the frame of the moment, encoded on demand)
+///   t. ! recording…                    (added while recording)
+/// ```
+public struct HVTPipelineModel: Sendable, Hashable {
+  /// From the camera up to the tee: source element, caps, decoder for MJPEG, simulated light.
+  public var source: [HVTElementDescription]
+  /// The preview branch after the tee, ending in its sink.
+  public var preview: [HVTElementDescription]
+  /// The photo encoder chain (conversion and `jpegenc`), without source or sink.
+  public var photoEncoder: [HVTElementDescription]
+  /// The recording branch after the tee, from its queue to the muxer, without the file sink.
+  public var recording: [HVTElementDescription]
+  /// What the camera runs with.
+  public var configuration: HVTCaptureConfiguration
+  /// The movie container's file extension, e.g. `"mp4"`.
+  public var movieExtension: String
+  /// The photo file extension, e.g. `"jpg"`.
+  public var photoExtension: String
+
+  /// The factory of the movie encoder in the recording branch, e.g. `"x264enc"`.
+  public var movieEncoder: String { recording.first { $0.name == HVTPipelineModel.movieEncoderName }?.factory ?? "" }
+  /// The factory of the muxer in the recording branch, e.g. `"mp4mux"`.
+  public var movieMuxer: String { recording.first { $0.name == HVTPipelineModel.muxerName }?.factory ?? "" }
+  /// The factory of the photo encoder, e.g. `"jpegenc"`.
+  public var photoEncoderFactory: String { photoEncoder.first { $0.name == HVTPipelineModel.photoEncoderName }?.factory ?? "" }
+
+  /// Element names the engine looks elements up by.
+  static let sourceName = "camera"
+  static let lightName = "light"
+  static let teeName = "t"
+  static let movieEncoderName = "movie-encoder"
+  static let muxerName = "muxer"
+  static let photoEncoderName = "photo-encoder"
+}

@@ -1,0 +1,64 @@
+import CGStreamer
+
+/// An owned `GstBin`: a container element whose children share its state.
+public class Bin: Element, @unchecked Sendable {
+  /// Makes an empty bin. Wraps `gst_bin_new`.
+  public convenience init(name: String) {
+    GStreamer.initialize()
+    self.init(sinking: gst_bin_new(name))
+  }
+
+  var bin: UnsafeMutablePointer<GstBin> { hvt_gst_bin_cast(pointer) }
+
+  /// Adds a child; the bin takes its own reference. Wraps `gst_bin_add`.
+  public func add(_ element: Element) throws {
+    guard gst_bin_add(bin, element.pointer) != 0 else {
+      throw GStreamerError.linkFailed(from: element.name, to: name)
+    }
+  }
+
+  /// Removes a child (set it to NULL first). Wraps `gst_bin_remove`.
+  public func remove(_ element: Element) {
+    gst_bin_remove(bin, element.pointer)
+  }
+
+  /// Finds a child by name, searching nested bins. Wraps `gst_bin_get_by_name` (a full reference).
+  public func element(named name: String) -> Element? {
+    gst_bin_get_by_name(bin, name).map(Element.init(adopting:))
+  }
+
+  /// Adds a ghost pad that exposes a child's pad on the bin. Wraps `gst_ghost_pad_new` and `gst_element_add_pad`.
+  public func addGhostPad(_ name: String, target: Pad) throws {
+    guard let ghost = gst_ghost_pad_new(name, target.pointer), gst_element_add_pad(pointer, ghost) != 0 else {
+      throw GStreamerError.linkFailed(from: target.name, to: "\(self.name):\(name)")
+    }
+  }
+
+  /// GStreamer's own DOT description of the bin and its children, with caps and properties.
+  /// Wraps `gst_debug_bin_to_dot_data` with `GST_DEBUG_GRAPH_SHOW_ALL`.
+  public func dotGraph() -> String {
+    String(ownedCString: gst_debug_bin_to_dot_data(bin, GST_DEBUG_GRAPH_SHOW_ALL))
+  }
+}
+
+/// An owned `GstPipeline`: a top-level bin with a clock and a bus.
+public final class Pipeline: Bin, @unchecked Sendable {
+  /// Makes an empty pipeline. Wraps `gst_pipeline_new`.
+  public convenience init(named name: String) {
+    GStreamer.initialize()
+    self.init(sinking: gst_pipeline_new(name))
+  }
+
+  /// The pipeline's bus, where its elements post messages. Wraps `gst_element_get_bus`.
+  public var bus: Bus { Bus(adopting: gst_element_get_bus(pointer)) }
+
+  /// The running time now: clock time minus base time, or `nil` when the pipeline has no clock yet.
+  /// Wraps `gst_element_get_clock`, `gst_clock_get_time` and `gst_element_get_base_time`.
+  public var runningTime: UInt? {
+    guard let clock = gst_element_get_clock(pointer) else { return nil }
+    defer { gst_object_unref(clock) }
+    let now = gst_clock_get_time(clock)
+    let base = gst_element_get_base_time(pointer)
+    return now >= base ? now - base : 0
+  }
+}

@@ -1,0 +1,82 @@
+import CGStreamer
+
+/// A borrowed view of a `GstBuffer` inside a probe callback: timestamps and flags.
+public struct BufferView {
+  let pointer: UnsafeMutablePointer<GstBuffer>
+
+  /// Presentation timestamp in nanoseconds, or `ClockTime.none`. `GST_BUFFER_PTS`.
+  public var presentationTime: UInt {
+    get { hvt_gst_buffer_pts(pointer) }
+    nonmutating set { hvt_gst_buffer_set_pts(pointer, newValue) }
+  }
+
+  /// Decoding timestamp in nanoseconds, or `ClockTime.none`. `GST_BUFFER_DTS`.
+  public var decodingTime: UInt {
+    get { hvt_gst_buffer_dts(pointer) }
+    nonmutating set { hvt_gst_buffer_set_dts(pointer, newValue) }
+  }
+
+  /// Duration in nanoseconds, or `ClockTime.none`. `GST_BUFFER_DURATION`.
+  public var duration: UInt { hvt_gst_buffer_duration(pointer) }
+
+  /// Takes a reference of its own to the buffer, to keep it after the callback returns.
+  public func retained() -> Buffer { Buffer(retaining: pointer) }
+}
+
+/// An owned reference to a `GstBuffer`.
+public final class Buffer: @unchecked Sendable {
+  let pointer: UnsafeMutablePointer<GstBuffer>
+
+  /// Adds a reference of its own. Wraps `gst_buffer_ref`.
+  init(retaining pointer: UnsafeMutablePointer<GstBuffer>) {
+    self.pointer = gst_buffer_ref(pointer)
+  }
+
+  /// Takes over a full reference.
+  init(adopting pointer: UnsafeMutablePointer<GstBuffer>) {
+    self.pointer = pointer
+  }
+
+  deinit {
+    gst_buffer_unref(pointer)
+  }
+
+  /// Presentation timestamp in nanoseconds, or `ClockTime.none`. `GST_BUFFER_PTS`.
+  public var presentationTime: UInt { hvt_gst_buffer_pts(pointer) }
+
+  /// The buffer's size in bytes. Wraps `gst_buffer_get_size`.
+  public var size: Int { Int(gst_buffer_get_size(pointer)) }
+
+  /// Calls `body` with the buffer's bytes mapped for reading. Wraps `gst_buffer_map` / `gst_buffer_unmap`.
+  public func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    var map = GstMapInfo()
+    guard gst_buffer_map(pointer, &map, GST_MAP_READ) != 0 else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+    defer { gst_buffer_unmap(pointer, &map) }
+    return try body(UnsafeRawBufferPointer(start: map.data, count: Int(map.size)))
+  }
+}
+
+/// An owned `GstSample`: a buffer with the caps that describe it.
+public final class Sample: @unchecked Sendable {
+  let pointer: OpaquePointer
+
+  /// Takes over a full reference.
+  init(adopting pointer: OpaquePointer) {
+    self.pointer = pointer
+  }
+
+  /// Pairs a buffer with its caps. Wraps `gst_sample_new`.
+  public convenience init(buffer: Buffer, caps: Caps) {
+    self.init(adopting: gst_sample_new(buffer.pointer, caps.pointer, nil, nil))
+  }
+
+  deinit {
+    gst_sample_unref(pointer)
+  }
+
+  /// The sample's buffer. Wraps `gst_sample_get_buffer`.
+  public var buffer: Buffer? { gst_sample_get_buffer(pointer).map(Buffer.init(retaining:)) }
+
+  /// The sample's caps. Wraps `gst_sample_get_caps`.
+  public var caps: Caps? { gst_sample_get_caps(pointer).map(Caps.init(retaining:)) }
+}

@@ -1,0 +1,47 @@
+import CGStreamer
+
+/// An owned reference to a pipeline's `GstBus`.
+public final class Bus: @unchecked Sendable {
+  let pointer: UnsafeMutablePointer<GstBus>
+
+  /// Takes over a full reference.
+  init(adopting pointer: UnsafeMutablePointer<GstBus>) {
+    self.pointer = pointer
+  }
+
+  deinit {
+    gst_object_unref(pointer)
+  }
+
+  /// Delivers every message to `handler` on the posting thread, as a `BusMessage`, and then drops it
+  /// (the `GstMessage` is released here, so nothing piles up on the bus). Needs no main loop.
+  /// The handler must be quick and must not change element states: hop to a queue for that.
+  /// Replaces any earlier handler. Wraps `gst_bus_set_sync_handler`.
+  public func setSyncHandler(_ handler: @escaping @Sendable (BusMessage) -> Void) {
+    let context = Unmanaged.passRetained(SyncHandlerContext(handler)).toOpaque()
+    gst_bus_set_sync_handler(
+      pointer,
+      { _, message, data in
+        guard let message else { return GST_BUS_DROP }
+        if let data {
+          Unmanaged<SyncHandlerContext>.fromOpaque(data).takeUnretainedValue().handler(BusMessage(message))
+        }
+        gst_message_unref(message)
+        return GST_BUS_DROP
+      },
+      context,
+      { data in
+        if let data { Unmanaged<SyncHandlerContext>.fromOpaque(data).release() }
+      })
+  }
+
+  /// Removes the sync handler, releasing its closure. Wraps `gst_bus_set_sync_handler` with `NULL`.
+  public func removeSyncHandler() {
+    gst_bus_set_sync_handler(pointer, nil, nil, nil)
+  }
+}
+
+private final class SyncHandlerContext {
+  let handler: @Sendable (BusMessage) -> Void
+  init(_ handler: @escaping @Sendable (BusMessage) -> Void) { self.handler = handler }
+}

@@ -1,0 +1,68 @@
+import CGStreamer
+
+/// A capture device found by `GstDeviceMonitor`: its name, class, caps and properties.
+public final class Device: @unchecked Sendable {
+  let pointer: UnsafeMutablePointer<GstDevice>
+
+  init(retaining pointer: UnsafeMutablePointer<GstDevice>) {
+    gst_object_ref(pointer)
+    self.pointer = pointer
+  }
+
+  deinit {
+    gst_object_unref(pointer)
+  }
+
+  /// The human-readable name, e.g. `"Integrated Camera: Integrated C"`. Wraps `gst_device_get_display_name`.
+  public var displayName: String { String(ownedCString: gst_device_get_display_name(pointer)) }
+
+  /// The device class, e.g. `"Video/Source"`. Wraps `gst_device_get_device_class`.
+  public var deviceClass: String { String(ownedCString: gst_device_get_device_class(pointer)) }
+
+  /// The formats the device offers. Wraps `gst_device_get_caps`.
+  public var caps: Caps? { gst_device_get_caps(pointer).map(Caps.init(adopting:)) }
+
+  /// The provider's properties (e.g. `device.path`, `api.v4l2.cap.driver`), each serialized as text.
+  /// Wraps `gst_device_get_properties`.
+  public var properties: [String: String] {
+    guard let structure = gst_device_get_properties(pointer) else { return [:] }
+    defer { gst_structure_free(structure) }
+    var result: [String: String] = [:]
+    for index in 0..<gst_structure_n_fields(structure) {
+      guard let name = gst_structure_nth_field_name(structure, guint(index)) else { continue }
+      let key = String(cString: name)
+      if let value = gst_structure_get_value(structure, name) {
+        result[key] =
+          hvt_g_value_type(value) == hvt_g_type_string()
+          ? g_value_get_string(value).map { String(cString: $0) } ?? ""
+          : String(ownedCString: gst_value_serialize(value))
+      }
+    }
+    return result
+  }
+}
+
+/// Lists devices of a class through `GstDeviceMonitor` (V4L2, libcamera and PipeWire providers).
+public enum DeviceMonitor {
+  /// The devices whose class matches `deviceClass` (e.g. `"Video/Source"`), probed once. Wraps
+  /// `gst_device_monitor_add_filter`, `gst_device_monitor_start` and `gst_device_monitor_get_devices`.
+  public static func devices(ofClass deviceClass: String) -> [Device] {
+    GStreamer.initialize()
+    guard let monitor = gst_device_monitor_new() else { return [] }
+    defer { gst_object_unref(monitor) }
+    gst_device_monitor_add_filter(monitor, deviceClass, nil)
+    guard gst_device_monitor_start(monitor) != 0 else { return [] }
+    defer { gst_device_monitor_stop(monitor) }
+    var devices: [Device] = []
+    var node = gst_device_monitor_get_devices(monitor)
+    let list = node
+    while let current = node {
+      if let data = current.pointee.data {
+        devices.append(Device(retaining: data.assumingMemoryBound(to: GstDevice.self)))
+      }
+      node = current.pointee.next
+    }
+    g_list_free_full(list) { gst_object_unref($0) }
+    return devices
+  }
+}

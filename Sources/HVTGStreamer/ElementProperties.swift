@@ -1,0 +1,101 @@
+import CGStreamer
+
+extension Element {
+  /// Sets a property from the text a `gst-launch-1.0` user would write after `name=`, e.g.
+  /// `setProperty("speed-preset", fromString: "ultrafast")` or `setProperty("caps", fromString: "video/x-raw")`.
+  ///
+  /// Unlike `gst_util_set_object_arg`, which silently ignores unknown properties and bad values, this looks
+  /// the property up first and throws `unknownProperty`, `readOnlyProperty` or `invalidPropertyValue`.
+  /// String properties take the text verbatim. Wraps `g_object_class_find_property`,
+  /// `gst_value_deserialize_with_pspec`, `g_param_value_validate` and `g_object_set_property`.
+  public func setProperty(_ property: String, fromString text: String) throws {
+    guard let spec = hvt_g_object_find_property(pointer, property) else {
+      throw GStreamerError.unknownProperty(
+        element: name, property: property, suggestion: NameSuggestion.nearest(to: property, among: propertyNames))
+    }
+    guard hvt_g_param_spec_is_writable(spec) != 0 else {
+      throw GStreamerError.readOnlyProperty(element: name, property: property)
+    }
+    let type = hvt_g_param_spec_value_type(spec)
+    var value = GValue()
+    g_value_init(&value, type)
+    defer { g_value_unset(&value) }
+    let parsed: Bool
+    if type == hvt_g_type_string() {
+      g_value_set_string(&value, text)
+      parsed = true
+    } else {
+      parsed = gst_value_deserialize_with_pspec(&value, text, spec) != 0
+    }
+    // g_param_value_validate clamps an out-of-range value and says whether it had to.
+    guard parsed, g_param_value_validate(spec, &value) == 0 else {
+      throw GStreamerError.invalidPropertyValue(
+        element: name, property: property, value: text, expected: Self.describeExpectedValue(spec))
+    }
+    g_object_set_property(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GObject.self), property, &value)
+  }
+
+  /// Sets a property from a Swift value through its text form (`true`, `42`, `0.5`, `ultrafast`).
+  public func set(_ property: String, _ value: some CustomStringConvertible) throws {
+    try setProperty(property, fromString: value.description)
+  }
+
+  /// Reads a property in its serialized (gst-launch) form. Wraps `g_object_get_property` and `gst_value_serialize`.
+  public func propertyString(_ property: String) throws -> String {
+    guard let spec = hvt_g_object_find_property(pointer, property) else {
+      throw GStreamerError.unknownProperty(
+        element: name, property: property, suggestion: NameSuggestion.nearest(to: property, among: propertyNames))
+    }
+    var value = GValue()
+    g_value_init(&value, hvt_g_param_spec_value_type(spec))
+    defer { g_value_unset(&value) }
+    g_object_get_property(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GObject.self), property, &value)
+    if hvt_g_value_type(&value) == hvt_g_type_string() {
+      return g_value_get_string(&value).map { String(cString: $0) } ?? ""
+    }
+    return String(ownedCString: gst_value_serialize(&value))
+  }
+
+  /// The names of all the element's properties. Wraps `g_object_class_list_properties`.
+  public var propertyNames: [String] {
+    var count: guint = 0
+    guard let specs = hvt_g_object_list_properties(pointer, &count) else { return [] }
+    defer { g_free(specs) }
+    return (0..<Int(count)).compactMap { specs[$0].map { String(cString: g_param_spec_get_name($0)) } }
+  }
+
+  /// A short description of what a property accepts, for error messages: its type name, and its range or
+  /// the nicks of its enum values where it has them.
+  private static func describeExpectedValue(_ spec: UnsafeMutablePointer<GParamSpec>) -> String {
+    let type = hvt_g_param_spec_value_type(spec)
+    let typeName = String(cString: g_type_name(type))
+    if hvt_g_type_is_enum(type) != 0, let classPointer = g_type_class_ref(type) {
+      let enumClass = classPointer.assumingMemoryBound(to: GEnumClass.self)
+      defer { g_type_class_unref(enumClass) }
+      let nicks = (0..<Int(enumClass.pointee.n_values)).map {
+        String(cString: enumClass.pointee.values[$0].value_nick)
+      }
+      return "one of \(nicks.joined(separator: ", "))"
+    }
+    let blurb = g_param_spec_get_blurb(spec).map { String(cString: $0) } ?? ""
+    let range = describeRange(spec) ?? ""
+    return "a value of type \(typeName)\(range)" + (blurb.isEmpty ? "" : " (\(blurb))")
+  }
+
+  /// `" in min...max"` for numeric properties, read off the param spec's own min and max fields.
+  private static func describeRange(_ spec: UnsafeMutablePointer<GParamSpec>) -> String? {
+    let specType = String(cString: g_type_name(spec.pointee.g_type_instance.g_class.pointee.g_type))
+    func range<T>(_ type: T.Type, _ read: (UnsafeMutablePointer<T>) -> String) -> String {
+      UnsafeMutableRawPointer(spec).withMemoryRebound(to: T.self, capacity: 1) { " in " + read($0) }
+    }
+    switch specType {
+    case "GParamInt": return range(GParamSpecInt.self) { "\($0.pointee.minimum)...\($0.pointee.maximum)" }
+    case "GParamUInt": return range(GParamSpecUInt.self) { "\($0.pointee.minimum)...\($0.pointee.maximum)" }
+    case "GParamInt64": return range(GParamSpecInt64.self) { "\($0.pointee.minimum)...\($0.pointee.maximum)" }
+    case "GParamUInt64": return range(GParamSpecUInt64.self) { "\($0.pointee.minimum)...\($0.pointee.maximum)" }
+    case "GParamFloat": return range(GParamSpecFloat.self) { "\($0.pointee.minimum)...\($0.pointee.maximum)" }
+    case "GParamDouble": return range(GParamSpecDouble.self) { "\($0.pointee.minimum)...\($0.pointee.maximum)" }
+    default: return nil
+    }
+  }
+}

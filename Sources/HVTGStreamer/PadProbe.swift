@@ -1,0 +1,132 @@
+import CGStreamer
+
+/// What a pad probe watches (`GstPadProbeType`).
+public struct PadProbeType: OptionSet, Sendable {
+  public let rawValue: UInt32
+  public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+  /// `GST_PAD_PROBE_TYPE_BUFFER`: each buffer passing.
+  public static let buffer = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue)
+  /// `GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM`: each downstream event (caps, segment, EOS…).
+  public static let eventDownstream = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
+  /// `GST_PAD_PROBE_TYPE_IDLE`: called once when no data is flowing through the pad.
+  public static let idle = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_IDLE.rawValue)
+}
+
+/// What a probe callback tells GStreamer to do with the data (`GstPadProbeReturn`).
+public enum PadProbeReturn: Sendable {
+  /// `GST_PAD_PROBE_OK`: let it pass, keep the probe.
+  case ok
+  /// `GST_PAD_PROBE_DROP`: drop the data, keep the probe.
+  case drop
+  /// `GST_PAD_PROBE_REMOVE`: let it pass and remove the probe.
+  case remove
+
+  var gstValue: GstPadProbeReturn {
+    switch self {
+    case .ok: GST_PAD_PROBE_OK
+    case .drop: GST_PAD_PROBE_DROP
+    case .remove: GST_PAD_PROBE_REMOVE
+    }
+  }
+}
+
+/// The kind of event a probe saw (the subset HVTCamera acts on).
+public enum ProbedEvent: Sendable, Equatable {
+  /// `GST_EVENT_CAPS`, with the new caps.
+  case caps(Caps)
+  /// `GST_EVENT_EOS`.
+  case endOfStream
+  /// Any other event.
+  case other
+
+  public static func == (lhs: ProbedEvent, rhs: ProbedEvent) -> Bool {
+    switch (lhs, rhs) {
+    case (.endOfStream, .endOfStream), (.other, .other): true
+    case (.caps(let a), .caps(let b)): a.description == b.description
+    default: false
+    }
+  }
+}
+
+/// A view of the data a probe is called with, valid only during the callback (`GstPadProbeInfo`).
+public struct PadProbeInfo: ~Copyable {
+  let info: UnsafeMutablePointer<GstPadProbeInfo>
+
+  /// The buffer passing, if this call is for a buffer. Wraps `GST_PAD_PROBE_INFO_BUFFER`.
+  public var buffer: BufferView? {
+    guard info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0,
+      let buffer = hvt_gst_pad_probe_info_buffer(info)
+    else { return nil }
+    return BufferView(pointer: buffer)
+  }
+
+  /// The event passing, if this call is for an event. Wraps `GST_PAD_PROBE_INFO_EVENT`.
+  public var event: ProbedEvent? {
+    guard info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue != 0,
+      let event = hvt_gst_pad_probe_info_event(info)
+    else { return nil }
+    switch hvt_gst_event_type(event) {
+    case GST_EVENT_CAPS:
+      var caps: UnsafeMutablePointer<GstCaps>?
+      gst_event_parse_caps(event, &caps)
+      return caps.map { .caps(Caps(retaining: $0)) } ?? .other
+    case GST_EVENT_EOS:
+      return .endOfStream
+    default:
+      return .other
+    }
+  }
+
+  /// Makes the probed buffer's metadata writable (copying the `GstBuffer` struct, not its memory, when it
+  /// is shared with other tee branches) and puts the writable buffer in its place. Wraps
+  /// `gst_buffer_make_writable`.
+  public mutating func writableBuffer() -> BufferView? {
+    guard let buffer = hvt_gst_pad_probe_info_buffer(info) else { return nil }
+    let writable = hvt_gst_buffer_make_writable(buffer)
+    hvt_gst_pad_probe_info_set_data(info, writable)
+    return writable.map(BufferView.init(pointer:))
+  }
+}
+
+/// A probe callback: runs on a streaming thread (or, for an idle probe, possibly on the caller's thread).
+/// It must only look at data and record facts; never change element states from it.
+public typealias PadProbeCallback = @Sendable (_ pad: Pad, _ info: inout PadProbeInfo) -> PadProbeReturn
+
+private final class ProbeContext {
+  let callback: PadProbeCallback
+  init(_ callback: @escaping PadProbeCallback) { self.callback = callback }
+}
+
+extension Pad {
+  /// Installs a probe and returns its id (for `removeProbe`). The callback's context is released when the
+  /// probe is removed or the pad goes away. Wraps `gst_pad_add_probe`.
+  @discardableResult
+  public func addProbe(_ type: PadProbeType, _ callback: @escaping PadProbeCallback) -> UInt {
+    let context = Unmanaged.passRetained(ProbeContext(callback)).toOpaque()
+    return UInt(
+      gst_pad_add_probe(
+        pointer, GstPadProbeType(rawValue: type.rawValue),
+        { pad, info, data in
+          guard let pad, let info, let data else { return GST_PAD_PROBE_OK }
+          let context = Unmanaged<ProbeContext>.fromOpaque(data).takeUnretainedValue()
+          var view = PadProbeInfo(info: info)
+          return context.callback(Pad(retaining: pad), &view).gstValue
+        },
+        context,
+        { data in
+          if let data { Unmanaged<ProbeContext>.fromOpaque(data).release() }
+        }))
+  }
+
+  /// Removes a probe installed with `addProbe`. Wraps `gst_pad_remove_probe`.
+  public func removeProbe(_ id: UInt) {
+    gst_pad_remove_probe(pointer, gulong(id))
+  }
+
+  /// Adds a reference of its own to a pad it does not own.
+  convenience init(retaining pointer: UnsafeMutablePointer<GstPad>) {
+    gst_object_ref(pointer)
+    self.init(adopting: pointer)
+  }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import HVTCamera
+
+/// The options every capture command shares: which camera, which quality, and how to make a controller
+/// from them.
+struct CameraOptions {
+  static let device = CommandLineParser.Option(
+    names: ["--device"], valueName: "DEVICE",
+    help: "rear, front, simulated or a device node such as /dev/video0 (default: rear).")
+  static let quality = CommandLineParser.Option(
+    names: ["--quality"], valueName: "Q",
+    help: "640x480 1280x720 1920x1080 3840x2160 high medium low iframe960x540 iframe1280x720 (default 1920x1080).")
+  static let output = CommandLineParser.Option(names: ["-o", "--output"], valueName: "PATH", help: "Where to write.")
+
+  let source: HVTCameraSource
+  let device: HVTCameraController.CameraDevice
+  let quality: HVTCameraController.QualityType
+
+  init(_ arguments: ParsedArguments) throws {
+    switch arguments["--device"] ?? "rear" {
+    case "rear": (source, device) = (.automatic, .rear)
+    case "front": (source, device) = (.automatic, .front)
+    case "simulated": (source, device) = (.simulated, .rear)
+    case let path where path.hasPrefix("/"): (source, device) = (.device(path), .rear)
+    case let other:
+      throw UsageError(
+        "hvtcam \(arguments.command): --device must be rear, front, simulated or a device path, not '\(other)'")
+    }
+    let name = arguments["--quality"] ?? "1920x1080"
+    guard let quality = HVTCameraController.QualityType(commandLineName: name) else {
+      let names = HVTCameraController.QualityType.allCases.map(\.commandLineName).joined(separator: " ")
+      throw UsageError("hvtcam \(arguments.command): unknown quality '\(name)' (one of: \(names))")
+    }
+    self.quality = quality
+  }
+
+  /// A controller configured with these options.
+  func makeController(mode: HVTCameraController.CameraCaptureMode) throws -> HVTCameraController {
+    let controller = try HVTCameraController(source: source)
+    controller.cameraDevice = device
+    controller.videoQuality = quality
+    controller.cameraCaptureMode = mode
+    if mode == .video { try controller.setMediaTypes([.image, .movie]) }
+    return controller
+  }
+}

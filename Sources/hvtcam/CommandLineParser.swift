@@ -1,0 +1,96 @@
+/// A usage error: the command line is wrong. Reported in one line; the process exits with 64 (`EX_USAGE`).
+struct UsageError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// A command's options, declared with their help text, and the parsed values.
+struct CommandLineParser {
+  /// One option: `--name VALUE`, or a flag without a value.
+  struct Option {
+    let names: [String]
+    let valueName: String?
+    let help: String
+  }
+
+  let command: String
+  let summary: String
+  let options: [Option]
+
+  /// The help text: usage line, summary and one line per option.
+  var help: String {
+    let usage = options.map { option in
+      let name = option.names[0]
+      return "[\(name)\(option.valueName.map { " \($0)" } ?? "")]"
+    }
+    var text = "usage: hvtcam \(command) \(usage.joined(separator: " "))\n\n\(summary)\n\noptions:\n"
+    for option in options + [Option(names: ["-h", "--help"], valueName: nil, help: "Show this help.")] {
+      let left = option.names.joined(separator: ", ") + (option.valueName.map { " \($0)" } ?? "")
+      text += "  \(left.padding(toLength: max(28, left.count + 2), withPad: " ", startingAt: 0))\(option.help)\n"
+    }
+    return text
+  }
+
+  /// Parses `arguments` (after the command name). Returns nil when help was asked for.
+  func parse(_ arguments: [String]) throws -> ParsedArguments? {
+    var values: [String: String] = [:]
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      if argument == "-h" || argument == "--help" { return nil }
+      guard let option = options.first(where: { $0.names.contains(argument) }) else {
+        throw UsageError("hvtcam \(command): unknown option '\(argument)' (see hvtcam \(command) --help)")
+      }
+      if option.valueName != nil {
+        guard index + 1 < arguments.count else {
+          throw UsageError("hvtcam \(command): \(argument) needs a value")
+        }
+        values[option.names.last!] = arguments[index + 1]
+        index += 2
+      } else {
+        values[option.names.last!] = "true"
+        index += 1
+      }
+    }
+    return ParsedArguments(command: command, values: values)
+  }
+}
+
+/// Option values by their long name.
+struct ParsedArguments {
+  let command: String
+  let values: [String: String]
+
+  /// The value of `--name`, if given.
+  subscript(_ name: String) -> String? { values[name] }
+
+  /// Whether flag `--name` was given.
+  func flag(_ name: String) -> Bool { values[name] != nil }
+
+  /// A positive integer option, or `defaultValue` when absent.
+  func positiveInteger(_ name: String, default defaultValue: Int) throws -> Int {
+    guard let text = values[name] else { return defaultValue }
+    guard let value = Int(text), value > 0 else {
+      throw UsageError("hvtcam \(command): \(name) must be a positive whole number, not '\(text)'")
+    }
+    return value
+  }
+
+  /// A positive number of seconds, or `nil` when absent.
+  func seconds(_ name: String) throws -> Double? {
+    guard let text = values[name] else { return nil }
+    guard let value = Double(text), value > 0, value.isFinite else {
+      throw UsageError("hvtcam \(command): \(name) must be a positive number of seconds, not '\(text)'")
+    }
+    return value
+  }
+
+  /// One of a fixed set of words, or `defaultValue` when absent.
+  func choice(_ name: String, from allowed: [String], default defaultValue: String) throws -> String {
+    guard let text = values[name] else { return defaultValue }
+    guard allowed.contains(text) else {
+      throw UsageError("hvtcam \(command): \(name) must be one of \(allowed.joined(separator: ", ")), not '\(text)'")
+    }
+    return text
+  }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import HVTCamera
+
+/// `hvtcam describe`: prints the `gst-launch-1.0` command equivalent to the controller's pipeline.
+enum DescribeCommand {
+  static let parser = CommandLineParser(
+    command: "describe",
+    summary: """
+      Prints the gst-launch-1.0 command equivalent to the camera pipeline for these settings, rendered \
+      from the same model the live pipeline is built from and quoted for a POSIX shell. In photo mode it \
+      writes one JPEG, in video mode a movie; with --frames N it stops by itself after N frames.
+      """,
+    options: [
+      .init(names: ["--mode"], valueName: "MODE", help: "photo or video (default photo)."),
+      CameraOptions.device, CameraOptions.quality,
+      .init(names: ["--frames"], valueName: "N", help: "Stop after N frames (num-buffers)."),
+      CameraOptions.output,
+    ])
+
+  static func run(_ arguments: ParsedArguments) throws {
+    let options = try CameraOptions(arguments)
+    let mode = try arguments.choice("--mode", from: ["photo", "video"], default: "photo")
+    let frames = try arguments["--frames"].map { _ in try arguments.positiveInteger("--frames", default: 1) }
+    let captureMode = HVTCameraController.CameraCaptureMode(rawValue: mode) ?? .photo
+    let controller = try options.makeController(mode: captureMode)
+    let model = try controller.pipelineModel()
+    let defaultName = captureMode == .photo ? "hvtcam-photo.\(model.photoExtension)" : "hvtcam-movie.\(model.movieExtension)"
+    print(model.launchCommand(mode: captureMode, output: arguments["--output"] ?? defaultName, frames: frames))
+  }
+}

@@ -1,0 +1,76 @@
+import Dispatch
+import Foundation
+import HVTCamera
+
+/// `hvtcam record`: records a movie until the time limit, Ctrl-C or SIGTERM, then prints its path.
+enum RecordCommand {
+  static let parser = CommandLineParser(
+    command: "record",
+    summary: """
+      Records an H.264 movie (fragmented MP4) until --max-duration, Ctrl-C or SIGTERM; each of these \
+      finalizes the file. Shows elapsed / limit while recording (one line per second when stderr is \
+      not a terminal) and prints the movie's path.
+      """,
+    options: [
+      CameraOptions.device, CameraOptions.quality,
+      .init(names: ["--max-duration"], valueName: "SECONDS", help: "Stop after this long (default 600)."),
+      CameraOptions.output,
+    ])
+
+  static func run(_ arguments: ParsedArguments) throws {
+    let options = try CameraOptions(arguments)
+    let limit = try arguments.seconds("--max-duration")
+    let output = OutputPath(arguments["--output"])
+    let controller = try options.makeController(mode: .video)
+    if let limit { controller.videoMaximumDuration = limit }
+    controller.outputDirectory = output.directory
+    let terminal = isatty(STDERR_FILENO) != 0
+    let waiter = CaptureWaiter { event in
+      switch event {
+      case .recordingStarted(let url):
+        FileHandle.standardError.write("recording to \(url.path)\n")
+      case .recordingProgress(let elapsed, let limit):
+        FileHandle.standardError.write(
+          terminal
+            ? "\r\(clock(elapsed)) / \(clock(limit))" : "elapsed \(Int(elapsed)) / \(Int(limit)) s\n")
+      case .recordingStopped(let elapsed, let reason):
+        FileHandle.standardError.write("\(terminal ? "\r" : "")stopped after \(clock(elapsed)) (\(reason.rawValue))\n")
+      default:
+        break
+      }
+    }
+    waiter.attach(to: controller)
+    try controller.present()
+    defer { controller.dismiss() }
+    let stopOnSignal = [SIGINT, SIGTERM].map { number in
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler { controller.stopVideoCapture() }
+      source.resume()
+      return source
+    }
+    defer { stopOnSignal.forEach { $0.cancel() } }
+    guard controller.startVideoCapture() else {
+      throw HVTCameraError.pipelineSetupFailed("the recording did not start")
+    }
+    do {
+      let info = try waiter.nextCapture()
+      if let url = info[.mediaURL] as? URL { print(try output.place(url, index: 1, count: 1).path) }
+    } catch let failure as CaptureFailure {
+      if let url = failure.salvaged?[.mediaURL] as? URL { print(try output.place(url, index: 1, count: 1).path) }
+      throw failure
+    }
+  }
+
+  /// `mm:ss.t`.
+  static func clock(_ seconds: Double) -> String {
+    String(format: "%02d:%04.1f", Int(seconds) / 60, seconds.truncatingRemainder(dividingBy: 60))
+  }
+}
+
+extension FileHandle {
+  /// Writes text as UTF-8.
+  func write(_ text: String) {
+    write(Data(text.utf8))
+  }
+}
