@@ -36,6 +36,12 @@ public final class Pad: @unchecked Sendable {
     gst_pad_send_event(pointer, gst_event_new_eos()) != 0
   }
 
+  /// Every format the pad could carry now (for a source in READY: what the device offers).
+  /// Wraps `gst_pad_query_caps`.
+  public func queryCaps() -> Caps {
+    Caps(adopting: gst_pad_query_caps(pointer, nil))
+  }
+
   /// The caps currently negotiated on the pad, if any. Wraps `gst_pad_get_current_caps`.
   public var currentCaps: Caps? {
     gst_pad_get_current_caps(pointer).map(Caps.init(adopting:))

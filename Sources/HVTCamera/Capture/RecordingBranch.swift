@@ -45,6 +45,7 @@ final class RecordingBranch: @unchecked Sendable {
   private var teePad: Pad?
   private let timing = Locked(Timing())
   private let drained = DispatchSemaphore(value: 0)
+  private let started = DispatchSemaphore(value: 0)
 
   /// Builds the branch (not yet attached): the model's recording chain, then a `filesink` writing to the
   /// reservation's partial file.
@@ -73,7 +74,7 @@ final class RecordingBranch: @unchecked Sendable {
   ) throws {
     let limitTime = ClockTime.from(seconds: limit)
     let fallbackDuration = ClockTime.from(seconds: frameInterval)
-    entry.addProbe(.buffer) { [timing] _, info in
+    entry.addProbe(.buffer) { [timing, started] _, info in
       guard let buffer = info.buffer, ClockTime.isValid(buffer.presentationTime) else { return .ok }
       let pts = buffer.presentationTime
       let duration = ClockTime.isValid(buffer.duration) ? buffer.duration : fallbackDuration
@@ -109,7 +110,10 @@ final class RecordingBranch: @unchecked Sendable {
           let dts = writable.decodingTime
           if ClockTime.isValid(dts) { writable.decodingTime = dts >= base ? dts - base : 0 }
         }
-        if first { onEvent(.started) }
+        if first {
+          started.signal()
+          onEvent(.started)
+        }
         if let newSecond { onEvent(.progress(elapsed: Double(newSecond))) }
         return .ok
       }
@@ -128,8 +132,8 @@ final class RecordingBranch: @unchecked Sendable {
     try teePad.link(to: ghost)
   }
 
-  /// The branch's bin name, the start of its elements' paths below the pipeline.
-  var name: String { bin.name }
+  /// The branch's object path; its elements' paths start with it.
+  var path: String { bin.path }
 
   /// What has been recorded so far.
   var summary: Summary { timing.withLock { $0.summary } }
@@ -143,6 +147,14 @@ final class RecordingBranch: @unchecked Sendable {
       ghost.sendEndOfStream()
       return .remove
     }
+  }
+
+  /// Waits until the first frame entered the branch, up to `timeout` seconds; true if it did.
+  func waitUntilStarted(timeout: Double) -> Bool {
+    guard summary.frames == 0 else { return true }
+    let arrived = started.wait(timeout: .now() + timeout) == .success
+    if arrived { started.signal() }
+    return arrived
   }
 
   /// Waits until the EOS reached the file sink (the muxer has written everything), up to `timeout`

@@ -4,9 +4,8 @@ extension HVTCameraController {
   /// Handles a bus message of the running pipeline (on `queue`). Messages from a pipeline that has since
   /// been stopped are relayed only as state changes.
   func handle(_ message: BusMessage) {
-    let pipelinePath = "/\(name)"
     switch message {
-    case .stateChanged(let source, let old, let new, _) where source == pipelinePath:
+    case .stateChanged(let source, let old, let new, _) where source == state.pipelinePath:
       if let from = HVTPipelineState(old), let to = HVTPipelineState(new) {
         publish(.stateChanged(from: from, to: to))
       }
@@ -28,7 +27,7 @@ extension HVTCameraController {
   /// is finalized and delivered, and the pipeline is stopped (`present()` again to restart).
   private func handleError(_ report: MessageReport) {
     fail(HVTCameraError.gstreamer(HVTGStreamerMessage(report)))
-    if let recording = state.recording, report.source.hasPrefix("/\(name)/\(recording.name)") {
+    if let recording = state.recording, report.source.hasPrefix(recording.path + "/") {
       finishRecording(reason: .error)
     } else {
       finishRecording(reason: .error)

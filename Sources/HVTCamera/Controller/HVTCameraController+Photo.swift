@@ -48,10 +48,16 @@ extension HVTCameraController {
           capture(result, true)
         }
       }
-      if let frame = session.tap.latest {
+      // The newest frame, unless an earlier photo already took it (a burst never repeats a frame).
+      if let frame = session.tap.latest, frame.sequence > state.lastPhotoFrame {
+        state.lastPhotoFrame = frame.sequence
         takeFrame(frame)
       } else {
-        session.tap.onFrame(after: 0, takeFrame)
+        let taken = state.lastPhotoFrame
+        session.tap.onFrame(after: taken) { [self] frame in
+          queue.async { self.state.lastPhotoFrame = max(self.state.lastPhotoFrame, frame?.sequence ?? 0) }
+          takeFrame(frame)
+        }
       }
     }
   }
@@ -65,7 +71,7 @@ extension HVTCameraController {
       in: directory, prefix: "IMG", extension: session.model.photoExtension, movie: false)
     try CaptureFiles.write(jpeg, to: file)
     let structure = frame.caps.structure(at: 0)
-    let age = requestTime.map { ClockTime.seconds($0 >= frame.presentationTime ? $0 - frame.presentationTime : 0) }
+    let age = requestTime.map { (ClockTime.seconds($0) - ClockTime.seconds(frame.presentationTime)) }
     let metadata = HVTMediaMetadata(
       captureDate: Date(timeIntervalSinceNow: -(age ?? 0)), configuration: session.model.configuration,
       frameTimestamp: ClockTime.seconds(frame.presentationTime), frameAge: age, flashFired: flashFired,

@@ -62,6 +62,8 @@ extension HVTCameraController {
   func finishRecording(reason: HVTRecordingStopReason) {
     guard let branch = state.recording, let session = state.session else { return }
     state.recording = nil
+    // A stop right after the start still makes a movie: let the first frame in before closing the branch.
+    if reason != .error { _ = branch.waitUntilStarted(timeout: 2) }
     publish(.recordingStopped(elapsed: branch.summary.duration, reason: reason))
     branch.sendEndOfStream()
     let drained = branch.waitUntilDrained(timeout: reason == .error ? 3 : 10)

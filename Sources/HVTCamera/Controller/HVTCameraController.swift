@@ -46,6 +46,10 @@ public final class HVTCameraController: @unchecked Sendable {
     var camera: HVTCameraDeviceInfo?
     var recording: RecordingBranch?
     var photoInFlight = false
+    /// The sequence number of the last frame taken as a photo, so that a burst never repeats a frame.
+    var lastPhotoFrame: UInt64 = 0
+    /// The object path of the pipeline (the same name for every session), to recognise its own messages.
+    var pipelinePath = ""
     var torchLit = false
   }
 
@@ -219,14 +223,20 @@ public final class HVTCameraController: @unchecked Sendable {
   public func present() throws {
     try queue.sync {
       guard state.session == nil else { return }
-      try startSession()
+      do {
+        try startSession()
+      } catch {
+        throw HVTCameraError(error)
+      }
     }
   }
 
   /// Stops the camera. A recording in progress is finalized and delivered first, and a photo being
-  /// encoded is delivered. Does nothing when not presented.
+  /// encoded is delivered. Does nothing when not presented. When it returns, every callback of the
+  /// session (down to the pipeline's state change to NULL) is queued on the delegate queue.
   public func dismiss() {
     queue.sync { stopSession() }
+    queue.sync {}  // the bus messages of the shutdown were handed to the queue during stopSession()
   }
 
   /// The user's cancel: calls `cameraControllerDidCancel` on the delegate queue. The camera stays
@@ -247,6 +257,7 @@ public final class HVTCameraController: @unchecked Sendable {
     guard let camera = cameras.first(where: { $0.position == state.cameraDevice }) else {
       throw HVTCameraError.cameraDeviceUnavailable(state.cameraDevice)
     }
+    if let failure = camera.failure { throw failure }
     guard
       let choice = try HVTCapsSelection.choose(
         deviceCaps: camera.caps, size: state.videoQuality.requestedSize, frameRate: HVTFrameRate(30))
@@ -270,6 +281,8 @@ public final class HVTCameraController: @unchecked Sendable {
     }
     state.session = session
     state.camera = camera
+    state.pipelinePath = session.path
+    state.lastPhotoFrame = 0
     do {
       try session.start()
     } catch {
@@ -288,6 +301,8 @@ public final class HVTCameraController: @unchecked Sendable {
     state.session = nil
     state.camera = nil
     session.stop()
+    // A pipeline flushes its bus on the way to NULL, so GStreamer never posts this last change.
+    queue.async { self.publish(.stateChanged(from: .ready, to: .null)) }
   }
 
   /// Restarts the camera with the current settings after a change of device or quality.
@@ -297,7 +312,7 @@ public final class HVTCameraController: @unchecked Sendable {
     do {
       try startSession()
     } catch {
-      fail(error)
+      fail(HVTCameraError(error))
     }
   }
 
@@ -308,7 +323,7 @@ public final class HVTCameraController: @unchecked Sendable {
 
   /// Reports an error to the delegate and the streams.
   func fail(_ error: any Error) {
-    let cameraError = (error as? HVTCameraError) ?? .pipelineSetupFailed(String(describing: error))
+    let cameraError = HVTCameraError(error)
     publish(.error(cameraError))
     hub.toDelegate { [self] delegate in delegate.cameraController(self, didFailWithError: cameraError) }
   }

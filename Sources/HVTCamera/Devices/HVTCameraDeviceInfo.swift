@@ -18,6 +18,8 @@ public struct HVTCameraDeviceInfo: Sendable, Hashable {
   public var hasFlash: Bool
   /// The formats it offers, in GStreamer caps syntax.
   public var caps: String
+  /// Why the device cannot be used, when opening it to read its formats failed.
+  var failure: HVTCameraError?
   /// The source element and its properties, e.g. `v4l2src device=/dev/video0`.
   var sourceElement: HVTElementDescription
   /// The video test pattern shown by a simulated device.
@@ -38,7 +40,7 @@ enum CameraDiscovery {
         position: position, name: "Simulated \(position.rawValue) camera (videotestsrc pattern=\(pattern))",
         path: nil, api: "simulated", hasFlash: position == .rear, caps: simulatedCaps,
         sourceElement: HVTElementDescription(
-          "videotestsrc", name: "camera", ["is-live": "true", "pattern": pattern]))
+          "videotestsrc", name: HVTPipelineModel.sourceName, ["is-live": "true", "pattern": pattern]))
     }
   }
 
@@ -59,11 +61,39 @@ enum CameraDiscovery {
     }
   }
 
-  /// A device node the monitor did not list (e.g. not readable yet): used as given, caps unknown.
+  /// A device node the monitor did not list: opened with `v4l2src` (in READY) to read the formats it
+  /// offers; if that fails, the device carries GStreamer's reason.
   static func unprobedDevice(path: String) -> HVTCameraDeviceInfo {
-    HVTCameraDeviceInfo(
-      position: .rear, name: path, path: path, api: "v4l2", hasFlash: false, caps: "video/x-raw; image/jpeg",
-      sourceElement: HVTElementDescription("v4l2src", name: "camera", ["device": path]))
+    var device = HVTCameraDeviceInfo(
+      position: .rear, name: path, path: path, api: "v4l2", hasFlash: false, caps: "",
+      sourceElement: HVTElementDescription("v4l2src", name: HVTPipelineModel.sourceName, ["device": path]))
+    do {
+      device.caps = try probeCaps(of: device.sourceElement)
+    } catch {
+      device.failure = HVTCameraError(error)
+    }
+    return device
+  }
+
+  /// Opens a source element in a pipeline of its own and returns the caps its pad offers in READY.
+  static func probeCaps(of source: HVTElementDescription) throws -> String {
+    let pipeline = Pipeline(named: "hvtcamera-probe")
+    let failure = Locked<MessageReport?>(nil)
+    pipeline.bus.setSyncHandler { message in
+      if case .error(let report) = message { failure.withLock { $0 = $0 ?? report } }
+    }
+    defer {
+      pipeline.setState(.null)
+      pipeline.bus.removeSyncHandler()
+    }
+    let element = try ElementChain.make(source)
+    try pipeline.add(element)
+    let result = pipeline.setState(.ready)
+    if let report = failure.withLock({ $0 }) { throw GStreamerError.reported(report) }
+    guard result != .failure, let pad = element.staticPad("src") else {
+      throw GStreamerError.stateChangeFailed(element: element.name, target: .ready)
+    }
+    return pad.queryCaps().description
   }
 
   /// The first `limit` V4L2 capture devices from `GstDeviceMonitor` (class `Video/Source`), ordered by node
@@ -80,7 +110,7 @@ enum CameraDiscovery {
       HVTCameraDeviceInfo(
         position: index == 0 ? .rear : .front, name: entry.1.displayName, path: entry.0, api: "v4l2",
         hasFlash: false, caps: entry.1.caps?.description ?? "video/x-raw",
-        sourceElement: HVTElementDescription("v4l2src", name: "camera", ["device": entry.0]))
+        sourceElement: HVTElementDescription("v4l2src", name: HVTPipelineModel.sourceName, ["device": entry.0]))
     }
   }
 

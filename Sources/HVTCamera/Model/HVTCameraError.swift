@@ -1,4 +1,5 @@
 import Foundation
+import HVTGStreamer
 
 /// Why the camera could not do what was asked.
 public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -37,6 +38,18 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
       "could not set up the camera pipeline: \(reason)"
     case .fileWriteFailed(let path, let reason):
       "could not write \(path): \(reason)"
+    }
+  }
+}
+
+extension HVTCameraError {
+  /// Any error in HVTCamera's terms: GStreamer's reports keep their domain, code and debug string;
+  /// other wrapper failures (a missing element, a refused property) become `.pipelineSetupFailed`.
+  init(_ error: any Error) {
+    switch error {
+    case let error as HVTCameraError: self = error
+    case GStreamerError.reported(let report): self = .gstreamer(HVTGStreamerMessage(report))
+    default: self = .pipelineSetupFailed(String(describing: error))
     }
   }
 }

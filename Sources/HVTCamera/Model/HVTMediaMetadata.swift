@@ -8,8 +8,9 @@ public struct HVTMediaMetadata: Sendable, Hashable {
   public var configuration: HVTCaptureConfiguration
   /// Running time, in seconds, of the photo's frame (or the movie's first frame) on the pipeline clock.
   public var frameTimestamp: Double
-  /// Photos: how old the frame was when `takePicture()` was called, in seconds (0 up to one frame
-  /// interval for zero-shutter-lag captures; more when the flash fired and the next frame was used).
+  /// Photos: how old the frame was when `takePicture()` was called, in seconds: from 0 up to one frame
+  /// interval for the frame of the moment (zero shutter lag); negative when a frame made after the call
+  /// was used (the flash fired, or the newest frame had already been taken by the previous photo).
   public var frameAge: Double?
   /// Photos: whether the flash fired.
   public var flashFired: Bool?

@@ -22,7 +22,7 @@ struct ElementChain {
       }
     } catch {
       made.forEach(bin.remove)
-      throw HVTCameraError.pipelineSetupFailed(String(describing: error))
+      throw HVTCameraError(error)
     }
     elements = made
   }

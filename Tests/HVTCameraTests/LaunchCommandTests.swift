@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+@testable import HVTCamera
+
+@Suite("gst-launch-1.0 rendering")
+struct LaunchCommandTests {
+  static let nastyValues = [
+    "plain.mp4", "with space.mp4", "it's.mp4", "say \"hi\".mp4", "bang ! here.mp4", "a=b.mp4", "naïve ü.mp4",
+    "back\\slash.mp4", "$HOME `x` ; rm -rf.mp4", "",
+  ]
+
+  @Test("a shell word passes any value through /bin/sh unchanged", arguments: nastyValues)
+  func shellRoundTrip(value: String) throws {
+    let output = try MediaInspector.run("/bin/sh", ["-c", "printf '%s' \(LaunchQuoting.shellWord(value))"])
+    #expect(output == value)
+  }
+
+  @Test("plain words stay bare")
+  func bareWords() {
+    #expect(LaunchQuoting.shellWord("!") == "!")
+    #expect(LaunchQuoting.shellWord("is-live=true") == "is-live=true")
+    #expect(LaunchQuoting.shellWord("video/x-raw,format=I420,width=640") == "video/x-raw,format=I420,width=640")
+    #expect(LaunchQuoting.launchValue("ultrafast") == "ultrafast")
+    #expect(LaunchQuoting.launchValue("a b") == "\"a b\"")
+    #expect(LaunchQuoting.launchValue("say \"hi\"\\") == "\"say \\\"hi\\\"\\\\\"")
+  }
+
+  @Test("the launch line holds the model's elements, in order")
+  func renderedModel() throws {
+    let controller = try HVTCameraController(source: .simulated)
+    controller.videoQuality = .type1280x720
+    let model = try controller.pipelineModel()
+    let video = model.launchCommand(mode: .video, output: "/tmp/a b.mp4", frames: 30)
+    #expect(video.hasPrefix("gst-launch-1.0 -e videotestsrc name=camera is-live=true pattern=smpte num-buffers=30 !"))
+    #expect(video.contains("! video/x-raw,format=I420,width=1280,height=720,framerate=30/1 !"))
+    #expect(video.contains("! tee name=t t. ! queue name=preview-queue"))
+    #expect(video.contains("x264enc name=movie-encoder"))
+    #expect(video.contains("mp4mux name=muxer fragment-duration=500 ! filesink name=file 'location=\"/tmp/a b.mp4\"'"))
+    let photo = model.launchCommand(mode: .photo, output: "p.jpg", frames: nil)
+    #expect(photo.contains("jpegenc name=photo-encoder quality=90 snapshot=true ! filesink name=file location=p.jpg"))
+    #expect(!photo.contains("num-buffers"))
+    #expect(!photo.contains("x264enc"))
+  }
+
+  @Test("iFrame qualities encode every frame as a key frame")
+  func iFrame() throws {
+    let controller = try HVTCameraController(source: .simulated)
+    controller.videoQuality = .typeIFrame960x540
+    let encoder = try #require(try controller.pipelineModel().recording.first { $0.factory == "x264enc" })
+    #expect(encoder.value(of: "key-int-max") == "1")
+    #expect(try controller.pipelineModel().configuration.size == HVTFrameSize(width: 960, height: 540))
+  }
+}

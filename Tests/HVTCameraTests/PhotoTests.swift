@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+@testable import HVTCamera
+
+@Suite("Photos", .timeLimit(.minutes(1)))
+struct PhotoTests {
+  @Test("takePicture delivers one JPEG of the quality's size, the frame of the moment", arguments: [
+    HVTCameraController.QualityType.type640x480, .type1280x720,
+  ])
+  func photo(quality: HVTCameraController.QualityType) async throws {
+    let camera = try TestCamera(quality: quality)
+    _ = try await camera.delegate.nextEvent { if case .stateChanged(_, .playing) = $0 { true } else { nil } }
+    camera.controller.takePicture()
+    let photo = try await camera.delegate.nextCapture(.image)
+    let size = try #require(quality.requestedSize)
+    let image = try photo.image
+    #expect(image.width == size.width && image.height == size.height)
+    #expect(image.jpegData.starts(with: [0xFF, 0xD8]))
+    let url = try photo.imageURL
+    #expect(try Data(contentsOf: url) == image.jpegData)
+    let report = try MediaInspector.discover(url)
+    #expect(report.isJPEG && report.width == size.width && report.height == size.height)
+    let metadata = try photo.metadata
+    // Zero shutter lag: the frame already existed when takePicture() was called, and it was the newest.
+    let age = try #require(metadata.frameAge)
+    #expect(age >= 0 && age < 2.0 / 30, "frame age \(age) s")
+    #expect(metadata.frameTimestamp > 0)
+    #expect(metadata.encoder == "jpegenc")
+    #expect(metadata.configuration.size == size)
+    #expect(metadata.fileSize == image.jpegData.count)
+    #expect(url.lastPathComponent.hasPrefix("IMG_") && url.pathExtension == "jpg")
+    camera.controller.dismiss()
+  }
+
+  @Test("a second takePicture while one is in flight has no effect")
+  func secondCallIgnored() async throws {
+    let camera = try TestCamera()
+    _ = try await camera.delegate.nextEvent { if case .configured = $0 { true } else { nil } }
+    camera.controller.takePicture()
+    camera.controller.takePicture()
+    _ = try await camera.delegate.nextCapture(.image)
+    camera.controller.dismiss()  // delivers anything still in flight
+    camera.delegate.flush()
+    #expect(camera.delegate.captures.count == 1)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: camera.directory.path).count == 1)
+  }
+
+  @Test("photos in a row get unique names and increasing timestamps")
+  func photosInARow() async throws {
+    let camera = try TestCamera()
+    var timestamps: [Double] = []
+    var names: Set<String> = []
+    for _ in 0..<3 {
+      camera.controller.takePicture()
+      let photo = try await camera.delegate.nextCapture(.image)
+      timestamps.append(try photo.metadata.frameTimestamp)
+      names.insert(try photo.imageURL.lastPathComponent)
+    }
+    #expect(names.count == 3)
+    #expect(timestamps == timestamps.sorted() && Set(timestamps).count == 3)
+    camera.controller.dismiss()
+  }
+
+  @Test("the flash fires with .on on the rear camera: a lit frame taken after the call")
+  func flashOn() async throws {
+    let camera = try TestCamera()
+    camera.controller.cameraFlashMode = .off
+    camera.controller.takePicture()
+    let unlit = try await camera.delegate.nextCapture(.image)
+    camera.controller.cameraFlashMode = .on
+    camera.controller.takePicture()
+    let lit = try await camera.delegate.nextCapture(.image)
+    #expect(try unlit.metadata.flashFired == false)
+    #expect(try lit.metadata.flashFired == true)
+    #expect(try #require(lit.metadata.frameAge) < 0, "the flash photo is a frame made after the call")
+    let litLuma = try MediaInspector.meanLuma(ofJPEG: lit.imageURL)
+    let unlitLuma = try MediaInspector.meanLuma(ofJPEG: unlit.imageURL)
+    #expect(litLuma > unlitLuma + 0.1, "lit \(litLuma), unlit \(unlitLuma)")
+    camera.controller.dismiss()
+  }
+
+  @Test(".auto fires only in a dark scene")
+  func autoFlashDecision() {
+    #expect(HVTFlashDecision.fires(.auto, meanLuma: 0.1))
+    #expect(!HVTFlashDecision.fires(.auto, meanLuma: 0.6))
+    #expect(!HVTFlashDecision.fires(.auto, meanLuma: nil))
+    #expect(HVTFlashDecision.fires(.on, meanLuma: 0.9))
+    #expect(!HVTFlashDecision.fires(.off, meanLuma: 0.0))
+  }
+
+  @Test("the front camera has no flash: .on does not fire")
+  func frontHasNoFlash() async throws {
+    let camera = try TestCamera(present: false)
+    camera.controller.cameraDevice = .front
+    camera.controller.cameraFlashMode = .on
+    try camera.controller.present()
+    camera.controller.takePicture()
+    let photo = try await camera.delegate.nextCapture(.image)
+    #expect(try photo.metadata.flashFired == false)
+    #expect(try photo.metadata.configuration.device == .front)
+    camera.controller.dismiss()
+  }
+
+  @Test("takePicture has no effect when not presented or without .image")
+  func noEffect() async throws {
+    let camera = try TestCamera(present: false)
+    camera.controller.takePicture()
+    try camera.controller.setMediaTypes([.movie])
+    try camera.controller.present()
+    camera.controller.takePicture()
+    camera.controller.dismiss()
+    camera.delegate.flush()
+    #expect(camera.delegate.captures.isEmpty)
+    #expect(camera.delegate.errors.isEmpty)
+  }
+}

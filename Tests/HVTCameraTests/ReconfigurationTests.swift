@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+@testable import HVTCamera
+
+@Suite("Reconfiguring a presented camera", .timeLimit(.minutes(1)))
+struct ReconfigurationTests {
+  @Test("switching the capture mode keeps the source running")
+  func modeSwitch() async throws {
+    let camera = try TestCamera(mode: .photo)
+    _ = try await camera.delegate.nextEvent { if case .stateChanged(_, .playing) = $0 { true } else { nil } }
+    let configuration = camera.controller.configuration
+    camera.controller.takePicture()
+    let before = try await camera.delegate.nextCapture(.image).metadata.frameTimestamp
+    camera.controller.cameraCaptureMode = .video
+    try await camera.startRecording()
+    camera.controller.cameraCaptureMode = .photo  // finalizes and delivers the movie
+    let movie = try await camera.delegate.nextCapture(.movie)
+    #expect(try movie.metadata.stopReason == .cameraStopped)
+    camera.controller.takePicture()
+    let after = try await camera.delegate.nextCapture(.image).metadata.frameTimestamp
+    camera.controller.dismiss()
+    camera.delegate.flush()
+    // One pipeline throughout: configured once, never left PLAYING until dismissed, and the running time
+    // of its frames kept growing.
+    let calls = camera.delegate.calls
+    let configured = calls.filter { if case .event(.configured) = $0 { true } else { false } }
+    #expect(configured.count == 1)
+    let states = calls.compactMap { call -> HVTPipelineState? in
+      if case .event(.stateChanged(_, let to)) = call { to } else { nil }
+    }
+    #expect(states.firstIndex(of: .playing).map { Array(states[($0 + 1)...]) } == [.paused, .ready, .null])
+    #expect(after > before)
+    #expect(camera.controller.configuration == nil && configuration?.size == HVTFrameSize(width: 640, height: 480))
+  }
+
+  @Test("changing the quality restarts the camera at the new size")
+  func qualitySwitch() async throws {
+    let camera = try TestCamera(quality: .type640x480)
+    camera.controller.videoQuality = .type1280x720
+    #expect(camera.controller.configuration?.size == HVTFrameSize(width: 1280, height: 720))
+    camera.controller.takePicture()
+    let photo = try await camera.delegate.nextCapture(.image)
+    #expect(try photo.image.width == 1280 && photo.image.height == 720)
+    #expect(try photo.metadata.configuration.requestedQuality == .type1280x720)
+    camera.controller.dismiss()
+  }
+
+  @Test("changing the device switches cameras; a recording in progress is delivered first")
+  func deviceSwitch() async throws {
+    let camera = try TestCamera(mode: .video)
+    try await camera.startRecording()
+    camera.controller.cameraDevice = .front
+    let movie = try await camera.delegate.nextCapture(.movie)
+    #expect(try movie.metadata.configuration.device == .rear)
+    #expect(try MediaInspector.discover(movie.movieURL).isH264)
+    #expect(camera.controller.configuration?.device == .front)
+    #expect(camera.controller.configuration?.deviceName.contains("ball") == true)
+    camera.controller.takePicture()
+    #expect(try await camera.delegate.nextCapture(.image).metadata.configuration.device == .front)
+    camera.controller.dismiss()
+  }
+
+  @Test("a change made while dismissed takes effect at the next present()")
+  func changeWhileDismissed() async throws {
+    let camera = try TestCamera(present: false)
+    camera.controller.videoQuality = .type1280x720
+    camera.controller.cameraDevice = .front
+    #expect(camera.controller.configuration == nil)
+    try camera.controller.present()
+    #expect(camera.controller.configuration?.size == HVTFrameSize(width: 1280, height: 720))
+    #expect(camera.controller.configuration?.device == .front)
+    camera.controller.dismiss()
+  }
+}
+
+@Suite("Media types")
+struct MediaTypeTests {
+  @Test("setMediaTypes([]) throws; the default is [.image]")
+  func emptyMediaTypes() throws {
+    let controller = try HVTCameraController(source: .simulated)
+    #expect(controller.mediaTypes == [.image])
+    #expect(throws: HVTCameraError.emptyMediaTypes) { try controller.setMediaTypes([]) }
+    #expect(controller.mediaTypes == [.image])
+    try controller.setMediaTypes([.movie, .image])
+    #expect(controller.mediaTypes == [.movie, .image])
+  }
+
+  @Test("media types keep their uniform type identifiers")
+  func rawValues() {
+    #expect(HVTMediaType.image.rawValue == "public.image")
+    #expect(HVTMediaType.movie.rawValue == "public.movie")
+  }
+
+  @Test("the defaults are those of the reference")
+  func defaults() throws {
+    let controller = try HVTCameraController(source: .simulated)
+    #expect(controller.videoQuality == .type1920x1080)
+    #expect(controller.videoMaximumDuration == 600)
+    #expect(controller.cameraDevice == .rear)
+    #expect(controller.cameraCaptureMode == .photo)
+    #expect(controller.cameraFlashMode == .auto)
+    #expect(!controller.isPresented && !controller.isRecording)
+  }
+
+  @Test("removing .movie while recording finalizes the recording", .timeLimit(.minutes(1)))
+  func removeMovieWhileRecording() async throws {
+    let camera = try TestCamera(mode: .video)
+    try await camera.startRecording()
+    try camera.controller.setMediaTypes([.image])
+    #expect(try await camera.delegate.nextCapture(.movie).metadata.stopReason == .cameraStopped)
+    #expect(!camera.controller.startVideoCapture())
+    camera.controller.dismiss()
+  }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+@testable import HVTCamera
+
+@Suite("Recording", .timeLimit(.minutes(2)))
+struct RecordingTests {
+  @Test("startVideoCapture returns false in photo mode, without .movie, and while recording")
+  func refusals() async throws {
+    let camera = try TestCamera(mode: .photo)
+    #expect(!camera.controller.startVideoCapture())
+    camera.controller.cameraCaptureMode = .video
+    try camera.controller.setMediaTypes([.image])
+    #expect(!camera.controller.startVideoCapture())
+    try camera.controller.setMediaTypes([.movie])
+    #expect(camera.controller.startVideoCapture())
+    #expect(!camera.controller.startVideoCapture())
+    #expect(camera.controller.isRecording)
+    camera.controller.stopVideoCapture()
+    _ = try await camera.delegate.nextCapture(.movie)
+    camera.controller.dismiss()
+  }
+
+  @Test("a recording is an H.264 MP4 of the right size and duration; twice in a row works")
+  func recordTwice() async throws {
+    let camera = try TestCamera(quality: .type640x480, mode: .video)
+    var urls: [URL] = []
+    for _ in 0..<2 {
+      try await camera.startRecording()
+      try await camera.waitForRecorded(seconds: 1)
+      camera.controller.stopVideoCapture()
+      let movie = try await camera.delegate.nextCapture(.movie)
+      let url = try movie.movieURL
+      let metadata = try movie.metadata
+      let report = try MediaInspector.discover(url)
+      #expect(report.isH264)
+      #expect(report.width == 640 && report.height == 480)
+      let duration = try #require(metadata.duration)
+      #expect(duration >= 1)
+      #expect(abs(report.duration - duration) <= 1.0 / 30 + 0.001, "file \(report.duration) s, recorded \(duration) s")
+      #expect(try MediaInspector.frameCount(url) == metadata.frameCount)
+      #expect(metadata.encoder == "x264enc" && metadata.muxer == "mp4mux" && metadata.stopReason == .requested)
+      #expect(url.pathExtension == "mp4" && !url.lastPathComponent.contains("partial"))
+      urls.append(url)
+    }
+    #expect(Set(urls).count == 2)
+    // Nothing partial is left behind.
+    let files = try FileManager.default.contentsOfDirectory(atPath: camera.directory.path)
+    #expect(files.sorted() == urls.map(\.lastPathComponent).sorted())
+    #expect(camera.controller.isPresented)
+    camera.controller.dismiss()
+  }
+
+  @Test("videoMaximumDuration stops the recording; the file lasts the limit within one frame", arguments: [1.0, 1.5])
+  func maximumDuration(limit: Double) async throws {
+    let camera = try TestCamera(mode: .video)
+    camera.controller.videoMaximumDuration = limit
+    try await camera.startRecording()
+    let movie = try await camera.delegate.nextCapture(.movie)
+    let report = try MediaInspector.discover(try movie.movieURL)
+    #expect(abs(report.duration - limit) <= 1.0 / 30, "file lasts \(report.duration) s for a limit of \(limit) s")
+    #expect(try movie.metadata.stopReason == .maximumDurationReached)
+    #expect(try MediaInspector.frameCount(movie.movieURL) == Int((limit * 30).rounded()))
+    #expect(!camera.controller.isRecording)
+    camera.controller.dismiss()
+  }
+
+  @Test("a photo taken while recording does not disturb the recording")
+  func photoWhileRecording() async throws {
+    let camera = try TestCamera(mode: .video)
+    camera.controller.videoMaximumDuration = 2
+    try await camera.startRecording()
+    camera.controller.takePicture()
+    let photo = try await camera.delegate.nextCapture(.image)
+    #expect(try photo.image.width == 640)
+    let movie = try await camera.delegate.nextCapture(.movie)
+    let url = try movie.movieURL
+    // Every frame of the two seconds is there: no frame lost to the photo.
+    #expect(try MediaInspector.frameCount(url) == 60)
+    #expect(abs(try MediaInspector.discover(url).duration - 2) <= 1.0 / 30)
+    camera.controller.dismiss()
+  }
+
+  @Test("dismiss() finalizes and delivers a recording in progress")
+  func dismissFinalizes() async throws {
+    let camera = try TestCamera(mode: .video)
+    try await camera.startRecording()
+    try await camera.waitForRecorded(seconds: 1)
+    camera.controller.dismiss()
+    let movie = try await camera.delegate.nextCapture(.movie)
+    #expect(try movie.metadata.stopReason == .cameraStopped)
+    #expect(try MediaInspector.discover(movie.movieURL).isH264)
+    #expect(!camera.controller.isPresented)
+  }
+
+  @Test("recording events: started with the partial file, progress each second, stopped")
+  func events() async throws {
+    let camera = try TestCamera(mode: .video)
+    camera.controller.videoMaximumDuration = 2
+    #expect(camera.controller.startVideoCapture())
+    let partial = try await camera.delegate.nextEvent { if case .recordingStarted(let url) = $0 { url } else { nil } }
+    #expect(partial.lastPathComponent.hasSuffix(".partial.mp4"))
+    let progress = try await camera.delegate.nextEvent { event -> (Double, Double)? in
+      if case .recordingProgress(let elapsed, let limit) = event { (elapsed, limit) } else { nil }
+    }
+    #expect(progress == (1, 2))
+    let stopped = try await camera.delegate.nextEvent { event -> HVTRecordingStopReason? in
+      if case .recordingStopped(_, let reason) = event { reason } else { nil }
+    }
+    #expect(stopped == .maximumDurationReached)
+    let movie = try await camera.delegate.nextCapture(.movie)
+    #expect(try movie.movieURL.deletingLastPathComponent() == partial.deletingLastPathComponent())
+    #expect(!FileManager.default.fileExists(atPath: partial.path))
+    camera.controller.dismiss()
+  }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import HVTCamera
+
+/// A presented simulated camera with a recorder as its delegate, writing into a fresh directory.
+struct TestCamera {
+  let controller: HVTCameraController
+  let delegate = DelegateRecorder()
+  let directory: URL
+
+  init(
+    source: HVTCameraSource = .simulated, quality: HVTCameraController.QualityType = .type640x480,
+    mode: HVTCameraController.CameraCaptureMode = .photo, mediaTypes: [HVTMediaType] = [.image, .movie],
+    present: Bool = true
+  ) throws {
+    controller = try HVTCameraController(source: source)
+    directory = try makeTemporaryDirectory()
+    delegate.attach(to: controller)
+    controller.outputDirectory = directory
+    controller.videoQuality = quality
+    controller.cameraCaptureMode = mode
+    try controller.setMediaTypes(mediaTypes)
+    if present { try controller.present() }
+  }
+
+  /// Starts a recording and waits until its first frame reached the encoder.
+  func startRecording() async throws {
+    guard controller.startVideoCapture() else { throw TestFailure("startVideoCapture() returned false") }
+    _ = try await delegate.nextEvent { if case .recordingStarted(let url) = $0 { url } else { nil } }
+  }
+
+  /// Waits until the recording has at least `seconds` of frames.
+  func waitForRecorded(seconds: Double) async throws {
+    _ = try await delegate.nextEvent { event -> Bool? in
+      if case .recordingProgress(let elapsed, _) = event, elapsed >= seconds { true } else { nil }
+    }
+  }
+}
+
+/// A test precondition that did not hold.
+struct TestFailure: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
