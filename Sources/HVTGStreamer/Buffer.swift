@@ -50,7 +50,9 @@ public final class Buffer: @unchecked Sendable {
   /// Calls `body` with the buffer's bytes mapped for reading. Wraps `gst_buffer_map` / `gst_buffer_unmap`.
   public func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
     var map = GstMapInfo()
-    guard gst_buffer_map(pointer, &map, GST_MAP_READ) != 0 else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+    guard gst_buffer_map(pointer, &map, GST_MAP_READ) != 0 else {
+      return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+    }
     defer { gst_buffer_unmap(pointer, &map) }
     return try body(UnsafeRawBufferPointer(start: map.data, count: Int(map.size)))
   }

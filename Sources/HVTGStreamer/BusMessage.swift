@@ -57,7 +57,8 @@ public enum BusMessage: Sendable {
       var new = GST_STATE_VOID_PENDING
       var pending = GST_STATE_VOID_PENDING
       gst_message_parse_state_changed(message, &old, &new, &pending)
-      self = .stateChanged(source: source, old: ElementState(old), new: ElementState(new), pending: ElementState(pending))
+      self = .stateChanged(
+        source: source, old: ElementState(old), new: ElementState(new), pending: ElementState(pending))
     case GST_MESSAGE_ELEMENT:
       let structure = gst_message_get_structure(message)
       self = .element(

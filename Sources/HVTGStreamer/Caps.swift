@@ -105,7 +105,9 @@ public final class CapsStructure: @unchecked Sendable, CustomStringConvertible {
     case hvt_g_type_string():
       return text(value).map { [$0] } ?? []
     case gst_value_list_get_type():
-      return (0..<Int(gst_value_list_get_size(value))).compactMap { gst_value_list_get_value(value, guint($0)).flatMap(text) }
+      return (0..<Int(gst_value_list_get_size(value))).compactMap {
+        gst_value_list_get_value(value, guint($0)).flatMap(text)
+      }
     default:
       return []
     }

@@ -17,6 +17,7 @@ public enum ElementState: Int, Sendable, Hashable, CustomStringConvertible {
 
   var gstState: GstState { GstState(rawValue: UInt32(rawValue)) }
 
+  /// The state's name as GStreamer prints it, e.g. `PLAYING`.
   public var description: String {
     switch self {
     case .voidPending: "VOID_PENDING"

@@ -51,6 +51,7 @@ public enum GStreamerError: Error, Sendable, Hashable, CustomStringConvertible {
   /// Something did not happen within the time allowed.
   case timedOut(String)
 
+  /// What failed, with the names involved and, where one exists, the nearest valid name.
   public var description: String {
     switch self {
     case .reported(let report):

@@ -2,7 +2,9 @@ import CGStreamer
 
 /// What a pad probe watches (`GstPadProbeType`).
 public struct PadProbeType: OptionSet, Sendable {
+  /// The `GstPadProbeType` bits.
   public let rawValue: UInt32
+  /// A probe type from `GstPadProbeType` bits.
   public init(rawValue: UInt32) { self.rawValue = rawValue }
 
   /// `GST_PAD_PROBE_TYPE_BUFFER`: each buffer passing.
@@ -40,6 +42,7 @@ public enum ProbedEvent: Sendable, Equatable {
   /// Any other event.
   case other
 
+  /// Events of the same kind are equal; caps events when their caps print the same.
   public static func == (lhs: ProbedEvent, rhs: ProbedEvent) -> Bool {
     switch (lhs, rhs) {
     case (.endOfStream, .endOfStream), (.other, .other): true

@@ -24,7 +24,8 @@ enum DescribeCommand {
     let captureMode = HVTCameraController.CameraCaptureMode(rawValue: mode) ?? .photo
     let controller = try options.makeController(mode: captureMode)
     let model = try controller.pipelineModel()
-    let defaultName = captureMode == .photo ? "hvtcam-photo.\(model.photoExtension)" : "hvtcam-movie.\(model.movieExtension)"
+    let defaultName =
+      captureMode == .photo ? "hvtcam-photo.\(model.photoExtension)" : "hvtcam-movie.\(model.movieExtension)"
     print(model.launchCommand(mode: captureMode, output: arguments["--output"] ?? defaultName, frames: frames))
   }
 }

@@ -15,7 +15,9 @@ struct OutputPath {
     }
     var isDirectory: ObjCBool = false
     let url = URL(fileURLWithPath: path)
-    if path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue) {
+    if path.hasSuffix("/")
+      || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue)
+    {
       directory = url
       file = nil
     } else {

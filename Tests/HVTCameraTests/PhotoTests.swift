@@ -5,9 +5,11 @@ import Testing
 
 @Suite("Photos", .timeLimit(.minutes(1)))
 struct PhotoTests {
-  @Test("takePicture delivers one JPEG of the quality's size, the frame of the moment", arguments: [
-    HVTCameraController.QualityType.type640x480, .type1280x720,
-  ])
+  @Test(
+    "takePicture delivers one JPEG of the quality's size, the frame of the moment",
+    arguments: [
+      HVTCameraController.QualityType.type640x480, .type1280x720,
+    ])
   func photo(quality: HVTCameraController.QualityType) async throws {
     let camera = try TestCamera(quality: quality)
     _ = try await camera.delegate.nextEvent { if case .stateChanged(_, .playing) = $0 { true } else { nil } }

@@ -17,7 +17,8 @@ struct RealCameraPathTests {
   func mjpegPipeline() throws {
     let camera = Self.webcam()
     let choice = try #require(
-      try HVTCapsSelection.choose(deviceCaps: camera.caps, size: HVTFrameSize(width: 1280, height: 720), frameRate: HVTFrameRate(30)))
+      try HVTCapsSelection.choose(
+        deviceCaps: camera.caps, size: HVTFrameSize(width: 1280, height: 720), frameRate: HVTFrameRate(30)))
     let model = HVTPipelineModel.build(
       camera: camera, choice: choice, quality: .type1280x720, failingAfterFrames: nil, preview: .none)
     #expect(model.source.map(\.factory) == ["v4l2src", "capsfilter", "jpegdec"])
@@ -38,7 +39,8 @@ struct RealCameraPathTests {
   func rawPipeline() throws {
     let camera = Self.webcam()
     let choice = try #require(
-      try HVTCapsSelection.choose(deviceCaps: camera.caps, size: HVTFrameSize(width: 640, height: 480), frameRate: HVTFrameRate(30)))
+      try HVTCapsSelection.choose(
+        deviceCaps: camera.caps, size: HVTFrameSize(width: 640, height: 480), frameRate: HVTFrameRate(30)))
     let model = HVTPipelineModel.build(
       camera: camera, choice: choice, quality: .type640x480, failingAfterFrames: nil, preview: .none)
     #expect(model.source.map(\.factory) == ["v4l2src", "capsfilter"])

@@ -10,7 +10,10 @@ struct SimulatedCameraTests {
     let cameras = HVTCameraController.cameras(for: .simulated)
     #expect(cameras.map(\.position) == [.rear, .front])
     #expect(cameras[0].sourceElement.value(of: "pattern") != cameras[1].sourceElement.value(of: "pattern"))
-    #expect(cameras.allSatisfy { $0.sourceElement.factory == "videotestsrc" && $0.sourceElement.value(of: "is-live") == "true" })
+    #expect(
+      cameras.allSatisfy {
+        $0.sourceElement.factory == "videotestsrc" && $0.sourceElement.value(of: "is-live") == "true"
+      })
     #expect(HVTCameraController.isFlashAvailable(for: .rear, source: .simulated))
     #expect(!HVTCameraController.isFlashAvailable(for: .front, source: .simulated))
     #expect(HVTCameraController.isCameraDeviceAvailable(.front, source: .simulated))

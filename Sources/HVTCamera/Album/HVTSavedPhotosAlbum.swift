@@ -52,7 +52,8 @@ public enum HVTSavedPhotosAlbum {
     let environment = ProcessInfo.processInfo.environment
     let home = environment["HOME"] ?? NSHomeDirectory()
     if let value = environment[key], !value.isEmpty { return URL(fileURLWithPath: value, isDirectory: true) }
-    let config = environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
+    let config =
+      environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
       ?? URL(fileURLWithPath: home).appendingPathComponent(".config")
     if let text = try? String(contentsOf: config.appendingPathComponent("user-dirs.dirs"), encoding: .utf8) {
       for line in text.split(separator: "\n") where line.hasPrefix("\(key)=") {

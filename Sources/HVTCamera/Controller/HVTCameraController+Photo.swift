@@ -79,7 +79,8 @@ extension HVTCameraController {
       fileSize: jpeg.count)
     return [
       .mediaType: HVTMediaType.image,
-      .originalImage: HVTImage(jpegData: jpeg, width: structure.int("width") ?? 0, height: structure.int("height") ?? 0),
+      .originalImage: HVTImage(
+        jpegData: jpeg, width: structure.int("width") ?? 0, height: structure.int("height") ?? 0),
       .imageURL: file.final,
       .mediaMetadata: metadata,
     ]

@@ -83,7 +83,8 @@ extension HVTCameraController {
       fail(
         HVTCameraError.fileWriteFailed(
           path: branch.file.final.path,
-          reason: "the recording branch did not finish writing; the movie holds the fragments written before the failure"))
+          reason:
+            "the recording branch did not finish writing; the movie holds the fragments written before the failure"))
     }
     do {
       try branch.file.complete()

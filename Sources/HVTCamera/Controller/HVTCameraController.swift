@@ -67,7 +67,8 @@ public final class HVTCameraController: @unchecked Sendable {
       "appsrc", "appsink", "jpegenc", "x264enc", "h264parse", "mp4mux", "filesink",
     ]
     if let missing = required.first(where: { !GStreamer.hasElement($0) }) {
-      throw HVTCameraError.pipelineSetupFailed(String(describing: GStreamerError.missingElement(factory: missing, suggestion: nil)))
+      throw HVTCameraError.pipelineSetupFailed(
+        String(describing: GStreamerError.missingElement(factory: missing, suggestion: nil)))
     }
     if case .device(let path) = source.kind, !FileManager.default.fileExists(atPath: path) {
       throw HVTCameraError.noCameraAvailable(reason: "no device node \(path)")

@@ -4,7 +4,8 @@ public protocol HVTCameraControllerDelegate: AnyObject {
   /// A photo or movie is ready. `info[.mediaType]` says which; photos carry `.originalImage` and
   /// `.imageURL`, movies `.mediaURL`; both carry `.mediaMetadata`.
   func cameraController(
-    _ controller: HVTCameraController, didFinishCapturingMediaWithInfo info: [HVTCameraController.InfoKey: any Sendable])
+    _ controller: HVTCameraController, didFinishCapturingMediaWithInfo info: [HVTCameraController.InfoKey: any Sendable]
+  )
 
   /// The user cancelled (`cancel()`). The camera stays presented until `dismiss()`.
   func cameraControllerDidCancel(_ controller: HVTCameraController)

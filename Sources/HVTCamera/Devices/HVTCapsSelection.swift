@@ -19,6 +19,7 @@ public struct HVTCapsChoice: Sendable, Hashable, CustomStringConvertible {
     return "\(media),width=\(size.width),height=\(size.height),framerate=\(frameRate)"
   }
 
+  /// The caps, as in ``caps``.
   public var description: String { caps }
 }
 
@@ -45,7 +46,9 @@ public enum HVTCapsSelection {
     throws -> HVTCapsChoice?
   {
     let caps: Caps
-    do { caps = try Caps(deviceCaps) } catch { throw HVTCameraError.pipelineSetupFailed("invalid device caps: \(deviceCaps)") }
+    do { caps = try Caps(deviceCaps) } catch {
+      throw HVTCameraError.pipelineSetupFailed("invalid device caps: \(deviceCaps)")
+    }
     let structures = caps.structures.filter { $0.name == "video/x-raw" || $0.name == "image/jpeg" }
     guard !structures.isEmpty else { return nil }
     let size = chooseSize(requested, offered: structures)

@@ -20,6 +20,7 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
   /// A capture could not be written.
   case fileWriteFailed(path: String, reason: String)
 
+  /// What went wrong, in one sentence (GStreamer's message and debug string for `.gstreamer`).
   public var description: String {
     switch self {
     case .noCameraAvailable(let reason):

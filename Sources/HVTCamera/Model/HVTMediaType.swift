@@ -5,5 +5,6 @@ public enum HVTMediaType: String, Sendable, Hashable, CaseIterable, CustomString
   /// Movies (`"public.movie"`), encoded as H.264 in fragmented MP4.
   case movie = "public.movie"
 
+  /// The uniform type identifier.
   public var description: String { rawValue }
 }

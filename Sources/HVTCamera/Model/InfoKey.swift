@@ -4,7 +4,9 @@ extension HVTCameraController {
   /// Keys of the dictionary a capture is delivered in, as in `UIImagePickerController.InfoKey`.
   /// Read values with a cast: `info[.mediaURL] as? URL`.
   public struct InfoKey: RawRepresentable, Hashable, Sendable {
+    /// The key's name, as in `UIImagePickerController.InfoKey`.
     public let rawValue: String
+    /// A key with this name.
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// The ``HVTMediaType`` of the capture.

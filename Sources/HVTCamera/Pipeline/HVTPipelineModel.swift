@@ -28,7 +28,9 @@ public struct HVTPipelineModel: Sendable, Hashable {
   /// The factory of the muxer in the recording branch, e.g. `"mp4mux"`.
   public var movieMuxer: String { recording.first { $0.name == HVTPipelineModel.muxerName }?.factory ?? "" }
   /// The factory of the photo encoder, e.g. `"jpegenc"`.
-  public var photoEncoderFactory: String { photoEncoder.first { $0.name == HVTPipelineModel.photoEncoderName }?.factory ?? "" }
+  public var photoEncoderFactory: String {
+    photoEncoder.first { $0.name == HVTPipelineModel.photoEncoderName }?.factory ?? ""
+  }
 
   /// Element names the engine looks elements up by.
   static let sourceName = "camera"

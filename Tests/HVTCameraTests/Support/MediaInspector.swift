@@ -32,7 +32,8 @@ enum MediaInspector {
     }
     let caps = output.components(separatedBy: "\n").filter { $0.contains("video/") || $0.contains("image/") }
       .joined(separator: "\n")
-    return Report(duration: duration, width: number(after: "Width:"), height: number(after: "Height:"), caps: caps, text: output)
+    return Report(
+      duration: duration, width: number(after: "Width:"), height: number(after: "Height:"), caps: caps, text: output)
   }
 
   /// The number of H.264 frames in an MP4, counted by `qtdemux` (each access unit is one buffer).
