@@ -75,7 +75,7 @@ static inline GstState hvt_gst_element_current_state(GstElement *element) { retu
 
 // GST_VIDEO_FRAME_COMP_* are macros; they locate one colour component (0 is luma for YUV formats).
 static inline const guint8 *hvt_gst_video_frame_comp_data(GstVideoFrame *frame, guint comp) {
-  return (const guint8 *)GST_VIDEO_FRAME_COMP_DATA(frame, comp) + GST_VIDEO_FRAME_COMP_POFFSET(frame, comp);
+  return (const guint8 *)GST_VIDEO_FRAME_COMP_DATA(frame, comp);  // already includes the pixel offset
 }
 static inline gint hvt_gst_video_frame_comp_stride(GstVideoFrame *frame, guint comp) { return GST_VIDEO_FRAME_COMP_STRIDE(frame, comp); }
 static inline gint hvt_gst_video_frame_comp_pstride(GstVideoFrame *frame, guint comp) { return GST_VIDEO_FRAME_COMP_PSTRIDE(frame, comp); }

@@ -29,7 +29,12 @@ public class Bin: Element, @unchecked Sendable {
 
   /// Adds a ghost pad that exposes a child's pad on the bin. Wraps `gst_ghost_pad_new` and `gst_element_add_pad`.
   public func addGhostPad(_ name: String, target: Pad) throws {
-    guard let ghost = gst_ghost_pad_new(name, target.pointer), gst_element_add_pad(pointer, ghost) != 0 else {
+    guard let ghost = gst_ghost_pad_new(name, target.pointer) else {
+      throw GStreamerError.linkFailed(from: target.name, to: "\(self.name):\(name)")
+    }
+    gst_object_ref_sink(ghost)
+    defer { gst_object_unref(ghost) }
+    guard gst_element_add_pad(pointer, ghost) != 0 else {
       throw GStreamerError.linkFailed(from: target.name, to: "\(self.name):\(name)")
     }
   }
@@ -52,10 +57,11 @@ public final class Pipeline: Bin, @unchecked Sendable {
   /// The pipeline's bus, where its elements post messages. Wraps `gst_element_get_bus`.
   public var bus: Bus { Bus(adopting: gst_element_get_bus(pointer)) }
 
-  /// The running time now: clock time minus base time, or `nil` when the pipeline has no clock yet.
-  /// Wraps `gst_element_get_clock`, `gst_clock_get_time` and `gst_element_get_base_time`.
+  /// The running time now: clock time minus base time, or `nil` unless the pipeline is PLAYING (only
+  /// then does running time advance). Wraps `gst_element_get_clock`, `gst_clock_get_time` and
+  /// `gst_element_get_base_time`.
   public var runningTime: UInt? {
-    guard let clock = gst_element_get_clock(pointer) else { return nil }
+    guard currentState == .playing, let clock = gst_element_get_clock(pointer) else { return nil }
     defer { gst_object_unref(clock) }
     let now = gst_clock_get_time(clock)
     let base = gst_element_get_base_time(pointer)

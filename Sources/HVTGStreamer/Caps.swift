@@ -35,9 +35,10 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible {
   /// The number of structures (alternatives). Wraps `gst_caps_get_size`.
   public var count: Int { Int(gst_caps_get_size(pointer)) }
 
-  /// The formats both caps allow, keeping this caps' order of preference. Wraps `gst_caps_intersect`.
+  /// The formats both caps allow, in this caps' order of preference.
+  /// Wraps `gst_caps_intersect_full` with `GST_CAPS_INTERSECT_FIRST`.
   public func intersection(_ other: Caps) -> Caps {
-    Caps(adopting: gst_caps_intersect(pointer, other.pointer))
+    Caps(adopting: gst_caps_intersect_full(pointer, other.pointer, GST_CAPS_INTERSECT_FIRST))
   }
 
   /// A copy of the structure at `index` as a value, for reading its fields. Wraps `gst_caps_get_structure`.

@@ -27,8 +27,9 @@ extension Element {
     } else {
       parsed = gst_value_deserialize_with_pspec(&value, text, spec) != 0
     }
-    // g_param_value_validate clamps an out-of-range value and says whether it had to.
-    guard parsed, g_param_value_validate(spec, &value) == 0 else {
+    // g_param_value_validate clamps an out-of-range value and says whether it had to; integers are also
+    // checked as written, because deserializing wraps "-5" into a huge unsigned value first.
+    guard parsed, g_param_value_validate(spec, &value) == 0, Self.integerFits(text, spec) else {
       throw GStreamerError.invalidPropertyValue(
         element: name, property: property, value: text, expected: Self.describeExpectedValue(spec))
     }
@@ -80,6 +81,27 @@ extension Element {
     let blurb = g_param_spec_get_blurb(spec).map { String(cString: $0) } ?? ""
     let range = describeRange(spec) ?? ""
     return "a value of type \(typeName)\(range)" + (blurb.isEmpty ? "" : " (\(blurb))")
+  }
+
+  /// Whether a decimal integer as written lies in an integer property's range; true for other properties
+  /// and for text that is not a plain decimal number (enum-like names such as `G_MAXINT` parse elsewhere).
+  private static func integerFits(_ text: String, _ spec: UnsafeMutablePointer<GParamSpec>) -> Bool {
+    guard let value = Int128(text) else { return true }
+    func fits<Spec, Bound: BinaryInteger>(_ type: Spec.Type, _ bounds: (Spec) -> (Bound, Bound)) -> Bool {
+      let (low, high) = UnsafeMutableRawPointer(spec).withMemoryRebound(to: Spec.self, capacity: 1) {
+        bounds($0.pointee)
+      }
+      return Int128(low) <= value && value <= Int128(high)
+    }
+    switch String(cString: g_type_name(spec.pointee.g_type_instance.g_class.pointee.g_type)) {
+    case "GParamInt": return fits(GParamSpecInt.self) { ($0.minimum, $0.maximum) }
+    case "GParamUInt": return fits(GParamSpecUInt.self) { ($0.minimum, $0.maximum) }
+    case "GParamLong": return fits(GParamSpecLong.self) { ($0.minimum, $0.maximum) }
+    case "GParamULong": return fits(GParamSpecULong.self) { ($0.minimum, $0.maximum) }
+    case "GParamInt64": return fits(GParamSpecInt64.self) { ($0.minimum, $0.maximum) }
+    case "GParamUInt64": return fits(GParamSpecUInt64.self) { ($0.minimum, $0.maximum) }
+    default: return true
+    }
   }
 
   /// `" in min...max"` for numeric properties, read off the param spec's own min and max fields.

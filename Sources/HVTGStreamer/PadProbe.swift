@@ -85,7 +85,9 @@ public struct PadProbeInfo: ~Copyable {
   /// is shared with other tee branches) and puts the writable buffer in its place. Wraps
   /// `gst_buffer_make_writable`.
   public mutating func writableBuffer() -> BufferView? {
-    guard let buffer = hvt_gst_pad_probe_info_buffer(info) else { return nil }
+    guard info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0,
+      let buffer = hvt_gst_pad_probe_info_buffer(info)
+    else { return nil }
     let writable = hvt_gst_buffer_make_writable(buffer)
     hvt_gst_pad_probe_info_set_data(info, writable)
     return writable.map(BufferView.init(pointer:))

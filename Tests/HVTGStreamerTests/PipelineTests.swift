@@ -1,0 +1,131 @@
+import Testing
+
+@testable import HVTGStreamer
+
+@Suite("Pipeline and Bin", .timeLimit(.minutes(1)))
+struct PipelineTests {
+  @Test func runningTimeIsNilBeforePlayingAndGrowsAfter() async throws {
+    let source = try makeElement("videotestsrc")
+    let filter = try makeElement("capsfilter", nil, ["caps": "video/x-raw,width=64,height=48,framerate=30/1"])
+    // sync=true paces the stream by the clock: a buffer is rendered when the running time reaches its PTS.
+    let sink = try makeElement("fakesink", "sink", ["sync": "true"])
+    let pipeline = try makePipeline("clocked", [source, filter, sink])
+    #expect(pipeline.runningTime == nil)
+
+    #expect(pipeline.setState(.paused) == .async)
+    #expect(pipeline.state(timeout: 10) == (.success, .paused))
+    #expect(pipeline.runningTime == nil, "the pipeline picks its clock on PAUSED → PLAYING")
+
+    let (arrivals, arrived) = AsyncStream.makeStream(of: UInt.self)
+    try #require(sink.staticPad("sink")).addProbe(.buffer) { _, info in
+      if let buffer = info.buffer { arrived.yield(buffer.presentationTime) }
+      return .ok
+    }
+    pipeline.setState(.playing)
+    #expect(pipeline.state(timeout: 10) == (.success, .playing))
+
+    // When frame n reaches the sink, frame n - 1 was rendered, so the running time has passed its PTS.
+    func runningTime(afterArrivalOf pts: UInt) async -> UInt? {
+      for await arrival in arrivals where arrival >= pts { break }
+      return pipeline.runningTime
+    }
+    let frame = ClockTime.second / 30
+    let early = try #require(await runningTime(afterArrivalOf: 3 * frame))
+    #expect(early >= 2 * frame)
+    let later = try #require(await runningTime(afterArrivalOf: 6 * frame))
+    #expect(later >= 5 * frame)
+    #expect(later > early)
+    #expect(later < 30 * ClockTime.second, "running time is clock time minus base time")
+    pipeline.setState(.null)
+    #expect(pipeline.currentState == .null)
+    #expect(pipeline.runningTime == nil)
+  }
+
+  @Test func findsChildrenByNameInNestedBins() throws {
+    let pipeline = Pipeline(named: "outer")
+    let bin = Bin(name: "branch")
+    try bin.add(try makeElement("queue", "branch-queue"))
+    try pipeline.add(try makeElement("videotestsrc", "camera"))
+    try pipeline.add(bin)
+
+    let camera = try #require(pipeline.element(named: "camera"))
+    #expect(camera.factoryName == "videotestsrc")
+    let queue = try #require(pipeline.element(named: "branch-queue"))
+    #expect(queue.path == "/GstPipeline:outer/GstBin:branch/GstQueue:branch-queue")
+    #expect(pipeline.element(named: "branch")?.path == "/GstPipeline:outer/GstBin:branch")
+    #expect(pipeline.element(named: "nobody") == nil)
+    #expect(bin.element(named: "camera") == nil, "a bin searches down, not up")
+  }
+
+  @Test func addingAnElementTwiceThrows() throws {
+    let first = Pipeline(named: "first")
+    let second = Pipeline(named: "second")
+    let queue = try makeElement("queue", "q")
+    try first.add(queue)
+    #expect(throws: GStreamerError.self) { try second.add(queue) }
+    #expect(queue.path == "/GstPipeline:first/GstQueue:q")
+  }
+
+  @Test func removedElementsLeaveTheBin() throws {
+    let pipeline = Pipeline(named: "removal")
+    let queue = try makeElement("queue", "q")
+    try pipeline.add(queue)
+    pipeline.remove(queue)
+    #expect(pipeline.element(named: "q") == nil)
+    #expect(queue.path == "/GstQueue:q")
+  }
+
+  @Test func aGhostPadCarriesDataIntoABin() async throws {
+    let bin = Bin(name: "recorder")
+    let identity = try makeElement("identity", "inner-identity")
+    let sink = try makeElement("fakesink", "inner-sink")
+    try bin.add(identity)
+    try bin.add(sink)
+    try identity.link(to: sink)
+    try bin.addGhostPad("sink", target: try #require(identity.staticPad("sink")))
+    #expect(bin.staticPad("sink")?.name == "sink")
+
+    let pipeline = try makePipeline("ghost", [try makeElement("videotestsrc", nil, ["num-buffers": "4"]), bin])
+    let count = Locked(0)
+    try #require(sink.staticPad("sink")).addProbe(.buffer) { _, _ in
+      count.withLock { $0 += 1 }
+      return .ok
+    }
+    let seen = await playToEnd(pipeline)
+    #expect(seen.errors.isEmpty)
+    #expect(seen.reachedEndOfStream)
+    #expect(count.value == 4)
+  }
+
+  @Test func dotGraphNamesEveryElement() throws {
+    let pipeline = try makePipeline(
+      "graphed",
+      [
+        try makeElement("videotestsrc", "hvt-camera-source"),
+        try makeElement("videoconvert", "hvt-convert"),
+        try makeElement("fakesink", "hvt-preview-sink"),
+      ])
+    let dot = pipeline.dotGraph()
+    #expect(dot.hasPrefix("digraph"))
+    for name in ["hvt-camera-source", "hvt-convert", "hvt-preview-sink", "graphed"] {
+      #expect(dot.contains(name), "\(name) missing from the DOT graph")
+    }
+    #expect(dot.contains("->"), "links appear as edges")
+  }
+
+  @Test func stateWaitsForPreroll() throws {
+    let pipeline = try makePipeline("preroll", [try makeElement("videotestsrc"), try makeElement("fakesink")])
+    #expect(pipeline.currentState == .null)
+    #expect(pipeline.setState(.paused) == .async)
+    #expect(pipeline.state(timeout: 10) == (.success, .paused))
+    #expect(pipeline.setState(.null) == .success)
+    #expect(pipeline.currentState == .null)
+  }
+
+  @Test func aLiveSourceDoesNotPreroll() throws {
+    let pipeline = try makePipeline(
+      "live", [try makeElement("videotestsrc", nil, ["is-live": "true"]), try makeElement("fakesink")])
+    #expect(pipeline.setState(.paused) == .noPreroll)
+    #expect(pipeline.setState(.null) == .success)
+  }
+}
