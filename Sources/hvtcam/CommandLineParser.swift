@@ -17,6 +17,12 @@ struct CommandLineParser {
   let summary: String
   let options: [Option]
 
+  /// The summary's first sentence, for the command list.
+  var firstSentence: String {
+    guard let end = summary.range(of: ". ") else { return summary }
+    return String(summary[..<end.lowerBound]) + "."
+  }
+
   /// The help text: usage line, summary and one line per option.
   var help: String {
     let usage = options.map { option in

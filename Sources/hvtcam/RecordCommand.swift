@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HVTCamera
+import Synchronization
 
 /// `hvtcam record`: records a movie until the time limit, Ctrl-C or SIGTERM, then prints its path.
 enum RecordCommand {
@@ -40,19 +41,26 @@ enum RecordCommand {
       }
     }
     waiter.attach(to: controller)
-    try controller.present()
-    defer { controller.dismiss() }
+    // Ctrl-C or SIGTERM at any point ends the recording cleanly; before it starts, it ends the command.
+    let stopRequested = Atomic(false)
     let stopOnSignal = [SIGINT, SIGTERM].map { number in
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { controller.stopVideoCapture() }
+      source.setEventHandler {
+        stopRequested.store(true, ordering: .sequentiallyConsistent)
+        controller.stopVideoCapture()
+      }
       source.resume()
       return source
     }
     defer { stopOnSignal.forEach { $0.cancel() } }
+    try controller.present()
+    defer { controller.dismiss() }
+    guard !stopRequested.load(ordering: .sequentiallyConsistent) else { return }
     guard controller.startVideoCapture() else {
       throw HVTCameraError.pipelineSetupFailed("the recording did not start")
     }
+    if stopRequested.load(ordering: .sequentiallyConsistent) { controller.stopVideoCapture() }
     do {
       let info = try waiter.nextCapture()
       if let url = info[.mediaURL] as? URL { print(try output.place(url, index: 1, count: 1).path) }

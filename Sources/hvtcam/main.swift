@@ -15,16 +15,18 @@ let overview = """
   usage: hvtcam COMMAND [options]
 
   commands:
-  \(commands.map { "  \($0.parser.command.padding(toLength: 10, withPad: " ", startingAt: 0))\($0.parser.summary.prefix { $0 != "." })." }.joined(separator: "\n"))
+  \(commands.map { "  \($0.parser.command.padding(toLength: 10, withPad: " ", startingAt: 0))\($0.parser.firstSentence)" }.joined(separator: "\n"))
 
   Run 'hvtcam COMMAND --help' for a command's options. HVT_CAMERA_SOURCE=simulated uses the simulated camera.
   """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 var status: Int32 = 0
-if arguments.isEmpty || ["-h", "--help", "help"].contains(arguments[0]) {
+if arguments.isEmpty {
+  FileHandle.standardError.write("\(overview)\n")
+  status = 64
+} else if ["-h", "--help", "help"].contains(arguments[0]) {
   print(overview)
-  status = arguments.isEmpty ? 64 : 0
 } else if let command = commands.first(where: { $0.parser.command == arguments[0] }) {
   do {
     if let parsed = try command.parser.parse(Array(arguments.dropFirst())) {

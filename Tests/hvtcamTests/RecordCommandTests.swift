@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+@Suite("hvtcam record")
+struct RecordCommandTests {
+  @Test("--max-duration 2 writes a 640x480 H.264 MP4 of 2.0 s and prints its path", .timeLimit(.minutes(2)))
+  func maximumDuration() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.path("movie.mp4")
+    let result = try await HVTCam.run(["record"] + HVTCam.simulated + ["--max-duration", "2", "-o", path])
+    #expect(result.succeeded, "\(result)")
+    #expect(result.outputLines == [path])
+    let discovery = try await expectH264Movie(at: path)
+    let duration = try #require(discovery.duration, "\(discovery)")
+    #expect(abs(duration - 2.0) <= 1.0 / 30 + 1e-6, "duration \(duration) s")
+    let count = try await MediaInspector.frameCount(path)
+    #expect(abs(count.frames - 60) <= 1, "\(count.frames) frames\n\(count.output)")
+    #expect(try directory.contents() == ["movie.mp4"], "no partial file is left behind")
+  }
+
+  @Test(
+    "SIGTERM or SIGINT during a long recording finalizes the movie and exits 0", .timeLimit(.minutes(2)),
+    arguments: [SIGTERM, SIGINT])
+  func stopsOnSignal(_ signal: Int32) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.path("movie.mp4")
+    let recording = try HVTCam.start(["record"] + HVTCam.simulated + ["--max-duration", "600", "-o", path])
+    _ = try await recording.requireStandardErrorLine("progress line") { $0.hasPrefix("elapsed 1 / ") }
+    recording.send(signal)
+    let result = await recording.result()
+    #expect(result.succeeded, "\(result)")
+    #expect(result.outputLines == [path])
+    #expect(result.errorLines.contains { $0.hasPrefix("stopped after ") && $0.hasSuffix("(requested)") }, "\(result)")
+    let discovery = try await expectH264Movie(at: path)
+    let duration = try #require(discovery.duration, "\(discovery)")
+    #expect(duration >= 1.0 && duration < 30, "duration \(duration) s")
+    let count = try await MediaInspector.frameCount(path)
+    #expect(count.clean, "\(count.output)")
+    #expect(count.frames >= 30, "\(count.frames) frames")
+  }
+
+  @Test("-o with spaces, quotes, !, = and ü in the path", .timeLimit(.minutes(2)))
+  func awkwardPath() async throws {
+    let directory = try TemporaryDirectory(awkwardDirectory)
+    defer { directory.remove() }
+    let path = directory.path("\(awkwardName).mp4")
+    let result = try await HVTCam.run(["record"] + HVTCam.simulated + ["--max-duration", "1", "-o", path])
+    #expect(result.succeeded, "\(result)")
+    #expect(result.outputLines == [path])
+    let discovery = try await expectH264Movie(at: path)
+    let duration = try #require(discovery.duration, "\(discovery)")
+    #expect(abs(duration - 1.0) <= 1.0 / 30 + 1e-6, "duration \(duration) s")
+  }
+}

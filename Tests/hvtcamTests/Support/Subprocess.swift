@@ -1,0 +1,237 @@
+import Foundation
+import Synchronization
+
+/// How a subprocess ended and everything it printed.
+struct ProcessResult: Sendable, CustomStringConvertible {
+  /// The exit status, or the signal number when `signalled`.
+  var status: Int32
+  /// Whether a signal ended the process (then `status` is the signal number).
+  var signalled: Bool
+  /// Standard output, decoded as UTF-8.
+  var standardOutput: String
+  /// Standard error, decoded as UTF-8.
+  var standardError: String
+
+  /// Standard output split into lines, without the final empty line.
+  var outputLines: [String] { Self.lines(standardOutput) }
+  /// Standard error split into lines, without the final empty line.
+  var errorLines: [String] { Self.lines(standardError) }
+
+  /// True when the process called `exit(0)`.
+  var succeeded: Bool { !signalled && status == 0 }
+
+  var description: String {
+    "\(signalled ? "signal" : "exit status") \(status)\n--- stdout ---\n\(standardOutput)--- stderr ---\n\(standardError)"
+  }
+
+  static func lines(_ text: String) -> [String] {
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    if lines.last == "" { lines.removeLast() }
+    return lines
+  }
+}
+
+/// A child process whose standard output and error are collected as they arrive, so that a test can wait
+/// for a particular line on standard error, signal the process, and wait for it to end. No polling and no
+/// sleeping: readers block on the pipes in threads of their own, and waiters are resumed by them.
+///
+/// If the waiting task is cancelled (for instance by a test's time limit), the process is killed, which
+/// ends every wait.
+final class Subprocess: @unchecked Sendable {
+  /// What the readers and the termination handler have collected, and who is waiting for what.
+  private final class Collector: Sendable {
+    struct LineWaiter {
+      let matches: @Sendable (String) -> Bool
+      let continuation: CheckedContinuation<String?, Never>
+    }
+
+    struct State {
+      var output = Data()
+      var error = Data()
+      var errorLines: [String] = []
+      var pendingErrorLine = Data()
+      var openStreams = 2
+      var exit: (status: Int32, signalled: Bool)?
+      var result: ProcessResult?
+      var lineWaiters: [LineWaiter] = []
+      var exitWaiters: [CheckedContinuation<ProcessResult, Never>] = []
+    }
+
+    let state = Mutex(State())
+
+    func append(_ data: Data, toError: Bool) {
+      let matched = state.withLock { state -> [(LineWaiter, String)] in
+        guard toError else {
+          state.output.append(data)
+          return []
+        }
+        state.error.append(data)
+        state.pendingErrorLine.append(data)
+        var newLines: [String] = []
+        while let newline = state.pendingErrorLine.firstIndex(of: UInt8(ascii: "\n")) {
+          let line = state.pendingErrorLine[state.pendingErrorLine.startIndex..<newline]
+          newLines.append(String(decoding: line, as: UTF8.self))
+          state.pendingErrorLine = Data(state.pendingErrorLine[(newline + 1)...])
+        }
+        state.errorLines += newLines
+        var matched: [(LineWaiter, String)] = []
+        var remaining: [LineWaiter] = []
+        for waiter in state.lineWaiters {
+          if let line = newLines.first(where: waiter.matches) {
+            matched.append((waiter, line))
+          } else {
+            remaining.append(waiter)
+          }
+        }
+        state.lineWaiters = remaining
+        return matched
+      }
+      for (waiter, line) in matched { waiter.continuation.resume(returning: line) }
+    }
+
+    func streamClosed() {
+      finishIfComplete { $0.openStreams -= 1 }
+    }
+
+    func exited(status: Int32, signalled: Bool) {
+      finishIfComplete { $0.exit = (status, signalled) }
+    }
+
+    /// Applies `change`; once both streams are closed and the process has exited, builds the result and
+    /// resumes everyone still waiting.
+    private func finishIfComplete(_ change: @Sendable (inout State) -> Void) {
+      let (result, lineWaiters, exitWaiters) = state.withLock {
+        state -> (ProcessResult?, [LineWaiter], [CheckedContinuation<ProcessResult, Never>]) in
+        change(&state)
+        var lineWaiters: [LineWaiter] = []
+        if state.openStreams == 0 {
+          lineWaiters = state.lineWaiters
+          state.lineWaiters = []
+        }
+        guard state.openStreams == 0, let exit = state.exit, state.result == nil else {
+          return (nil, lineWaiters, [])
+        }
+        let result = ProcessResult(
+          status: exit.status, signalled: exit.signalled,
+          standardOutput: String(decoding: state.output, as: UTF8.self),
+          standardError: String(decoding: state.error, as: UTF8.self))
+        state.result = result
+        let exitWaiters = state.exitWaiters
+        state.exitWaiters = []
+        return (result, lineWaiters, exitWaiters)
+      }
+      for waiter in lineWaiters { waiter.continuation.resume(returning: nil) }
+      if let result {
+        for waiter in exitWaiters { waiter.resume(returning: result) }
+      }
+    }
+
+    func waitForLine(matching matches: @escaping @Sendable (String) -> Bool) async -> String? {
+      await withCheckedContinuation { continuation in
+        let immediate: String?? = state.withLock { state in
+          if let line = state.errorLines.first(where: matches) { return .some(line) }
+          if state.openStreams == 0 { return .some(nil) }
+          state.lineWaiters.append(LineWaiter(matches: matches, continuation: continuation))
+          return .none
+        }
+        if let immediate { continuation.resume(returning: immediate) }
+      }
+    }
+
+    func waitForResult() async -> ProcessResult {
+      await withCheckedContinuation { continuation in
+        let result = state.withLock { state -> ProcessResult? in
+          if let result = state.result { return result }
+          state.exitWaiters.append(continuation)
+          return nil
+        }
+        if let result { continuation.resume(returning: result) }
+      }
+    }
+  }
+
+  private let process = Process()
+  private let collector = Collector()
+
+  /// The child's process id.
+  let processIdentifier: Int32
+
+  /// Starts `executable` with `arguments` and exactly `environment`, in `directory` if given.
+  init(_ executable: URL, _ arguments: [String], environment: [String: String], directory: URL? = nil) throws {
+    process.executableURL = executable
+    process.arguments = arguments
+    process.environment = environment
+    if let directory { process.currentDirectoryURL = directory }
+    process.standardInput = FileHandle.nullDevice
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    let collector = collector
+    process.terminationHandler = { process in
+      collector.exited(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal)
+    }
+    try process.run()
+    processIdentifier = process.processIdentifier
+    for (pipe, isError) in [(output, false), (error, true)] {
+      let handle = pipe.fileHandleForReading
+      Thread.detachNewThread {
+        while true {
+          let data = handle.availableData
+          if data.isEmpty { break }
+          collector.append(data, toError: isError)
+        }
+        collector.streamClosed()
+      }
+    }
+  }
+
+  /// Runs a program to the end and returns what it printed and how it ended.
+  static func run(
+    _ executable: URL, _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+    directory: URL? = nil
+  ) async throws -> ProcessResult {
+    try await Subprocess(executable, arguments, environment: environment, directory: directory).result()
+  }
+
+  /// Runs a program found on `PATH`.
+  static func run(tool: String, _ arguments: [String]) async throws -> ProcessResult {
+    try await run(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments)
+  }
+
+  /// Waits for the first line on standard error (already printed or still to come) for which `matches`
+  /// is true. Returns nil when standard error closed without such a line.
+  func standardErrorLine(where matches: @escaping @Sendable (String) -> Bool) async -> String? {
+    await withTaskCancellationHandler {
+      await collector.waitForLine(matching: matches)
+    } onCancel: {
+      kill(processIdentifier, SIGKILL)
+    }
+  }
+
+  /// Like `standardErrorLine(where:)`, but throws, with everything the process printed, when the line
+  /// never came.
+  func requireStandardErrorLine(
+    _ what: String, where matches: @escaping @Sendable (String) -> Bool
+  ) async throws -> String {
+    if let line = await standardErrorLine(where: matches) { return line }
+    throw TestFailure("no \(what) on standard error; the process ended with \(await result())")
+  }
+
+  /// Sends `signal` to the process.
+  func send(_ signal: Int32) {
+    kill(processIdentifier, signal)
+  }
+
+  /// Waits until the process has ended and both its outputs are closed.
+  func result() async -> ProcessResult {
+    await withTaskCancellationHandler {
+      await collector.waitForResult()
+    } onCancel: {
+      kill(processIdentifier, SIGKILL)
+    }
+  }
+
+  /// The standard error lines received so far.
+  var standardErrorSoFar: [String] { collector.state.withLock { $0.errorLines } }
+}
