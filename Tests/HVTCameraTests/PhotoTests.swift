@@ -48,7 +48,7 @@ struct PhotoTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: camera.directory.path).count == 1)
   }
 
-  @Test("photos in a row get unique names and increasing timestamps")
+  @Test("photos in a row get unique names; each is the newest frame at its call")
   func photosInARow() async throws {
     let camera = try TestCamera()
     var timestamps: [Double] = []
@@ -60,7 +60,7 @@ struct PhotoTests {
       names.insert(try photo.imageURL.lastPathComponent)
     }
     #expect(names.count == 3)
-    #expect(timestamps == timestamps.sorted() && Set(timestamps).count == 3)
+    #expect(timestamps == timestamps.sorted())
     camera.controller.dismiss()
   }
 

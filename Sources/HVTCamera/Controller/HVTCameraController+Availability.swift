@@ -6,7 +6,7 @@ extension HVTCameraController {
   /// pictures folder can be written (see ``HVTSavedPhotosAlbum``).
   public static func isSourceTypeAvailable(_ type: SourceType, source: HVTCameraSource = .automatic) -> Bool {
     switch type {
-    case .camera: !cameras(for: source).isEmpty
+    case .camera: cameras(for: source).contains { $0.failure == nil }
     case .photoLibrary, .savedPhotosAlbum: HVTSavedPhotosAlbum.isAvailable
     }
   }
@@ -21,7 +21,7 @@ extension HVTCameraController {
 
   /// Whether a camera position has a device for `source`.
   public static func isCameraDeviceAvailable(_ device: CameraDevice, source: HVTCameraSource = .automatic) -> Bool {
-    cameras(for: source).contains { $0.position == device }
+    cameras(for: source).contains { $0.position == device && $0.failure == nil }
   }
 
   /// Whether the camera at a position has a flash (the simulated rear camera has one).

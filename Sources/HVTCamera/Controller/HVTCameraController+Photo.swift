@@ -48,16 +48,11 @@ extension HVTCameraController {
           capture(result, true)
         }
       }
-      // The newest frame, unless an earlier photo already took it (a burst never repeats a frame).
-      if let frame = session.tap.latest, frame.sequence > state.lastPhotoFrame {
-        state.lastPhotoFrame = frame.sequence
+      // The frame of the moment: the newest one that entered the tee (the first, if none has yet).
+      if let frame = session.tap.latest {
         takeFrame(frame)
       } else {
-        let taken = state.lastPhotoFrame
-        session.tap.onFrame(after: taken) { [self] frame in
-          queue.async { self.state.lastPhotoFrame = max(self.state.lastPhotoFrame, frame?.sequence ?? 0) }
-          takeFrame(frame)
-        }
+        session.tap.onFrame(after: 0, takeFrame)
       }
     }
   }

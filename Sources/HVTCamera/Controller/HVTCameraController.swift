@@ -46,8 +46,6 @@ public final class HVTCameraController: @unchecked Sendable {
     var camera: HVTCameraDeviceInfo?
     var recording: RecordingBranch?
     var photoInFlight = false
-    /// The sequence number of the last frame taken as a photo, so that a burst never repeats a frame.
-    var lastPhotoFrame: UInt64 = 0
     /// The object path of the pipeline (the same name for every session), to recognise its own messages.
     var pipelinePath = ""
     var torchLit = false
@@ -283,7 +281,6 @@ public final class HVTCameraController: @unchecked Sendable {
     state.session = session
     state.camera = camera
     state.pipelinePath = session.path
-    state.lastPhotoFrame = 0
     do {
       try session.start()
     } catch {

@@ -10,7 +10,8 @@ public struct HVTMediaMetadata: Sendable, Hashable {
   public var frameTimestamp: Double
   /// Photos: how old the frame was when `takePicture()` was called, in seconds: from 0 up to one frame
   /// interval for the frame of the moment (zero shutter lag); negative when a frame made after the call
-  /// was used (the flash fired, or the newest frame had already been taken by the previous photo).
+  /// was used (the flash fired, or no frame had arrived yet). Photos taken faster than the frame rate
+  /// share the frame of their moment.
   public var frameAge: Double?
   /// Photos: whether the flash fired.
   public var flashFired: Bool?

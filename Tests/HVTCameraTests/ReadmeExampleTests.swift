@@ -1,0 +1,43 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import HVTCamera
+
+/// The README's embedding example, verbatim but for the simulated source and a signal for the test.
+final class Shooter: HVTCameraControllerDelegate, @unchecked Sendable {
+  let saved = DispatchSemaphore(value: 0)
+  func cameraController(
+    _ camera: HVTCameraController, didFinishCapturingMediaWithInfo info: [HVTCameraController.InfoKey: any Sendable]
+  ) {
+    if let url = (info[.imageURL] ?? info[.mediaURL]) as? URL { print("saved", url.path) }
+    saved.signal()
+  }
+  func cameraControllerDidCancel(_ camera: HVTCameraController) { camera.dismiss() }
+}
+
+@Suite("README")
+struct ReadmeExampleTests {
+  @Test("the embedding example runs", .timeLimit(.minutes(1)))
+  func embeddingExample() async throws {
+    let shooter = Shooter()
+    let camera = try HVTCameraController(source: .simulated)
+    camera.cameraDelegate = shooter
+    camera.delegateQueue = DispatchQueue(label: "readme")
+    camera.videoQuality = .type640x480
+    camera.outputDirectory = try makeTemporaryDirectory()
+    try camera.present()
+    camera.takePicture()
+    await withCheckedContinuation { continuation in
+      DispatchQueue.global().async {
+        shooter.saved.wait()
+        continuation.resume()
+      }
+    }
+    camera.cancel()  // the example's delegate dismisses on cancel
+    await withCheckedContinuation { continuation in
+      camera.delegateQueue.async { continuation.resume() }
+    }
+    #expect(!camera.isPresented)
+  }
+}
