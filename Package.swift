@@ -22,9 +22,10 @@ let package = Package(
     .target(name: "HVTGStreamer", dependencies: ["CGStreamer"]),
     .target(name: "HVTCamera", dependencies: ["HVTGStreamer"]),
     .executableTarget(name: "hvtcam", dependencies: ["HVTCamera"]),
+    .target(name: "MediaInspection", path: "Tests/MediaInspection"),
     .testTarget(name: "HVTGStreamerTests", dependencies: ["HVTGStreamer"]),
-    .testTarget(name: "HVTCameraTests", dependencies: ["HVTCamera", "HVTGStreamer"]),
-    .testTarget(name: "hvtcamTests", dependencies: ["hvtcam", "HVTCamera"]),
+    .testTarget(name: "HVTCameraTests", dependencies: ["HVTCamera", "HVTGStreamer", "MediaInspection"]),
+    .testTarget(name: "hvtcamTests", dependencies: ["hvtcam", "HVTCamera", "MediaInspection"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 import Testing
 
 @testable import HVTCamera
@@ -12,7 +13,7 @@ struct LaunchCommandTests {
 
   @Test("a shell word passes any value through /bin/sh unchanged", arguments: nastyValues)
   func shellRoundTrip(value: String) throws {
-    let output = try MediaInspector.run("/bin/sh", ["-c", "printf '%s' \(LaunchQuoting.shellWord(value))"])
+    let output = try MediaInspector.run("sh", ["-c", "printf '%s' \(LaunchQuoting.shellWord(value))"]).output
     #expect(output == value)
   }
 

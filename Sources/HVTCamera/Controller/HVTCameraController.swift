@@ -131,13 +131,7 @@ public final class HVTCameraController: @unchecked Sendable {
   /// camera with the new size (a recording in progress is finalized and delivered first).
   public var videoQuality: QualityType {
     get { queue.sync { state.videoQuality } }
-    set {
-      queue.sync {
-        guard state.videoQuality != newValue else { return }
-        state.videoQuality = newValue
-        restartIfPresented()
-      }
-    }
+    set { update(\.videoQuality, to: newValue, onChange: restartIfPresented) }
   }
 
   /// The longest a recording may last, in seconds (default 600). The recording stops by itself when a
@@ -152,13 +146,7 @@ public final class HVTCameraController: @unchecked Sendable {
   /// progress is finalized and delivered first).
   public var cameraDevice: CameraDevice {
     get { queue.sync { state.cameraDevice } }
-    set {
-      queue.sync {
-        guard state.cameraDevice != newValue else { return }
-        state.cameraDevice = newValue
-        restartIfPresented()
-      }
-    }
+    set { update(\.cameraDevice, to: newValue, onChange: restartIfPresented) }
   }
 
   /// Photo or video (default `.photo`). Switching never stops the camera; switching to `.photo` while
@@ -166,9 +154,7 @@ public final class HVTCameraController: @unchecked Sendable {
   public var cameraCaptureMode: CameraCaptureMode {
     get { queue.sync { state.cameraCaptureMode } }
     set {
-      queue.sync {
-        guard state.cameraCaptureMode != newValue else { return }
-        state.cameraCaptureMode = newValue
+      update(\.cameraCaptureMode, to: newValue) {
         if newValue == .photo { finishRecording(reason: .cameraStopped) }
       }
     }
@@ -192,6 +178,17 @@ public final class HVTCameraController: @unchecked Sendable {
   public var previewOutput: HVTPreviewOutput {
     get { queue.sync { state.previewOutput } }
     set { queue.sync { state.previewOutput = newValue } }
+  }
+
+  /// Changes a setting on the queue and, if its value changed, runs `onChange` there too.
+  private func update<Value: Equatable>(
+    _ setting: WritableKeyPath<State, Value>, to value: Value, onChange: () -> Void = {}
+  ) {
+    queue.sync {
+      guard state[keyPath: setting] != value else { return }
+      state[keyPath: setting] = value
+      onChange()
+    }
   }
 
   // MARK: - State

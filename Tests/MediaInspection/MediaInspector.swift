@@ -1,0 +1,126 @@
+import Foundation
+
+/// Reads media files with GStreamer's own command-line tools, each in a separate process: the tests'
+/// independent check of what the engine wrote (never the engine's own code).
+public enum MediaInspector {
+  /// What `gst-discoverer-1.0` says about a file.
+  public struct Discovery: Sendable, CustomStringConvertible {
+    /// `Duration:` in seconds.
+    public var duration: Double?
+    /// `Width:` of the first video stream.
+    public var width: Int?
+    /// `Height:` of the first video stream.
+    public var height: Int?
+    /// The first video stream's description, e.g. `H.264 (High Profile)` or `JPEG`.
+    public var codec: String?
+    /// Whether the discoverer failed or reported an error.
+    public var failed: Bool
+    /// The discoverer's whole output.
+    public var output: String
+
+    /// Whether the video stream is H.264.
+    public var isH264: Bool { codec?.hasPrefix("H.264") ?? false }
+    /// Whether the file is a JPEG image.
+    public var isJPEG: Bool { codec == "JPEG" }
+    /// `WIDTHxHEIGHT`, with `?` for what is missing.
+    public var size: String { "\(width.map(String.init) ?? "?")x\(height.map(String.init) ?? "?")" }
+    /// The discoverer's output.
+    public var description: String { output }
+  }
+
+  /// Runs `gst-discoverer-1.0 PATH` and parses Duration, Width, Height and the video stream's codec.
+  public static func discover(_ path: String) throws -> Discovery {
+    let result = try run("gst-discoverer-1.0", [path])
+    var discovery = Discovery(
+      failed: result.status != 0 || result.output.contains("An error was encountered"), output: result.output)
+    for line in result.output.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+      if discovery.duration == nil, line.hasPrefix("Duration: ") {
+        discovery.duration = seconds(String(line.dropFirst("Duration: ".count)))
+      } else if discovery.width == nil, line.hasPrefix("Width: ") {
+        discovery.width = Int(line.dropFirst("Width: ".count))
+      } else if discovery.height == nil, line.hasPrefix("Height: ") {
+        discovery.height = Int(line.dropFirst("Height: ".count))
+      } else if discovery.codec == nil, let match = line.wholeMatch(of: #/video(?:\(image\))? #\d+: (.+)/#) {
+        discovery.codec = String(match.1)
+      }
+    }
+    return discovery
+  }
+
+  /// `H:MM:SS.nnnnnnnnn` in seconds.
+  static func seconds(_ clock: String) -> Double? {
+    let parts = clock.split(separator: ":").compactMap { Double($0) }
+    guard parts.count == 3 else { return nil }
+    return parts[0] * 3600 + parts[1] * 60 + parts[2]
+  }
+
+  /// What `qtdemux` reads from an MP4.
+  public struct FrameCount: Sendable {
+    /// Buffers (H.264 access units, one per frame) that reached the sink.
+    public var frames: Int
+    /// Whether `gst-launch-1.0` ended without an error (a truncated file may end with one).
+    public var clean: Bool
+    /// The tool's output.
+    public var output: String
+  }
+
+  /// Counts the frames of an H.264 MP4: `gst-launch-1.0 -v filesrc location=… ! qtdemux ! h264parse !
+  /// fakesink silent=false`, one `chain` message per buffer. The file is reached through a symbolic link
+  /// with a plain name, so that any path fits in the `location=` word.
+  public static func frameCount(_ path: String) throws -> FrameCount {
+    try withPlainLink(to: path, named: "movie.mp4") { link in
+      let result = try run(
+        "gst-launch-1.0",
+        ["-v", "filesrc", "location=\(link)", "!", "qtdemux", "!", "h264parse", "!", "fakesink", "silent=false"])
+      let frames = result.output.split(separator: "\n").filter { $0.contains("last-message = chain") }.count
+      return FrameCount(frames: frames, clean: result.status == 0, output: result.output)
+    }
+  }
+
+  /// The mean luma (0…1) of a JPEG, decoded by `jpegdec` to 8-bit grey.
+  public static func meanLuma(ofJPEG path: String) throws -> Double {
+    try withPlainLink(to: path, named: "photo.jpg") { link in
+      let raw = URL(fileURLWithPath: link).deletingLastPathComponent().appendingPathComponent("photo.gray")
+      let result = try run(
+        "gst-launch-1.0",
+        [
+          "-q", "filesrc", "location=\(link)", "!", "jpegdec", "!", "videoconvert", "!", "video/x-raw,format=GRAY8",
+          "!", "filesink", "location=\(raw.path)",
+        ])
+      let bytes = try Data(contentsOf: raw)
+      guard result.status == 0, !bytes.isEmpty else { throw InspectionError(result.output) }
+      return Double(bytes.reduce(0) { $0 + Int($1) }) / Double(bytes.count * 255)
+    }
+  }
+
+  /// Runs a tool found on `PATH` and returns its exit status and its standard output and error together.
+  public static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [tool] + arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+
+  /// Calls `body` with a plain-named symbolic link to `path` in a fresh directory, removed afterwards.
+  static func withPlainLink<T>(to path: String, named name: String, _ body: (String) throws -> T) throws -> T {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("inspect-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let link = directory.appendingPathComponent(name).path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+    return try body(link)
+  }
+}
+
+/// A tool failed to read a file.
+public struct InspectionError: Error, CustomStringConvertible {
+  /// The tool's output.
+  public let description: String
+  init(_ description: String) { self.description = description }
+}
