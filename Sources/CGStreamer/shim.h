@@ -67,6 +67,12 @@ static inline gboolean hvt_g_param_spec_is_writable(GParamSpec *spec) { return (
 static inline GType hvt_g_type_string(void) { return G_TYPE_STRING; }
 static inline GType hvt_g_value_type(const GValue *value) { return G_VALUE_TYPE(value); }
 
+// G_TYPE_INT is a macro; caps fields such as width hold one.
+static inline GType hvt_g_type_int(void) { return G_TYPE_INT; }
+
+// G_OBJECT_TYPE_NAME is a macro; a device's type names its provider (GstV4l2Device, GstPipeWireDevice…).
+static inline const gchar *hvt_g_object_type_name(gpointer object) { return G_OBJECT_TYPE_NAME(object); }
+
 // G_TYPE_IS_ENUM is a macro; enum properties list their nicks in error messages.
 static inline gboolean hvt_g_type_is_enum(GType type) { return G_TYPE_IS_ENUM(type); }
 

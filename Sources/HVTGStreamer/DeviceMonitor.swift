@@ -19,6 +19,21 @@ public final class Device: @unchecked Sendable {
   /// The device class, e.g. `"Video/Source"`. Wraps `gst_device_get_device_class`.
   public var deviceClass: String { String(ownedCString: gst_device_get_device_class(pointer)) }
 
+  /// The GObject type of the device, which names the provider that found it: `GstV4l2Device`,
+  /// `GstPipeWireDevice`, `GstLibcameraDevice`… Wraps `G_OBJECT_TYPE_NAME`.
+  public var typeName: String { String(cString: hvt_g_object_type_name(pointer)) }
+
+  /// The factory of the source element the provider makes for this device (`v4l2src`, `pipewiresrc`,
+  /// `libcamerasrc`…), or `nil` when it makes none. Wraps `gst_device_create_element` and
+  /// `gst_element_get_factory` and `gst_object_get_name`; the element is only made, never started.
+  public var elementFactoryName: String? {
+    guard let element = gst_device_create_element(pointer, nil) else { return nil }
+    gst_object_ref_sink(UnsafeMutableRawPointer(element))
+    defer { gst_object_unref(UnsafeMutableRawPointer(element)) }
+    guard let factory = gst_element_get_factory(element) else { return nil }
+    return String(ownedCString: gst_object_get_name(hvt_gst_object_cast(UnsafeMutableRawPointer(factory))))
+  }
+
   /// The formats the device offers. Wraps `gst_device_get_caps`.
   public var caps: Caps? { gst_device_get_caps(pointer).map(Caps.init(adopting:)) }
 

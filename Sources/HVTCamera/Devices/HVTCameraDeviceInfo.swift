@@ -1,20 +1,34 @@
 import HVTGStreamer
-/// A camera the controller can use: a V4L2 device found by `GstDeviceMonitor`, or the simulated camera.
+
+/// A camera: a device found by `GstDeviceMonitor` (through the V4L2, libcamera or PipeWire provider), or
+/// the simulated camera.
 ///
-/// How real devices map onto ``HVTCameraController/CameraDevice``: devices are ordered by their device
-/// node number (`/dev/video0` before `/dev/video2` before `/dev/video10`); the first is `.rear` (the main
-/// camera, and the only one on a machine with one webcam) and the second is `.front`. Further devices are
-/// reachable with ``HVTCameraSource/device(_:)``.
+/// How real devices map onto ``HVTCameraController/CameraDevice``: devices with a V4L2 node are ordered
+/// by their node number (`/dev/video0` before `/dev/video2` before `/dev/video10`); the first is `.rear`
+/// (the main camera, and the only one on a machine with one webcam) and the second is `.front`. Further
+/// devices have no ``assignedPosition`` and are reachable with ``HVTCameraSource/device(_:)``. Devices
+/// without a V4L2 node (a libcamera camera) are listed by ``allCameras(includingSimulated:)`` but have no
+/// position: the controller opens cameras with `v4l2src`.
 public struct HVTCameraDeviceInfo: Sendable, Hashable {
-  /// The position this device stands for.
-  public var position: HVTCameraController.CameraDevice
+  /// The position this device stands for: `.rear` or `.front`, or `nil` for the third and later devices
+  /// (and devices without a V4L2 node), which ``HVTCameraController/cameras(for:)`` does not return.
+  public var assignedPosition: HVTCameraController.CameraDevice?
+  /// The position the controller uses this device as: its ``assignedPosition``, or `.rear` for a device
+  /// without one (the position it takes when opened by path with ``HVTCameraSource/device(_:)``).
+  public var position: HVTCameraController.CameraDevice {
+    get { assignedPosition ?? .rear }
+    set { assignedPosition = newValue }
+  }
   /// The human-readable name.
   public var name: String
-  /// The device node (`/dev/video0`), or `nil` for the simulated camera.
+  /// The V4L2 device node (`/dev/video0`), or `nil` for the simulated camera and for devices without
+  /// one (a libcamera camera, a PipeWire stream not backed by a V4L2 node).
   public var path: String?
-  /// Which GStreamer provider found it: `"v4l2"`, or `"simulated"`.
+  /// How the device was found: `"v4l2"`, `"libcamera"` or `"pipewire"` (the `GstDeviceMonitor` provider;
+  /// see ``CameraDiscovery/api(deviceType:properties:)``), or `"simulated"`.
   public var api: String
-  /// Whether the device has a flash (the simulated rear camera has one).
+  /// Whether the device has a flash: the simulated rear camera has one; a V4L2 device has one when its
+  /// node has the flash LED mode control (`V4L2_CID_FLASH_LED_MODE`, asked with `VIDIOC_QUERYCTRL`).
   public var hasFlash: Bool
   /// The formats it offers, in GStreamer caps syntax.
   public var caps: String
@@ -24,20 +38,37 @@ public struct HVTCameraDeviceInfo: Sendable, Hashable {
   var sourceElement: HVTElementDescription
   /// The video test pattern shown by a simulated device.
   var isSimulated: Bool { api == "simulated" }
+
+  /// The capture modes the device offers, grouped per format and size (see
+  /// ``HVTCaptureMode/modes(in:)``); empty when the caps do not parse.
+  public var modes: [HVTCaptureMode] { (try? HVTCaptureMode.modes(in: caps)) ?? [] }
+
+  /// The source element in `gst-launch-1.0` syntax, e.g. `v4l2src device=/dev/video0` or
+  /// `videotestsrc is-live=true pattern=smpte`.
+  public var sourceLaunchText: String {
+    ([sourceElement.factory] + sourceElement.properties.map { "\($0.name)=\($0.value)" }).joined(separator: " ")
+  }
+
+  /// Why the device cannot be used (GStreamer's message), or `nil` when it can.
+  public var unavailableReason: String? { failure?.description }
 }
 
-/// Finds cameras for a source: the simulated ones, or the V4L2 devices of `GstDeviceMonitor`.
+/// Finds cameras for a source: the simulated ones, or the devices of `GstDeviceMonitor`.
 enum CameraDiscovery {
-  /// Every raw format and size up to 3840x2160, at up to 30 fps: what the simulated camera offers.
-  static let simulatedCaps =
-    "video/x-raw,format=(string){ I420, NV12, YUY2 },width=(int)[ 16, 3840 ],height=(int)[ 16, 2160 ],framerate=(fraction)[ 1/1, 30/1 ]"
+  /// Raw I420, NV12 and YUY2 and MJPEG, at every size up to 3840x2160 and up to 30 fps: what the
+  /// simulated camera offers (it makes MJPEG with `jpegenc`).
+  static let simulatedCaps = """
+    video/x-raw,format=(string){ I420, NV12, YUY2 },width=(int)[ 16, 3840 ],height=(int)[ 16, 2160 ],\
+    framerate=(fraction)[ 1/1, 30/1 ]; \
+    image/jpeg,width=(int)[ 16, 3840 ],height=(int)[ 16, 2160 ],framerate=(fraction)[ 1/1, 30/1 ]
+    """
 
   /// The simulated camera's two devices: the rear shows SMPTE bars and has a flash, the front a bouncing ball.
   static func simulatedDevices() -> [HVTCameraDeviceInfo] {
     HVTCameraController.CameraDevice.allCases.map { position in
       let pattern = position == .rear ? "smpte" : "ball"
       return HVTCameraDeviceInfo(
-        position: position, name: "Simulated \(position.rawValue) camera (videotestsrc pattern=\(pattern))",
+        assignedPosition: position, name: "Simulated \(position.rawValue) camera (videotestsrc pattern=\(pattern))",
         path: nil, api: "simulated", hasFlash: position == .rear, caps: simulatedCaps,
         sourceElement: HVTElementDescription(
           "videotestsrc", name: HVTPipelineModel.sourceName, ["is-live": "true", "pattern": pattern]))
@@ -65,8 +96,8 @@ enum CameraDiscovery {
   /// offers; if that fails, the device carries GStreamer's reason.
   static func unprobedDevice(path: String) -> HVTCameraDeviceInfo {
     var device = HVTCameraDeviceInfo(
-      position: .rear, name: path, path: path, api: "v4l2", hasFlash: false, caps: "",
-      sourceElement: HVTElementDescription("v4l2src", name: HVTPipelineModel.sourceName, ["device": path]))
+      assignedPosition: .rear, name: path, path: path, api: "v4l2", hasFlash: V4L2Controls.hasFlash(path: path),
+      caps: "", sourceElement: HVTElementDescription("v4l2src", name: HVTPipelineModel.sourceName, ["device": path]))
     do {
       device.caps = try probeCaps(of: device.sourceElement)
     } catch {
@@ -96,22 +127,10 @@ enum CameraDiscovery {
     return pad.queryCaps().description
   }
 
-  /// The first `limit` V4L2 capture devices from `GstDeviceMonitor` (class `Video/Source`), ordered by node
-  /// number: the first is `.rear`, the others `.front`.
+  /// The first `limit` devices with a V4L2 node from `GstDeviceMonitor` (class `Video/Source`), ordered by
+  /// node number: the first is `.rear`, the second `.front`.
   static func v4l2Devices(limit: Int) -> [HVTCameraDeviceInfo] {
-    let found = DeviceMonitor.devices(ofClass: "Video/Source").compactMap { device -> (String, Device)? in
-      let properties = device.properties
-      guard let path = properties["api.v4l2.path"] ?? properties["device.path"], path.hasPrefix("/dev/video")
-      else { return nil }
-      return (path, device)
-    }
-    let ordered = found.sorted { nodeNumber($0.0) < nodeNumber($1.0) }
-    return ordered.prefix(limit).enumerated().map { index, entry in
-      HVTCameraDeviceInfo(
-        position: index == 0 ? .rear : .front, name: entry.1.displayName, path: entry.0, api: "v4l2",
-        hasFlash: false, caps: entry.1.caps?.description ?? "video/x-raw",
-        sourceElement: HVTElementDescription("v4l2src", name: HVTPipelineModel.sourceName, ["device": entry.0]))
-    }
+    Array(describe(monitoredDevices()).prefix { $0.path != nil }.prefix(limit))
   }
 
   /// `/dev/video12` → 12, so that ordering is numeric.

@@ -29,11 +29,15 @@ public struct HVTCapsChoice: Sendable, Hashable, CustomStringConvertible {
 ///
 /// The rules, in order:
 /// 1. Size: the requested one if the device offers it in any format; otherwise 1920x1080 if offered;
-///    otherwise the offered size nearest the request (by area, then aspect). `nil` requests the largest.
+///    otherwise the offered size nearest the request, where a different aspect ratio counts twice as
+///    much as the same ratio of areas (so a 16:9 request falls back to 1280x720 rather than to 1280x960).
+///    `nil` requests the largest size at which some format reaches the frame rate (the largest of all
+///    when none does), so that a webcam's 2 fps full-sensor mode is not taken for video.
 /// 2. Format at that size: a raw format that reaches the requested frame rate (I420, NV12, YUY2 first,
 ///    then the others in the device's order); otherwise MJPEG if it reaches the rate; otherwise whichever
 ///    reaches the highest rate (raw on a tie).
-/// 3. Frame rate: the offered rate nearest the request.
+/// 3. Frame rate: the offered rate nearest the request (over every structure the device lists for that
+///    format and size).
 ///
 /// Every choice is an intersection with the device's own caps, so it can always negotiate.
 public enum HVTCapsSelection {
@@ -42,35 +46,70 @@ public enum HVTCapsSelection {
 
   /// Picks caps from `deviceCaps` (GStreamer caps syntax). Throws when the caps do not parse; returns
   /// `nil` when the device offers no raw or JPEG video at all.
-  public static func choose(deviceCaps: String, size requested: HVTFrameSize?, frameRate: HVTFrameRate)
-    throws -> HVTCapsChoice?
-  {
+  ///
+  /// A `preferredFormat` (a raw format name, or `MJPEG`) is taken first when it reaches the frame rate at
+  /// the chosen size; otherwise the rules above apply.
+  public static func choose(
+    deviceCaps: String, size requested: HVTFrameSize?, frameRate: HVTFrameRate, preferredFormat: String? = nil
+  ) throws -> HVTCapsChoice? {
     let caps: Caps
     do { caps = try Caps(deviceCaps) } catch {
       throw HVTCameraError.pipelineSetupFailed("invalid device caps: \(deviceCaps)")
     }
     let structures = caps.structures.filter { $0.name == "video/x-raw" || $0.name == "image/jpeg" }
     guard !structures.isEmpty else { return nil }
-    let size = chooseSize(requested, offered: structures)
-    var candidates: [(format: String, rate: HVTFrameRate)] = []
-    for format in rawFormats(in: structures, at: size) + ["MJPEG"] {
-      let probe = HVTCapsChoice(size: size, frameRate: frameRate, format: format)
-      let media = probe.isMJPEG ? "image/jpeg" : "video/x-raw,format=\(format)"
-      let filter = try Caps("\(media),width=\(size.width),height=\(size.height)")
-      let matching = caps.intersection(filter)
-      guard !matching.isEmpty else { continue }
-      let fixed = matching.structure(at: 0).fixated(
-        nearestFraction: "framerate", numerator: frameRate.numerator, denominator: frameRate.denominator)
-      guard let rate = fixed.fraction("framerate") else { continue }
-      candidates.append((format, HVTFrameRate(rate.numerator, rate.denominator)))
+    let size: HVTFrameSize
+    if let requested {
+      size = chooseSize(requested, offered: structures)
+    } else {
+      let sizes = offeredSizes(structures)
+      size =
+        try sizes.first {
+          try formats(in: caps, structures, at: $0, frameRate: frameRate).contains { $0.rate >= frameRate }
+        }
+        ?? sizes.first ?? HVTFrameSize(width: 1920, height: 1080)
     }
-    let meeting = candidates.first { $0.rate >= frameRate }
+    let candidates = try formats(in: caps, structures, at: size, frameRate: frameRate)
+    let preferred = candidates.first { $0.format == preferredFormat && $0.rate >= frameRate }
+    let meeting = preferred ?? candidates.first { $0.rate >= frameRate }
     let best = meeting ?? candidates.max { $0.rate < $1.rate }  // max keeps the first of equals: raw before MJPEG
     return best.map { HVTCapsChoice(size: size, frameRate: $0.rate, format: $0.format) }
   }
 
-  /// The size to use: the request, else 1920x1080, else the nearest offered size.
-  static func chooseSize(_ requested: HVTFrameSize?, offered structures: [CapsStructure]) -> HVTFrameSize {
+  /// The formats offered at `size`, raw ones first (preferred ones, then the others in the device's order)
+  /// and MJPEG last, each with the offered rate nearest `frameRate`: GStreamer's intersection of the device
+  /// caps with the format and size, each resulting structure fixated to the nearest rate, the nearest of
+  /// those kept (the faster on a tie).
+  static func formats(in caps: Caps, _ structures: [CapsStructure], at size: HVTFrameSize, frameRate: HVTFrameRate)
+    throws -> [(format: String, rate: HVTFrameRate)]
+  {
+    var candidates: [(format: String, rate: HVTFrameRate)] = []
+    for format in rawFormats(in: structures, at: size) + ["MJPEG"] {
+      let media = format == "MJPEG" ? "image/jpeg" : "video/x-raw,format=\(format)"
+      let matching = caps.intersection(try Caps("\(media),width=\(size.width),height=\(size.height)"))
+      let rates = matching.structures.compactMap { structure -> HVTFrameRate? in
+        let fixed = structure.fixated(
+          nearestFraction: "framerate", numerator: frameRate.numerator, denominator: frameRate.denominator)
+        return fixed.fraction("framerate").map { HVTFrameRate($0.numerator, $0.denominator) }
+      }
+      func gap(_ rate: HVTFrameRate) -> Double { abs(rate.framesPerSecond - frameRate.framesPerSecond) }
+      guard let nearest = rates.min(by: { gap($0) < gap($1) || (gap($0) == gap($1) && $0 > $1) }) else { continue }
+      candidates.append((format, nearest))
+    }
+    return candidates
+  }
+
+  /// The sizes the structures offer (a range counts with its largest size), largest first, each once.
+  static func offeredSizes(_ structures: [CapsStructure]) -> [HVTFrameSize] {
+    let sizes = structures.compactMap { structure -> HVTFrameSize? in
+      guard let width = structure.intRange("width"), let height = structure.intRange("height") else { return nil }
+      return HVTFrameSize(width: width.upperBound, height: height.upperBound)
+    }
+    return Set(sizes).sorted(by: >)
+  }
+
+  /// The size to use for a request: the request itself, else 1920x1080, else the nearest offered size.
+  static func chooseSize(_ requested: HVTFrameSize, offered structures: [CapsStructure]) -> HVTFrameSize {
     let ranges = structures.compactMap { structure -> (ClosedRange<Int>, ClosedRange<Int>)? in
       guard let width = structure.intRange("width"), let height = structure.intRange("height") else { return nil }
       return (width, height)
@@ -78,8 +117,6 @@ public enum HVTCapsSelection {
     func offers(_ size: HVTFrameSize) -> Bool {
       ranges.contains { $0.0.contains(size.width) && $0.1.contains(size.height) }
     }
-    let largest = ranges.map { HVTFrameSize(width: $0.0.upperBound, height: $0.1.upperBound) }.max()
-    guard let requested else { return largest ?? HVTFrameSize(width: 1920, height: 1080) }
     if offers(requested) { return requested }
     let fullHD = HVTFrameSize(width: 1920, height: 1080)
     if offers(fullHD) { return fullHD }
@@ -91,11 +128,12 @@ public enum HVTCapsSelection {
     return candidates.min { distance($0, requested) < distance($1, requested) } ?? requested
   }
 
-  /// How far a size is from the request: the ratio of areas (in either direction), then the aspect ratio.
+  /// How far a size is from the request: the ratio of areas (in either direction, in powers of two), plus
+  /// twice the ratio of aspect ratios (likewise), so that a size of the requested shape is preferred.
   static func distance(_ size: HVTFrameSize, _ target: HVTFrameSize) -> Double {
-    let area = Double(size.area) / Double(max(1, target.area))
-    let aspect = Double(size.width) / Double(max(1, size.height)) - Double(target.width) / Double(max(1, target.height))
-    return abs(log2(area)) + abs(aspect) / 10
+    func aspect(_ size: HVTFrameSize) -> Double { Double(max(1, size.width)) / Double(max(1, size.height)) }
+    let area = Double(max(1, size.area)) / Double(max(1, target.area))
+    return abs(log2(area)) + 2 * abs(log2(aspect(size) / aspect(target)))
   }
 
   /// The raw formats offered at `size`, preferred ones first, then the rest in the device's order.
