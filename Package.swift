@@ -20,11 +20,14 @@ let package = Package(
       providers: [.apt(gstreamerPackages)]
     ),
     .target(name: "HVTGStreamer", dependencies: ["CGStreamer"]),
-    .target(name: "HVTCamera", dependencies: ["HVTGStreamer"]),
+    .target(name: "CV4L2"),
+    .target(name: "HVTCamera", dependencies: ["HVTGStreamer", "CV4L2"], resources: [.copy("Resources/pipelines")]),
     .executableTarget(name: "hvtcam", dependencies: ["HVTCamera"]),
     .target(name: "MediaInspection", path: "Tests/MediaInspection"),
     .testTarget(name: "HVTGStreamerTests", dependencies: ["HVTGStreamer"]),
-    .testTarget(name: "HVTCameraTests", dependencies: ["HVTCamera", "HVTGStreamer", "MediaInspection"]),
+    .testTarget(
+      name: "HVTCameraTests", dependencies: ["HVTCamera", "HVTGStreamer", "MediaInspection"],
+      resources: [.copy("Fixtures/BadPresets")]),
     .testTarget(name: "hvtcamTests", dependencies: ["hvtcam", "HVTCamera", "MediaInspection"]),
   ],
   swiftLanguageModes: [.v6]

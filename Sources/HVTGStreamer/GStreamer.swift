@@ -34,6 +34,33 @@ public enum GStreamer {
     return true
   }
 
+  /// Whether `name` is a raw video format GStreamer knows (`I420`, `YUY2`, `BGRx`…).
+  /// Wraps `gst_video_format_from_string`.
+  public static func isRawVideoFormat(_ name: String) -> Bool {
+    initialize()
+    return gst_video_format_from_string(name) != GST_VIDEO_FORMAT_UNKNOWN
+  }
+
+  /// The caps of an element factory's always-present pads in one direction (`sink` or `src`), merged;
+  /// `nil` when the factory does not exist. Wraps `gst_element_factory_get_static_pad_templates`.
+  public static func padTemplateCaps(of factory: String, direction: PadDirection) -> Caps? {
+    initialize()
+    guard let found = gst_element_factory_find(factory) else { return nil }
+    defer { gst_object_unref(UnsafeMutableRawPointer(found)) }
+    let merged = gst_caps_new_empty()!
+    var node: UnsafePointer<GList>? = gst_element_factory_get_static_pad_templates(found)
+    while let current = node {
+      if let template = current.pointee.data?.assumingMemoryBound(to: GstStaticPadTemplate.self),
+        template.pointee.direction == direction.gstValue,
+        let caps = gst_static_caps_get(&template.pointee.static_caps)
+      {
+        gst_caps_append(merged, caps)
+      }
+      node = UnsafePointer(current.pointee.next)
+    }
+    return Caps(adopting: merged)
+  }
+
   /// The names of every registered element factory, sorted. Wraps `gst_element_factory_list_get_elements`.
   public static func elementFactoryNames() -> [String] {
     initialize()
@@ -61,4 +88,14 @@ extension String {
     self = String(cString: pointer)
     g_free(pointer)
   }
+}
+
+/// Which way data flows through a pad (`GstPadDirection`).
+public enum PadDirection: Sendable {
+  /// `GST_PAD_SRC`: data comes out.
+  case source
+  /// `GST_PAD_SINK`: data goes in.
+  case sink
+
+  var gstValue: GstPadDirection { self == .source ? GST_PAD_SRC : GST_PAD_SINK }
 }

@@ -1,9 +1,11 @@
 /// Finds the nearest known name to a misspelt one, for "did you mean …?" hints in error messages.
 public enum NameSuggestion {
-  /// The candidate closest to `name` by edit distance, if it is close enough to be a plausible typo
-  /// (at most a third of the name's length, and at least one edit).
-  public static func nearest(to name: String, among candidates: some Sequence<String>) -> String? {
-    let limit = max(1, name.count / 3)
+  /// The candidate closest to `name` by edit distance, if it is close enough to be a plausible typo:
+  /// at most `maxDistance` edits, by default a third of the name's length (at least one).
+  public static func nearest(
+    to name: String, among candidates: some Sequence<String>, maxDistance: Int? = nil
+  ) -> String? {
+    let limit = maxDistance ?? max(1, name.count / 3)
     var best: (name: String, distance: Int)?
     for candidate in candidates {
       let distance = editDistance(name, candidate)

@@ -9,12 +9,15 @@ struct CameraOptions {
     help: "rear, front, simulated or a device node such as /dev/video0 (default: rear).")
   static let quality = CommandLineParser.Option(
     names: ["--quality"], valueName: "Q",
-    help: "640x480 1280x720 1920x1080 3840x2160 high medium low iframe960x540 iframe1280x720 (default 1920x1080).")
+    help: "640x480 1280x720 1920x1080 3840x2160 high medium low iframe960x540 iframe1280x720 (default: the preset's).")
+  static let preset = CommandLineParser.Option(
+    names: ["--preset"], valueName: "NAME|FILE", help: "A pipeline preset by name or path (default: default).")
   static let output = CommandLineParser.Option(names: ["-o", "--output"], valueName: "PATH", help: "Where to write.")
 
   let source: HVTCameraSource
   let device: HVTCameraController.CameraDevice
-  let quality: HVTCameraController.QualityType
+  let quality: HVTCameraController.QualityType?
+  let preset: String?
 
   init(_ arguments: ParsedArguments) throws {
     switch arguments["--device"] ?? "rear" {
@@ -26,19 +29,22 @@ struct CameraOptions {
       throw UsageError(
         "hvtcam \(arguments.command): --device must be rear, front, simulated or a device path, not '\(other)'")
     }
-    let name = arguments["--quality"] ?? "1920x1080"
-    guard let quality = HVTCameraController.QualityType(commandLineName: name) else {
-      let names = HVTCameraController.QualityType.allCases.map(\.commandLineName).joined(separator: " ")
-      throw UsageError("hvtcam \(arguments.command): unknown quality '\(name)' (one of: \(names))")
+    preset = arguments["--preset"]
+    quality = try arguments["--quality"].map { name in
+      guard let quality = HVTCameraController.QualityType(commandLineName: name) else {
+        let names = HVTCameraController.QualityType.allCases.map(\.commandLineName).joined(separator: " ")
+        throw UsageError("hvtcam \(arguments.command): unknown quality '\(name)' (one of: \(names))")
+      }
+      return quality
     }
-    self.quality = quality
   }
 
   /// A controller configured with these options.
   func makeController(mode: HVTCameraController.CameraCaptureMode) throws -> HVTCameraController {
     let controller = try HVTCameraController(source: source)
+    if let preset { controller.preset = try HVTPreset.named(preset) }
     controller.cameraDevice = device
-    controller.videoQuality = quality
+    if let quality { controller.videoQuality = quality }
     controller.cameraCaptureMode = mode
     if mode == .video { try controller.setMediaTypes([.image, .movie]) }
     return controller

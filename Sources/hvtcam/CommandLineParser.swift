@@ -16,6 +16,9 @@ struct CommandLineParser {
   let command: String
   let summary: String
   let options: [Option]
+  /// How the usage line names the words that are not options (e.g. `[show NAME | validate FILE…]`);
+  /// `nil` when the command takes none.
+  var operands: String?
 
   /// The summary's first sentence, for the command list.
   var firstSentence: String {
@@ -29,7 +32,8 @@ struct CommandLineParser {
       let name = option.names[0]
       return "[\(name)\(option.valueName.map { " \($0)" } ?? "")]"
     }
-    var text = "usage: hvtcam \(command) \(usage.joined(separator: " "))\n\n\(summary)\n\noptions:\n"
+    let words = (operands.map { [$0] } ?? []) + usage
+    var text = "usage: hvtcam \(command) \(words.joined(separator: " "))\n\n\(summary)\n\noptions:\n"
     for option in options + [Option(names: ["-h", "--help"], valueName: nil, help: "Show this help.")] {
       let left = option.names.joined(separator: ", ") + (option.valueName.map { " \($0)" } ?? "")
       text += "  \(left.padding(toLength: max(28, left.count + 2), withPad: " ", startingAt: 0))\(option.help)\n"
@@ -40,10 +44,16 @@ struct CommandLineParser {
   /// Parses `arguments` (after the command name). Returns nil when help was asked for.
   func parse(_ arguments: [String]) throws -> ParsedArguments? {
     var values: [String: String] = [:]
+    var operandWords: [String] = []
     var index = 0
     while index < arguments.count {
       let argument = arguments[index]
       if argument == "-h" || argument == "--help" { return nil }
+      if operands != nil, !argument.hasPrefix("-") {
+        operandWords.append(argument)
+        index += 1
+        continue
+      }
       guard let option = options.first(where: { $0.names.contains(argument) }) else {
         throw UsageError("hvtcam \(command): unknown option '\(argument)' (see hvtcam \(command) --help)")
       }
@@ -58,7 +68,7 @@ struct CommandLineParser {
         index += 1
       }
     }
-    return ParsedArguments(command: command, values: values)
+    return ParsedArguments(command: command, values: values, operands: operandWords)
   }
 }
 
@@ -66,6 +76,8 @@ struct CommandLineParser {
 struct ParsedArguments {
   let command: String
   let values: [String: String]
+  /// The words that are not options, in order.
+  var operands: [String] = []
 
   /// The value of `--name`, if given.
   subscript(_ name: String) -> String? { values[name] }

@@ -11,7 +11,7 @@ enum DemoCommand {
       written. Uses the attached camera, or the simulated camera when there is none.
       """,
     options: [
-      CameraOptions.quality,
+      CameraOptions.quality, CameraOptions.preset,
       .init(names: ["--seconds"], valueName: "SECONDS", help: "Length of each movie (default 2)."),
       CameraOptions.output,
     ])
@@ -23,7 +23,8 @@ enum DemoCommand {
     let hasCamera = HVTCameraController.isSourceTypeAvailable(.camera)
     let controller = try HVTCameraController(source: hasCamera ? .automatic : .simulated)
     print("camera: \(hasCamera ? "attached camera" : "simulated (no camera attached)")")
-    controller.videoQuality = options.quality
+    if let preset = options.preset { controller.preset = try HVTPreset.named(preset) }
+    if let quality = options.quality { controller.videoQuality = quality }
     controller.videoMaximumDuration = seconds
     controller.outputDirectory = output.directory
     try controller.setMediaTypes([.image, .movie])

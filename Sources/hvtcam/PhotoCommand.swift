@@ -7,7 +7,7 @@ enum PhotoCommand {
     command: "photo",
     summary: "Takes photos (the frame of the moment, JPEG) and prints the path of each.",
     options: [
-      CameraOptions.device, CameraOptions.quality,
+      CameraOptions.device, CameraOptions.quality, CameraOptions.preset,
       .init(names: ["--flash"], valueName: "MODE", help: "auto, on or off (default auto)."),
       .init(names: ["--count"], valueName: "N", help: "How many photos to take (default 1)."),
       CameraOptions.output,

@@ -13,7 +13,7 @@ enum RecordCommand {
       not a terminal) and prints the movie's path.
       """,
     options: [
-      CameraOptions.device, CameraOptions.quality,
+      CameraOptions.device, CameraOptions.quality, CameraOptions.preset,
       .init(names: ["--max-duration"], valueName: "SECONDS", help: "Stop after this long (default 600)."),
       CameraOptions.output,
     ])

@@ -9,6 +9,8 @@ let commands: [(parser: CommandLineParser, run: (ParsedArguments) throws -> Void
   (RecordCommand.parser, RecordCommand.run),
   (DescribeCommand.parser, DescribeCommand.run),
   (DemoCommand.parser, DemoCommand.run),
+  (PresetsCommand.parser, PresetsCommand.run),
+  (DevicesCommand.parser, DevicesCommand.run),
 ]
 
 let overview = """

@@ -11,13 +11,13 @@ extension HVTCameraController {
   /// is taken instead (as real cameras do).
   public func takePicture() {
     queue.sync {
-      guard let session = state.session, let camera = state.camera, !state.photoInFlight,
+      guard let session = state.session, !state.photoInFlight,
         state.mediaTypes.contains(.image)
       else { return }
       state.photoInFlight = true
       let requestTime = session.pipeline.runningTime
       let flashMode = state.cameraFlashMode
-      let usesFlash = camera.hasFlash && state.cameraCaptureMode == .photo
+      let usesFlash = session.canLight && state.cameraCaptureMode == .photo
       let directory = state.outputDirectory
       let capture: @Sendable (Result<FrameTap.Frame, any Error>, Bool) -> Void = { [self] frame, flashFired in
         photoQueue.async {

@@ -7,7 +7,7 @@ extension HVTCameraController {
   /// `.movie`, when not presented, or when the branch cannot be built (the delegate gets the error).
   public func startVideoCapture() -> Bool {
     queue.sync {
-      guard let session = state.session, let camera = state.camera, state.recording == nil,
+      guard let session = state.session, state.recording == nil,
         state.cameraCaptureMode == .video, state.mediaTypes.contains(.movie)
       else { return false }
       do {
@@ -26,7 +26,7 @@ extension HVTCameraController {
           }
         }
         state.recording = branch
-        if camera.hasFlash, let frame = session.tap.latest, HVTFlashDecision.fires(state.cameraFlashMode, for: frame) {
+        if session.canLight, let frame = session.tap.latest, HVTFlashDecision.fires(state.cameraFlashMode, for: frame) {
           try session.setLight(true)
           state.torchLit = true
         }

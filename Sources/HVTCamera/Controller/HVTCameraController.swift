@@ -30,7 +30,7 @@ public final class HVTCameraController: @unchecked Sendable {
   let photoQueue: DispatchQueue
   let hub = EventHub()
   /// All mutable state; read and written on `queue` only.
-  var state = State()
+  var state: State
   let name: String
 
   struct State {
@@ -41,9 +41,9 @@ public final class HVTCameraController: @unchecked Sendable {
     var cameraCaptureMode = CameraCaptureMode.photo
     var cameraFlashMode = CameraFlashMode.auto
     var outputDirectory = CaptureFiles.defaultDirectory
-    var previewOutput = HVTPreviewOutput.none
+    var previewOutput = HVTPreviewOutput.preset
+    var preset: HVTPreset
     var session: CaptureSession?
-    var camera: HVTCameraDeviceInfo?
     var recording: RecordingBranch?
     var photoInFlight = false
     /// The object path of the pipeline (the same name for every session), to recognise its own messages.
@@ -55,14 +55,14 @@ public final class HVTCameraController: @unchecked Sendable {
 
   /// Creates a controller for a source (by default `.automatic`: `HVT_CAMERA_SOURCE`, else real cameras).
   ///
-  /// Throws when a GStreamer element the engine needs is not installed, naming it, or when `source`
-  /// names a device node that does not exist. Having no camera is not an error here: check
-  /// ``isSourceTypeAvailable(_:)``; `present()` throws then.
+  /// Throws when a GStreamer element the engine itself needs is not installed (naming it), when the
+  /// built-in `default` preset cannot be read, or when `source` names a device node that does not exist.
+  /// Having no camera is not an error here: check ``isSourceTypeAvailable(_:)``; `present()` throws then.
   public init(source: HVTCameraSource = .automatic) throws {
     GStreamer.initialize()
     let required = [
-      "videotestsrc", "v4l2src", "jpegdec", "tee", "queue", "videoconvert", "videobalance", "identity", "fakesink",
-      "appsrc", "appsink", "jpegenc", "x264enc", "h264parse", "mp4mux", "filesink",
+      "videotestsrc", "v4l2src", "jpegdec", "jpegenc", "tee", "queue", "capsfilter", "videoconvert", "videobalance",
+      "identity", "fakesink", "appsrc", "appsink", "filesink",
     ]
     if let missing = required.first(where: { !GStreamer.hasElement($0) }) {
       throw HVTCameraError.pipelineSetupFailed(
@@ -72,6 +72,7 @@ public final class HVTCameraController: @unchecked Sendable {
       throw HVTCameraError.noCameraAvailable(reason: "no device node \(path)")
     }
     self.source = source
+    state = State(preset: try HVTPreset.default)
     let number = Self.instances.withLock { count in
       count += 1
       return count
@@ -174,7 +175,23 @@ public final class HVTCameraController: @unchecked Sendable {
     set { queue.sync { state.outputDirectory = newValue } }
   }
 
-  /// Where the live preview goes (default `.none`). Takes effect at the next `present()`.
+  /// The pipeline preset (default: the built-in `default`): formats, encoders, muxer, preview sink.
+  /// Setting it also sets ``videoQuality`` to the preset's quality; while presented, the camera restarts
+  /// with it (a recording in progress is finalized and delivered first).
+  public var preset: HVTPreset {
+    get { queue.sync { state.preset } }
+    set {
+      queue.sync {
+        let changed = state.preset != newValue || state.videoQuality != newValue.quality
+        state.preset = newValue
+        state.videoQuality = newValue.quality
+        if changed { restartIfPresented() }
+      }
+    }
+  }
+
+  /// Where the live preview goes (default `.preset`: the preset's sink). Takes effect at the next
+  /// `present()`.
   public var previewOutput: HVTPreviewOutput {
     get { queue.sync { state.previewOutput } }
     set { queue.sync { state.previewOutput = newValue } }
@@ -208,7 +225,7 @@ public final class HVTCameraController: @unchecked Sendable {
   /// The pipeline this controller runs (or would run, if not presented) for its current settings:
   /// the model that ``HVTPipelineModel/launchCommand(mode:output:frames:)`` renders as `gst-launch-1.0`.
   public func pipelineModel() throws -> HVTPipelineModel {
-    try queue.sync { try state.session?.model ?? makeModel().model }
+    try queue.sync { try state.session?.model ?? makeModel() }
   }
 
   // MARK: - Presenting
@@ -243,8 +260,8 @@ public final class HVTCameraController: @unchecked Sendable {
 
   // MARK: - Internals (on `queue`)
 
-  /// The camera for the current settings and the model built for it.
-  func makeModel() throws -> (camera: HVTCameraDeviceInfo, model: HVTPipelineModel) {
+  /// The model of the pipeline for the current settings and camera.
+  func makeModel() throws -> HVTPipelineModel {
     let cameras = CameraDiscovery.devices(for: source, environment: ProcessInfo.processInfo.environment)
     guard !cameras.isEmpty else {
       throw HVTCameraError.noCameraAvailable(
@@ -254,21 +271,25 @@ public final class HVTCameraController: @unchecked Sendable {
       throw HVTCameraError.cameraDeviceUnavailable(state.cameraDevice)
     }
     if let failure = camera.failure { throw failure }
+    let preset = state.preset
+    // A preset's own source is opened (in READY) to learn what it offers.
+    let deviceCaps = try preset.source.map { try CameraDiscovery.probeCaps(of: $0) } ?? camera.caps
     guard
       let choice = try HVTCapsSelection.choose(
-        deviceCaps: camera.caps, size: state.videoQuality.requestedSize, frameRate: HVTFrameRate(30))
+        deviceCaps: deviceCaps, size: state.videoQuality.requestedSize, frameRate: preset.frameRate,
+        preferredFormat: preset.format)
     else {
-      throw HVTCameraError.pipelineSetupFailed("\(camera.name) offers no raw or JPEG video (caps: \(camera.caps))")
+      throw HVTCameraError.pipelineSetupFailed("\(camera.name) offers no raw or JPEG video (caps: \(deviceCaps))")
     }
     let failing: Int? = if case .simulated(let frames) = source.kind { frames } else { nil }
-    let model = HVTPipelineModel.build(
-      camera: camera, choice: choice, quality: state.videoQuality, failingAfterFrames: failing,
-      preview: state.previewOutput)
-    return (camera, model)
+    return try HVTPipelineModel.build(
+      camera: camera, choice: choice,
+      settings: .init(
+        preset: preset, quality: state.videoQuality, failingAfterFrames: failing, preview: state.previewOutput))
   }
 
   private func startSession() throws {
-    let (camera, model) = try makeModel()
+    let model = try makeModel()
     // The handler runs on GStreamer threads: it holds the queue, never the controller, so that the
     // controller is never released (and its pipeline stopped) on a streaming thread.
     let controller = WeakReference(self)
@@ -276,13 +297,11 @@ public final class HVTCameraController: @unchecked Sendable {
       queue.async { controller.target?.handle(message) }
     }
     state.session = session
-    state.camera = camera
     state.pipelinePath = session.path
     do {
       try session.start()
     } catch {
       state.session = nil
-      state.camera = nil
       throw error
     }
     publish(.configured(model.configuration))
@@ -294,7 +313,6 @@ public final class HVTCameraController: @unchecked Sendable {
     finishRecording(reason: .cameraStopped)
     photoQueue.sync {}
     state.session = nil
-    state.camera = nil
     session.stop()
     // A pipeline flushes its bus on the way to NULL, so GStreamer never posts this last change.
     queue.async { self.publish(.stateChanged(from: .ready, to: .null)) }

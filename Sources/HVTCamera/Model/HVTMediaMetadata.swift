@@ -37,6 +37,8 @@ public struct HVTCaptureConfiguration: Sendable, Hashable, CustomStringConvertib
   public var deviceName: String
   /// The V4L2 device node, e.g. `/dev/video0`; `nil` for the simulated camera.
   public var devicePath: String?
+  /// The name of the preset the pipeline was built from.
+  public var preset: String
   /// The quality asked for.
   public var requestedQuality: HVTCameraController.QualityType
   /// The frame size in use (differs from the request when the device could not deliver it).
@@ -51,9 +53,9 @@ public struct HVTCaptureConfiguration: Sendable, Hashable, CustomStringConvertib
     requestedQuality.requestedSize.map { $0 != size } ?? false
   }
 
-  /// `rear 1280x720@30/1 I420 (Simulated rear camera)`.
+  /// `rear 1280x720@30/1 I420 (Simulated rear camera), preset default`.
   public var description: String {
-    "\(device.rawValue) \(size)@\(frameRate) \(sourceFormat) (\(deviceName))"
+    "\(device.rawValue) \(size)@\(frameRate) \(sourceFormat) (\(deviceName)), preset \(preset)"
   }
 }
 

@@ -52,6 +52,10 @@ final class CaptureSession: @unchecked Sendable {
     }
   }
 
+  /// Whether this camera has a light the engine can fire: the simulated camera's. (A V4L2 flash is
+  /// detected and reported, but not yet fired.)
+  var canLight: Bool { light != nil }
+
   /// Lights or darkens the simulated camera's light (flash or torch).
   func setLight(_ lit: Bool) throws {
     try light?.set("brightness", lit ? HVTFlashDecision.simulatedLightBrightness : 0)

@@ -1,3 +1,5 @@
+import HVTGStreamer
+
 /// One element of a pipeline, as data: its factory, name and properties in `gst-launch-1.0` syntax.
 ///
 /// A caps filter is the element `capsfilter` with a `caps` property; `gst-launch-1.0` text renders it as
@@ -45,4 +47,12 @@ public struct HVTElementDescription: Sendable, Hashable {
     }
     return copy
   }
+}
+
+extension HVTElementDescription {
+  /// Whether an element factory of this name is installed. Wraps `gst_element_factory_find`.
+  static func isInstalled(_ factory: String) -> Bool { GStreamer.hasElement(factory) }
+
+  /// Whether the name is a raw video format (`I420`, `YUY2`…). Wraps `gst_video_format_from_string`.
+  static func isRawVideoFormat(_ name: String) -> Bool { GStreamer.isRawVideoFormat(name) }
 }

@@ -1,76 +1,64 @@
 extension HVTPipelineModel {
-  /// Builds the model for a camera, the caps chosen for it and the capture settings.
-  static func build(
-    camera: HVTCameraDeviceInfo, choice: HVTCapsChoice, quality: HVTCameraController.QualityType,
-    failingAfterFrames: Int?, preview: HVTPreviewOutput
-  ) -> HVTPipelineModel {
-    var source = [camera.sourceElement, .capsFilter(choice.caps, name: "camera-caps")]
-    if choice.isMJPEG {
-      source.append(HVTElementDescription("jpegdec", name: "camera-decoder"))
-    }
-    if let frames = failingAfterFrames {
+  /// What a model is built from, besides the camera and the caps chosen for it.
+  struct Settings {
+    var preset: HVTPreset
+    var quality: HVTCameraController.QualityType
+    var failingAfterFrames: Int?
+    var preview: HVTPreviewOutput
+  }
+
+  /// Builds the model for a camera, the caps chosen for it and the capture settings. Element slots resolve
+  /// to their first installed candidate; throws when a slot has none.
+  static func build(camera: HVTCameraDeviceInfo, choice: HVTCapsChoice, settings: Settings) throws -> HVTPipelineModel {
+    let preset = settings.preset
+    var source = sourceChain(camera: camera, choice: choice, preset: preset)
+    if let frames = settings.failingAfterFrames {
       source.append(HVTElementDescription("identity", name: "fault", ["error-after": String(frames)]))
     }
     if camera.isSimulated && camera.hasFlash {
       // The simulated flash and torch: brightness is raised while they are lit (passthrough otherwise).
       source.append(HVTElementDescription("videobalance", name: lightName))
     }
+    source += preset.filters.enumerated().map { $1.named("filter-\($0)") }
     let configuration = HVTCaptureConfiguration(
-      device: camera.position, deviceName: camera.name, devicePath: camera.path, requestedQuality: quality,
-      size: choice.size, frameRate: choice.frameRate, sourceFormat: choice.format)
+      device: camera.position, deviceName: camera.name, devicePath: camera.path, preset: preset.name,
+      requestedQuality: settings.quality, size: choice.size, frameRate: choice.frameRate, sourceFormat: choice.format)
     return HVTPipelineModel(
-      source: source, preview: preview.elements, photoEncoder: photoEncoderChain(),
-      recording: recordingChain(configuration: configuration, intraOnly: quality.isIntraOnly),
-      configuration: configuration, movieExtension: "mp4", photoExtension: "jpg")
+      source: source, preview: try previewChain(preset: preset, output: settings.preview),
+      photoEncoder: [
+        HVTElementDescription("videoconvert", name: "photo-convert"),
+        try resolve(preset.photoEncoder, "photo.encoder").named(photoEncoderName),
+      ],
+      recording: try recordingChain(
+        preset: preset, configuration: configuration, intraOnly: settings.quality.isIntraOnly),
+      configuration: configuration, movieExtension: preset.movieExtension, photoExtension: preset.photoExtension)
   }
 
-  /// `videoconvert ! jpegenc quality=90`: any raw format in, baseline JPEG out.
-  static func photoEncoderChain() -> [HVTElementDescription] {
-    [
-      HVTElementDescription("videoconvert", name: "photo-convert"),
-      HVTElementDescription("jpegenc", name: photoEncoderName, ["quality": "90"]),
-    ]
+  /// The camera's source (or the preset's), its caps, and `jpegdec` for MJPEG. The simulated camera makes
+  /// MJPEG itself, with `jpegenc` behind its raw output, so the decoding path runs as with a real camera.
+  static func sourceChain(camera: HVTCameraDeviceInfo, choice: HVTCapsChoice, preset: HVTPreset)
+    -> [HVTElementDescription]
+  {
+    var chain = [(preset.source ?? camera.sourceElement).named(sourceName)]
+    if choice.isMJPEG && camera.isSimulated && preset.source == nil {
+      let raw = HVTCapsChoice(size: choice.size, frameRate: choice.frameRate, format: "I420")
+      chain += [.capsFilter(raw.caps, name: "camera-raw-caps"), HVTElementDescription("jpegenc", name: "camera-jpeg")]
+    }
+    chain.append(.capsFilter(choice.caps, name: "camera-caps"))
+    if choice.isMJPEG {
+      chain.append(HVTElementDescription("jpegdec", name: "camera-decoder"))
+    }
+    return chain
   }
 
-  /// `queue ! videoconvert ! caps ! x264enc ! h264parse ! mp4mux`, fragmented every 500 ms so that a crash
-  /// loses at most half a second.
-  ///
-  /// The queue holds up to three seconds so that a slow encoder start never drops frames; the encoder is
-  /// tuned for live capture (no B-frames, no look-ahead) with a key frame every second (every frame for
-  /// the iFrame qualities) and a bit rate of about 0.1 bit per pixel.
-  static func recordingChain(configuration: HVTCaptureConfiguration, intraOnly: Bool) -> [HVTElementDescription] {
-    let fps = max(1, Int(configuration.frameRate.framesPerSecond.rounded()))
-    let pixelsPerSecond = Double(configuration.size.area) * configuration.frameRate.framesPerSecond
-    let kilobits = max(500, Int(pixelsPerSecond * (intraOnly ? 0.3 : 0.1) / 1000))
-    return [
-      HVTElementDescription(
-        "queue", name: "recording-queue",
-        ["max-size-buffers": "0", "max-size-bytes": "0", "max-size-time": "3000000000"]),
-      HVTElementDescription("videoconvert", name: "recording-convert"),
-      .capsFilter("video/x-raw,format={I420,NV12}", name: "recording-caps"),
-      HVTElementDescription(
-        "x264enc", name: movieEncoderName,
-        [
-          "speed-preset": "superfast", "tune": "zerolatency", "bitrate": String(kilobits),
-          "key-int-max": String(intraOnly ? 1 : fps),
-        ]),
-      HVTElementDescription("h264parse", name: "movie-parser"),
-      HVTElementDescription("mp4mux", name: muxerName, ["fragment-duration": "500"]),
-    ]
-  }
-}
-
-/// Where the live preview goes.
-public enum HVTPreviewOutput: String, Sendable, Hashable, CaseIterable {
-  /// Nowhere (`fakesink`): headless capture, services, tests.
-  case none
-  /// A window (`autovideosink`), as `gst-launch-1.0` would show it.
-  case window
-
-  var elements: [HVTElementDescription] {
+  /// `queue leaky=downstream ! <sink>`: the preset's sink, unless the controller's preview output says
+  /// otherwise.
+  static func previewChain(preset: HVTPreset, output: HVTPreviewOutput) throws -> [HVTElementDescription] {
     let queue = HVTElementDescription(
       "queue", name: "preview-queue", ["leaky": "downstream", "max-size-buffers": "2"])
-    switch self {
+    switch output {
+    case .preset:
+      return [queue, try resolve(preset.preview, "preview").named("preview")]
     case .none:
       return [queue, HVTElementDescription("fakesink", name: "preview", ["sync": "false"])]
     case .window:
@@ -79,5 +67,58 @@ public enum HVTPreviewOutput: String, Sendable, Hashable, CaseIterable {
         HVTElementDescription("autovideosink", name: "preview", ["sync": "false"]),
       ]
     }
+  }
+
+  /// `queue ! videoconvert ! caps ! <encoder> [! <parser>] ! <muxer>`. The queue holds up to three seconds
+  /// so that a slow encoder start never drops frames.
+  static func recordingChain(preset: HVTPreset, configuration: HVTCaptureConfiguration, intraOnly: Bool) throws
+    -> [HVTElementDescription]
+  {
+    let encoder = try resolve(preset.movieEncoder, "movie.encoder")
+    var chain = [
+      HVTElementDescription(
+        "queue", name: "recording-queue",
+        ["max-size-buffers": "0", "max-size-bytes": "0", "max-size-time": "3000000000"]),
+      HVTElementDescription("videoconvert", name: "recording-convert"),
+    ]
+    if let caps = preset.movieCaps ?? EncoderTuning.inputCaps(for: encoder.factory) {
+      chain.append(.capsFilter(caps, name: "recording-caps"))
+    }
+    chain.append(
+      EncoderTuning.tuned(encoder, size: configuration.size, frameRate: configuration.frameRate, intraOnly: intraOnly)
+        .named(movieEncoderName))
+    if let parser = preset.movieParser ?? EncoderTuning.parser(for: encoder.factory) {
+      chain.append(parser.named("movie-parser"))
+    }
+    chain.append(try resolve(preset.muxer, "movie.muxer").named(muxerName))
+    return chain
+  }
+
+  /// The first installed candidate of a slot.
+  static func resolve(_ slot: HVTElementSlot, _ keyPath: String) throws -> HVTElementDescription {
+    guard let element = slot.installed else {
+      throw HVTCameraError.pipelineSetupFailed(
+        "\(keyPath): none of the candidate elements is installed (\(slot.description))")
+    }
+    return element
+  }
+}
+
+/// Where the live preview goes.
+public enum HVTPreviewOutput: String, Sendable, Hashable, CaseIterable {
+  /// The preset's preview sink (the default).
+  case preset
+  /// Nowhere (`fakesink`): headless capture, services, tests.
+  case none
+  /// A window (`autovideosink`), as `gst-launch-1.0` would show it.
+  case window
+}
+
+extension HVTElementDescription {
+  /// A copy with this element name.
+  func named(_ name: String) -> HVTElementDescription {
+    var copy = self
+    copy.name = name
+    return copy
   }
 }

@@ -19,14 +19,13 @@ final class DelegateRecorder: HVTCameraControllerDelegate, @unchecked Sendable {
   private let lock = NSLock()
   private var received: [DelegateCall] = []
   private var offQueueCalls = 0
-  private let stream: AsyncStream<DelegateCall>
-  private let continuation: AsyncStream<DelegateCall>.Continuation
-  private var iterator: AsyncStream<DelegateCall>.Iterator
+  /// Calls no `next` has taken yet, in arrival order.
+  private var unclaimed: [DelegateCall] = []
+  /// The `next` waiting for a new call, if any.
+  private var waiter: CheckedContinuation<Void, Never>?
 
   init() {
     queue.setSpecific(key: key, value: true)
-    (stream, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
-    iterator = stream.makeAsyncIterator()
   }
 
   /// Becomes the controller's delegate on this recorder's queue.
@@ -37,11 +36,14 @@ final class DelegateRecorder: HVTCameraControllerDelegate, @unchecked Sendable {
 
   private func record(_ call: DelegateCall) {
     let onQueue = DispatchQueue.getSpecific(key: key) == true
-    lock.withLock {
+    let wake = lock.withLock {
       received.append(call)
+      unclaimed.append(call)
       if !onQueue { offQueueCalls += 1 }
+      defer { waiter = nil }
+      return waiter
     }
-    continuation.yield(call)
+    wake?.resume()
   }
 
   func cameraController(
@@ -68,14 +70,38 @@ final class DelegateRecorder: HVTCameraControllerDelegate, @unchecked Sendable {
   /// Waits until every callback already queued has run.
   func flush() { queue.sync {} }
 
-  /// The next callback for which `match` returns a value (earlier ones are skipped). Throws when an error
-  /// arrives first, unless `match` accepts it.
+  /// The first callback not yet taken for which `match` returns a value, waiting for it if needed; it is
+  /// taken, and callbacks that do not match stay for later calls, so captures may arrive in any order.
+  /// Throws when an error not yet taken comes before the match, unless `match` accepts it.
   func next<T>(_ match: (DelegateCall) -> T?) async throws -> T {
-    while let call = await iterator.next() {
-      if let value = match(call) { return value }
-      if case .failed(let error) = call { throw error }
+    while true {
+      try Task.checkCancellation()
+      let found: Result<T, any Error>? = lock.withLock {
+        for (index, call) in unclaimed.enumerated() {
+          if let value = match(call) {
+            unclaimed.remove(at: index)
+            return .success(value)
+          }
+          if case .failed(let error) = call {
+            unclaimed.remove(at: index)
+            return .failure(error)
+          }
+        }
+        return nil
+      }
+      if let found { return try found.get() }
+      await withCheckedContinuation { continuation in
+        let ready = lock.withLock {
+          // A call may have arrived since the search: look again before sleeping.
+          if unclaimed.contains(where: { match($0) != nil || { if case .failed = $0 { true } else { false } }($0) }) {
+            return true
+          }
+          waiter = continuation
+          return false
+        }
+        if ready { continuation.resume() }
+      }
     }
-    throw CancellationError()
   }
 
   /// The next capture of a media type.

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@testable import HVTCamera
+
+/// Bad preset files, each with exactly the errors it must produce (after `FILE:`), in order.
+@Suite("Preset validation")
+struct PresetValidationTests {
+  static let expectations: [String: [String]] = [
+    "bad-caps": ["14:13: movie.caps: invalid caps \"video/x-raw,format=(int)[\""],
+    "bad-enum-value": [
+      "13:16: movie.encoder: element 'x264enc' rejects speed-preset=fastest: expected one of None, ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow, placebo"
+    ],
+    "bad-extension": ["15:18: movie.extension: \".mp4\" is not a file extension (letters and digits, without the dot)"],
+    "candidate-typo": [
+      "13:30: movie.encoder[1]: no element 'openh264enk'; did you mean 'openh264enc'?",
+      "13:16: movie.encoder: none of the candidates is installed here (nvh264enc | openh264enk)",
+    ],
+    "duplicate-key": ["6:3: syntax error: duplicate key \"frameRate\""],
+    "empty-candidates": ["13:16: movie.encoder: expected at least one candidate element"],
+    "filter-not-video": [
+      "7:15: filters[0]: cannot link 'videobalance' to 'audioconvert': audioconvert does not take what videobalance makes"
+    ],
+    "fractional-frame-rate": ["5:16: frameRate: expected a whole number of frames per second from 1 to 240"],
+    "missing-movie": ["1:1: missing required key \"movie\""],
+    "name-mismatch": ["2:11: name: \"something-else\" does not match the file name; expected \"name-mismatch\""],
+    "name-property": ["9:25: photo.encoder: name= is not allowed: the engine names elements by their role"],
+    "no-candidate-installed": [
+      "13:16: movie.encoder: none of the candidates is installed here (nvh264enc | vah264enc)"
+    ],
+    "not-an-object": ["1:1: expected an object, found array"],
+    "out-of-range": [
+      "9:16: photo.encoder: element 'jpegenc' rejects quality=150: expected a value of type gint in 0...100 (Quality of encoding)"
+    ],
+    "property-without-value": ["13:48: movie.encoder: expected property=value, found 'zerolatency'"],
+    "quality-not-a-string": ["4:14: quality: expected a string, found number"],
+    "read-only-property": ["7:14: preview: property 'last-message' of element 'fakesink' is read-only"],
+    "trailing-comma": ["16:3: syntax error: expected a key in double quotes, found '}'"],
+    "unknown-element": ["13:16: movie.encoder: no element 'x264enk'; did you mean 'x264enc'?"],
+    "unknown-format": ["6:13: format: unknown format \"I421\"; did you mean \"I420\"? (MJPEG or a raw video format)"],
+    "unknown-key": [
+      "4:3: qualty: unknown key \"qualty\"; did you mean \"quality\"?", "1:1: missing required key \"quality\"",
+    ],
+    "unknown-property": [
+      "13:16: movie.encoder: element 'x264enc' has no property 'speed-preest'; did you mean 'speed-preset'?"
+    ],
+    "unknown-quality": [
+      "4:14: quality: unknown quality \"640x481\"; did you mean \"640x480\"? (one of: high, medium, low, 640x480, 1280x720, 1920x1080, 3840x2160, iframe960x540, iframe1280x720)"
+    ],
+    "unlinkable-branch": [
+      "14:14: movie.muxer: cannot link 'vp8enc' to 'mp4mux': mp4mux does not take what vp8enc makes"
+    ],
+    "unterminated-quote": ["7:29: preview: unterminated double quote"],
+    "unterminated-string": ["3:45: syntax error: line break inside a string"],
+  ]
+
+  static var corpus: URL {
+    get throws { try #require(Bundle.module.url(forResource: "BadPresets", withExtension: nil)) }
+  }
+
+  @Test("the corpus holds at least twenty bad presets, each with its expectation")
+  func corpusIsComplete() throws {
+    let files = try FileManager.default.contentsOfDirectory(atPath: Self.corpus.path).filter { $0.hasSuffix(".json") }
+    #expect(files.count >= 20)
+    #expect(Set(files.map { String($0.dropLast(5)) }) == Set(Self.expectations.keys))
+  }
+
+  @Test("each bad preset gives exactly its errors", arguments: expectations.keys.sorted())
+  func badPreset(name: String) throws {
+    let url = try Self.corpus.appendingPathComponent("\(name).json")
+    let error = try #require(throws: HVTPresetError.self) { try HVTPreset.load(contentsOf: url) }
+    let reported = error.issues.map { issue in
+      #expect(issue.file == url.relativePath)
+      return String(issue.description.dropFirst(url.relativePath.count + 1))
+    }
+    #expect(reported == Self.expectations[name])
+  }
+}
