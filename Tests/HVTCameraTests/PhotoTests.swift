@@ -40,8 +40,12 @@ struct PhotoTests {
   func secondCallIgnored() async throws {
     let camera = try TestCamera()
     _ = try await camera.delegate.nextEvent { if case .configured = $0 { true } else { nil } }
+    // With the delegate queue held, the first photo cannot have reached the delegate: it is in flight
+    // for the second call whatever the timing.
+    camera.delegate.queue.suspend()
     camera.controller.takePicture()
     camera.controller.takePicture()
+    camera.delegate.queue.resume()
     _ = try await camera.delegate.nextCapture(.image)
     camera.controller.dismiss()  // delivers anything still in flight
     camera.delegate.flush()

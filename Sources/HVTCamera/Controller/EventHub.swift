@@ -42,11 +42,16 @@ final class EventHub: Sendable {
     return stream
   }
 
-  /// Runs `call` with the delegate on the delegate queue (if there is a delegate then).
-  func toDelegate(_ call: @escaping @Sendable (any HVTCameraControllerDelegate) -> Void) {
+  /// Runs `call` with the delegate on the delegate queue (if there is a delegate then), then `afterwards`
+  /// there too, delegate or not.
+  func toDelegate(
+    _ call: @escaping @Sendable (any HVTCameraControllerDelegate) -> Void,
+    afterwards: (@Sendable () -> Void)? = nil
+  ) {
     let (box, queue) = state.withLock { ($0.delegate, $0.queue) }
     queue.async {
       if let delegate = box.delegate { call(delegate) }
+      afterwards?()
     }
   }
 

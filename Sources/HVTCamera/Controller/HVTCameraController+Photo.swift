@@ -5,7 +5,7 @@ extension HVTCameraController {
   /// Captures a still image: the newest frame at the moment of the call (zero shutter lag), encoded as
   /// JPEG at the configured quality's size and delivered to the delegate.
   ///
-  /// Has no effect while a photo is in progress (until the delegate has received it), when the camera is
+  /// Has no effect while a photo is in progress (until the delegate has returned from receiving it), when the camera is
   /// not presented, or when `mediaTypes` lacks `.image`. Works while recording, without disturbing it.
   /// In photo mode on a camera with a flash, a flash that fires lights the scene and the next lit frame
   /// is taken instead (as real cameras do).
@@ -25,11 +25,12 @@ extension HVTCameraController {
             try self.writePhoto(
               frame.get(), session: session, directory: directory, requestTime: requestTime, flashFired: flashFired)
           }
+          // The photo stays in flight until the delegate has it, as with UIImagePickerController.
+          let done: @Sendable () -> Void = { self.queue.async { self.state.photoInFlight = false } }
           self.queue.async {
-            self.state.photoInFlight = false
             switch result {
-            case .success(let info): self.deliver(info)
-            case .failure(let error): self.fail(error)
+            case .success(let info): self.deliver(info, afterwards: done)
+            case .failure(let error): self.fail(error, afterwards: done)
             }
           }
         }

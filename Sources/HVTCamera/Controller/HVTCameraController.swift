@@ -334,15 +334,18 @@ public final class HVTCameraController: @unchecked Sendable {
     hub.publish(event) { [self] delegate in delegate.cameraController(self, didReceive: event) }
   }
 
-  /// Reports an error to the delegate and the streams.
-  func fail(_ error: any Error) {
+  /// Reports an error to the delegate and the streams; `afterwards` runs on the delegate queue after it.
+  func fail(_ error: any Error, afterwards: (@Sendable () -> Void)? = nil) {
     let cameraError = HVTCameraError(error)
     publish(.error(cameraError))
-    hub.toDelegate { [self] delegate in delegate.cameraController(self, didFailWithError: cameraError) }
+    hub.toDelegate(
+      { [self] delegate in delegate.cameraController(self, didFailWithError: cameraError) }, afterwards: afterwards)
   }
 
-  /// Hands a capture to the delegate.
-  func deliver(_ info: [InfoKey: any Sendable]) {
-    hub.toDelegate { [self] delegate in delegate.cameraController(self, didFinishCapturingMediaWithInfo: info) }
+  /// Hands a capture to the delegate; `afterwards` runs on the delegate queue after it.
+  func deliver(_ info: [InfoKey: any Sendable], afterwards: (@Sendable () -> Void)? = nil) {
+    hub.toDelegate(
+      { [self] delegate in delegate.cameraController(self, didFinishCapturingMediaWithInfo: info) },
+      afterwards: afterwards)
   }
 }

@@ -23,6 +23,8 @@ final class DelegateRecorder: HVTCameraControllerDelegate, @unchecked Sendable {
   private var unclaimed: [DelegateCall] = []
   /// The `next` waiting for a new call, if any.
   private var waiter: CheckedContinuation<Void, Never>?
+  /// How many calls have arrived, to tell whether one came between a search and a wait.
+  private var arrivals = 0
 
   init() {
     queue.setSpecific(key: key, value: true)
@@ -39,6 +41,7 @@ final class DelegateRecorder: HVTCameraControllerDelegate, @unchecked Sendable {
     let wake = lock.withLock {
       received.append(call)
       unclaimed.append(call)
+      arrivals += 1
       if !onQueue { offQueueCalls += 1 }
       defer { waiter = nil }
       return waiter
@@ -70,38 +73,49 @@ final class DelegateRecorder: HVTCameraControllerDelegate, @unchecked Sendable {
   /// Waits until every callback already queued has run.
   func flush() { queue.sync {} }
 
-  /// The first callback not yet taken for which `match` returns a value, waiting for it if needed; it is
-  /// taken, and callbacks that do not match stay for later calls, so captures may arrive in any order.
-  /// Throws when an error not yet taken comes before the match, unless `match` accepts it.
+  /// The first callback not yet taken for which `match` returns a value, waiting for it if needed. It is
+  /// taken with every event before it (events are moments); captures passed over stay for later calls,
+  /// so captures may arrive in any order. Throws when an error not yet taken comes before the match,
+  /// unless `match` accepts it.
   func next<T>(_ match: (DelegateCall) -> T?) async throws -> T {
     while true {
       try Task.checkCancellation()
-      let found: Result<T, any Error>? = lock.withLock {
-        for (index, call) in unclaimed.enumerated() {
-          if let value = match(call) {
-            unclaimed.remove(at: index)
-            return .success(value)
-          }
-          if case .failed(let error) = call {
-            unclaimed.remove(at: index)
-            return .failure(error)
-          }
-        }
-        return nil
+      let (found, searched): (Result<T, any Error>?, Int) = lock.withLock {
+        (search(match), arrivals)
       }
       if let found { return try found.get() }
       await withCheckedContinuation { continuation in
-        let ready = lock.withLock {
-          // A call may have arrived since the search: look again before sleeping.
-          if unclaimed.contains(where: { match($0) != nil || { if case .failed = $0 { true } else { false } }($0) }) {
-            return true
-          }
+        let arrived = lock.withLock {
+          if arrivals > searched { return true }
           waiter = continuation
           return false
         }
-        if ready { continuation.resume() }
+        if arrived { continuation.resume() }
       }
     }
+  }
+
+  /// Takes the first call `match` accepts (or an error before it), dropping the events passed over;
+  /// called with the lock held.
+  private func search<T>(_ match: (DelegateCall) -> T?) -> Result<T, any Error>? {
+    var kept: [DelegateCall] = []
+    defer { unclaimed = kept }
+    for (index, call) in unclaimed.enumerated() {
+      if let value = match(call) {
+        kept += unclaimed[(index + 1)...]
+        return .success(value)
+      }
+      switch call {
+      case .failed(let error):
+        kept += unclaimed[(index + 1)...]
+        return .failure(error)
+      case .event:
+        continue
+      case .finished, .cancelled:
+        kept.append(call)
+      }
+    }
+    return nil
   }
 
   /// The next capture of a media type.
