@@ -15,16 +15,41 @@ public enum BusMessage: Sendable {
   case stateChanged(source: String, old: ElementState, new: ElementState, pending: ElementState)
   /// `GST_MESSAGE_ELEMENT`: an element-specific message, named by its structure.
   case element(source: String, name: String, structure: String)
-  /// Any other message type, by its name (e.g. `"latency"`, `"stream-start"`).
-  case other(type: String, source: String)
+  /// Any other message type, by its name (e.g. `"latency"`, `"stream-start"`), with its structure's text.
+  case other(type: String, source: String, details: String)
 
   /// The path of the object that posted the message.
   public var source: String {
     switch self {
     case .error(let report), .warning(let report), .info(let report): report.source
     case .endOfStream(let source), .stateChanged(let source, _, _, _), .element(let source, _, _),
-      .other(_, let source):
+      .other(_, let source, _):
       source
+    }
+  }
+
+  /// The message's type as GStreamer names it (`error`, `state-changed`, `eos`…).
+  public var typeName: String {
+    switch self {
+    case .error: "error"
+    case .warning: "warning"
+    case .info: "info"
+    case .endOfStream: "eos"
+    case .stateChanged: "state-changed"
+    case .element: "element"
+    case .other(let type, _, _): type
+    }
+  }
+
+  /// What the message says, in one line: the report's text, the state change, or the structure.
+  public var details: String {
+    switch self {
+    case .error(let report), .warning(let report), .info(let report):
+      report.message + (report.debug.map { " (\($0.replacingNewlines()))" } ?? "")
+    case .endOfStream: ""
+    case .stateChanged(_, let old, let new, let pending):
+      "\(old) -> \(new)" + (pending == .voidPending ? "" : " (pending \(pending))")
+    case .element(_, _, let structure), .other(_, _, let structure): structure
     }
   }
 
@@ -66,7 +91,15 @@ public enum BusMessage: Sendable {
         name: structure.map { String(cString: gst_structure_get_name($0)) } ?? "",
         structure: structure.map { String(ownedCString: gst_structure_to_string($0)) } ?? "")
     default:
-      self = .other(type: String(cString: gst_message_type_get_name(type)), source: source)
+      self = .other(
+        type: String(cString: gst_message_type_get_name(type)), source: source,
+        details: gst_message_get_structure(message).map { String(ownedCString: gst_structure_to_string($0)) } ?? "")
     }
+  }
+}
+
+extension String {
+  fileprivate func replacingNewlines() -> String {
+    String(map { $0 == "\n" ? " " : $0 })
   }
 }

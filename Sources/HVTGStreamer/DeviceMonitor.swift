@@ -9,6 +9,11 @@ public final class Device: @unchecked Sendable {
     self.pointer = pointer
   }
 
+  /// Takes over a full reference (as `gst_message_parse_device_added` gives).
+  init(adopting pointer: UnsafeMutablePointer<GstDevice>) {
+    self.pointer = pointer
+  }
+
   deinit {
     gst_object_unref(pointer)
   }
@@ -80,4 +85,76 @@ public enum DeviceMonitor {
     g_list_free_full(list) { gst_object_unref($0) }
     return devices
   }
+}
+
+/// A device appearing or disappearing, as `GstDeviceMonitor` reports it.
+public enum DeviceChange: Sendable {
+  /// `GST_MESSAGE_DEVICE_ADDED`.
+  case added(Device)
+  /// `GST_MESSAGE_DEVICE_REMOVED`.
+  case removed(Device)
+}
+
+/// Watches for devices of a class coming and going while it lives (hot-plug). Wraps a running
+/// `GstDeviceMonitor` whose bus has a sync handler, so no main loop is needed.
+public final class DeviceWatcher: @unchecked Sendable {
+  private let monitor: UnsafeMutablePointer<GstDeviceMonitor>
+  private let bus: UnsafeMutablePointer<GstBus>
+
+  /// Starts watching `deviceClass` (e.g. `"Video/Source"`); `handler` runs on GStreamer's thread for each
+  /// change after the devices already present. Returns `nil` when the monitor cannot start. Wraps
+  /// `gst_device_monitor_start` and `gst_bus_set_sync_handler`.
+  public init?(deviceClass: String, handler: @escaping @Sendable (DeviceChange) -> Void) {
+    GStreamer.initialize()
+    guard let monitor = gst_device_monitor_new() else { return nil }
+    gst_device_monitor_add_filter(monitor, deviceClass, nil)
+    guard let bus = gst_device_monitor_get_bus(monitor) else {
+      gst_object_unref(monitor)
+      return nil
+    }
+    self.monitor = monitor
+    self.bus = bus
+    let context = Unmanaged.passRetained(DeviceChangeContext(handler)).toOpaque()
+    gst_bus_set_sync_handler(
+      bus,
+      { _, message, data in
+        guard let message else { return GST_BUS_DROP }
+        var device: UnsafeMutablePointer<GstDevice>?
+        switch hvt_gst_message_type(message) {
+        case GST_MESSAGE_DEVICE_ADDED: gst_message_parse_device_added(message, &device)
+        case GST_MESSAGE_DEVICE_REMOVED: gst_message_parse_device_removed(message, &device)
+        default: break
+        }
+        if let device, let data {
+          let owned = Device(adopting: device)
+          let change: DeviceChange =
+            hvt_gst_message_type(message) == GST_MESSAGE_DEVICE_ADDED ? .added(owned) : .removed(owned)
+          Unmanaged<DeviceChangeContext>.fromOpaque(data).takeUnretainedValue().handler(change)
+        }
+        gst_message_unref(message)
+        return GST_BUS_DROP
+      },
+      context,
+      { data in
+        if let data { Unmanaged<DeviceChangeContext>.fromOpaque(data).release() }
+      })
+    guard gst_device_monitor_start(monitor) != 0 else {
+      gst_bus_set_sync_handler(bus, nil, nil, nil)
+      gst_object_unref(bus)
+      gst_object_unref(monitor)
+      return nil
+    }
+  }
+
+  deinit {
+    gst_device_monitor_stop(monitor)
+    gst_bus_set_sync_handler(bus, nil, nil, nil)
+    gst_object_unref(bus)
+    gst_object_unref(monitor)
+  }
+}
+
+private final class DeviceChangeContext {
+  let handler: @Sendable (DeviceChange) -> Void
+  init(_ handler: @escaping @Sendable (DeviceChange) -> Void) { self.handler = handler }
 }

@@ -1,6 +1,10 @@
 import Foundation
 import HVTCamera
 
+/// The `--verbose` relays still printing; the stream of each ends when its controller is released, after
+/// the command returns, and `main` waits for them before exiting so that no message is lost.
+let busRelays = DispatchGroup()
+
 /// The options every capture command shares: which camera, which quality, and how to make a controller
 /// from them.
 struct CameraOptions {
@@ -12,12 +16,16 @@ struct CameraOptions {
     help: "640x480 1280x720 1920x1080 3840x2160 high medium low iframe960x540 iframe1280x720 (default: the preset's).")
   static let preset = CommandLineParser.Option(
     names: ["--preset"], valueName: "NAME|FILE", help: "A pipeline preset by name or path (default: default).")
+  static let verbose = CommandLineParser.Option(
+    names: ["-v", "--verbose"], valueName: nil,
+    help: "Print every bus message as it arrives, with element paths (like gst-launch-1.0 -m), on stderr.")
   static let output = CommandLineParser.Option(names: ["-o", "--output"], valueName: "PATH", help: "Where to write.")
 
   let source: HVTCameraSource
   let device: HVTCameraController.CameraDevice
   let quality: HVTCameraController.QualityType?
   let preset: String?
+  let verbose: Bool
 
   init(_ arguments: ParsedArguments) throws {
     switch arguments["--device"] ?? "rear" {
@@ -30,12 +38,29 @@ struct CameraOptions {
         "hvtcam \(arguments.command): --device must be rear, front, simulated or a device path, not '\(other)'")
     }
     preset = arguments["--preset"]
+    verbose = arguments.flag("--verbose")
     quality = try arguments["--quality"].map { name in
       guard let quality = HVTCameraController.QualityType(commandLineName: name) else {
         let names = HVTCameraController.QualityType.allCases.map(\.commandLineName).joined(separator: " ")
         throw UsageError("hvtcam \(arguments.command): unknown quality '\(name)' (one of: \(names))")
       }
       return quality
+    }
+  }
+
+  /// With `--verbose`, prints each bus message of the controller's pipeline on stderr as it arrives:
+  /// seconds since the command started, type, element path, details.
+  func relayBusMessages(of controller: HVTCameraController) {
+    guard verbose else { return }
+    let messages = controller.busMessages
+    let start = Date()
+    busRelays.enter()
+    Task.detached {
+      for await message in messages {
+        let time = String(format: "%8.3f", message.date.timeIntervalSince(start))
+        FileHandle.standardError.write("\(time) \(message)\n")
+      }
+      busRelays.leave()
     }
   }
 

@@ -13,7 +13,7 @@ enum DemoCommand {
     options: [
       CameraOptions.quality, CameraOptions.preset,
       .init(names: ["--seconds"], valueName: "SECONDS", help: "Length of each movie (default 2)."),
-      CameraOptions.output,
+      CameraOptions.output, CameraOptions.verbose,
     ])
 
   static func run(_ arguments: ParsedArguments) throws {
@@ -30,6 +30,7 @@ enum DemoCommand {
     try controller.setMediaTypes([.image, .movie])
     let waiter = CaptureWaiter()
     waiter.attach(to: controller)
+    options.relayBusMessages(of: controller)
     try controller.present()
     defer { controller.dismiss() }
     if let configuration = controller.configuration { print("running: \(configuration)") }

@@ -10,7 +10,7 @@ enum PhotoCommand {
       CameraOptions.device, CameraOptions.quality, CameraOptions.preset,
       .init(names: ["--flash"], valueName: "MODE", help: "auto, on or off (default auto)."),
       .init(names: ["--count"], valueName: "N", help: "How many photos to take (default 1)."),
-      CameraOptions.output,
+      CameraOptions.output, CameraOptions.verbose,
     ])
 
   static func run(_ arguments: ParsedArguments) throws {
@@ -23,6 +23,7 @@ enum PhotoCommand {
     controller.outputDirectory = output.directory
     let waiter = CaptureWaiter()
     waiter.attach(to: controller)
+    options.relayBusMessages(of: controller)
     try controller.present()
     defer { controller.dismiss() }
     for index in 1...count {

@@ -15,7 +15,7 @@ enum RecordCommand {
     options: [
       CameraOptions.device, CameraOptions.quality, CameraOptions.preset,
       .init(names: ["--max-duration"], valueName: "SECONDS", help: "Stop after this long (default 600)."),
-      CameraOptions.output,
+      CameraOptions.output, CameraOptions.verbose,
     ])
 
   static func run(_ arguments: ParsedArguments) throws {
@@ -41,6 +41,7 @@ enum RecordCommand {
       }
     }
     waiter.attach(to: controller)
+    options.relayBusMessages(of: controller)
     // Ctrl-C or SIGTERM at any point ends the recording cleanly; before it starts, it ends the command.
     let stopRequested = Atomic(false)
     let stopOnSignal = [SIGINT, SIGTERM].map { number in

@@ -10,6 +10,7 @@ let commands: [(parser: CommandLineParser, run: (ParsedArguments) throws -> Void
   (DescribeCommand.parser, DescribeCommand.run),
   (DemoCommand.parser, DemoCommand.run),
   (PresetsCommand.parser, PresetsCommand.run),
+  (GraphCommand.parser, GraphCommand.run),
   (DevicesCommand.parser, DevicesCommand.run),
 ]
 
@@ -47,5 +48,6 @@ if arguments.isEmpty {
   FileHandle.standardError.write("hvtcam: unknown command '\(arguments[0])' (see hvtcam --help)\n")
   status = 64
 }
+_ = busRelays.wait(timeout: .now() + 5)
 HVTCameraRuntime.shutDown()
 exit(status)

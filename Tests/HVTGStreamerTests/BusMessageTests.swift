@@ -9,7 +9,8 @@ struct BusMessageTests {
     let messages: [BusMessage] = [
       .error(report), .warning(report), .info(report), .endOfStream(source: "/GstPipeline:p"),
       .stateChanged(source: "/GstPipeline:p", old: .null, new: .ready, pending: .voidPending),
-      .element(source: "/GstPipeline:p", name: "n", structure: "n;"), .other(type: "latency", source: "/GstPipeline:p"),
+      .element(source: "/GstPipeline:p", name: "n", structure: "n;"),
+      .other(type: "latency", source: "/GstPipeline:p", details: ""),
     ]
     #expect(messages.allSatisfy { $0.source == "/GstPipeline:p" })
   }

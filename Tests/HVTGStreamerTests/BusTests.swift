@@ -45,7 +45,7 @@ struct BusTests {
     #expect(source == pipeline.path)
     #expect(seen.errors.isEmpty)
     let otherTypes = seen.compactMap {
-      if case .other(let type, _) = $0 { return type }
+      if case .other(let type, _, _) = $0 { return type }
       return nil
     }
     #expect(otherTypes.contains("stream-start"))

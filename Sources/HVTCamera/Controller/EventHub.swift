@@ -13,6 +13,7 @@ final class EventHub: Sendable {
     var delegate = DelegateBox(nil)
     var queue = DispatchQueue.main
     var streams: [Int: AsyncStream<HVTCameraEvent>.Continuation] = [:]
+    var busStreams: [Int: AsyncStream<HVTBusMessage>.Continuation] = [:]
     var nextStream = 0
   }
 
@@ -42,6 +43,28 @@ final class EventHub: Sendable {
     return stream
   }
 
+  /// A new stream of every bus message from now on; it ends when the controller goes away.
+  func busStream() -> AsyncStream<HVTBusMessage> {
+    let (stream, continuation) = AsyncStream<HVTBusMessage>.makeStream(bufferingPolicy: .unbounded)
+    let id = state.withLock { state in
+      state.nextStream += 1
+      state.busStreams[state.nextStream] = continuation
+      return state.nextStream
+    }
+    continuation.onTermination = { [weak self] _ in
+      _ = self?.state.withLock { $0.busStreams.removeValue(forKey: id) }
+    }
+    return stream
+  }
+
+  /// Sends a bus message to the bus streams (cheap when nobody listens).
+  func publish(_ message: @autoclosure () -> HVTBusMessage) {
+    let continuations = state.withLock { Array($0.busStreams.values) }
+    guard !continuations.isEmpty else { return }
+    let message = message()
+    continuations.forEach { $0.yield(message) }
+  }
+
   /// Runs `call` with the delegate on the delegate queue (if there is a delegate then), then `afterwards`
   /// there too, delegate or not.
   func toDelegate(
@@ -64,10 +87,14 @@ final class EventHub: Sendable {
 
   /// Ends every stream.
   func finish() {
-    let continuations = state.withLock { state in
-      defer { state.streams = [:] }
-      return Array(state.streams.values)
+    let (events, messages) = state.withLock { state in
+      defer {
+        state.streams = [:]
+        state.busStreams = [:]
+      }
+      return (Array(state.streams.values), Array(state.busStreams.values))
     }
-    continuations.forEach { $0.finish() }
+    events.forEach { $0.finish() }
+    messages.forEach { $0.finish() }
   }
 }

@@ -4,8 +4,10 @@ extension HVTCameraController {
   /// Handles a bus message of the running pipeline (on `queue`). Messages from a pipeline that has since
   /// been stopped are relayed only as state changes.
   func handle(_ message: BusMessage) {
+    hub.publish(HVTBusMessage(message))
     switch message {
     case .stateChanged(let source, let old, let new, _) where source == state.pipelinePath:
+      state.lastPipeline?.dumpDotFile(named: "\(name)-\(old)_\(new)")
       if let from = HVTPipelineState(old), let to = HVTPipelineState(new) {
         publish(.stateChanged(from: from, to: to))
       }
@@ -26,6 +28,8 @@ extension HVTCameraController {
   /// written) and leaves the camera running; any other failure means the camera stopped: the recording
   /// is finalized and delivered, and the pipeline is stopped (`present()` again to restart).
   private func handleError(_ report: MessageReport) {
+    debugLog.log(.warning, "error from \(report.source): \(report.message)")
+    state.lastPipeline?.dumpDotFile(named: "\(name)-error")
     fail(HVTCameraError.gstreamer(HVTGStreamerMessage(report)))
     if let recording = state.recording, report.source.hasPrefix(recording.path + "/") {
       finishRecording(reason: .error)

@@ -63,6 +63,7 @@ extension HVTCameraController {
     _ frame: FrameTap.Frame, session: CaptureSession, directory: URL, requestTime: UInt?, flashFired: Bool
   ) throws -> [InfoKey: any Sendable] {
     let jpeg = try session.photoEncoder.encode(frame)
+    debugLog.log(.debug, "photo of frame #\(frame.sequence) (pts \(frame.presentationTime) ns), flash \(flashFired)")
     let file = try CaptureFiles.reserve(
       in: directory, prefix: "IMG", extension: session.model.photoExtension, movie: false)
     try CaptureFiles.write(jpeg, to: file)

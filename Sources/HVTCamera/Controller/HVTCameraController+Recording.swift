@@ -26,6 +26,7 @@ extension HVTCameraController {
           }
         }
         state.recording = branch
+        debugLog.log(.info, "recording branch added, writing \(file.partial.path)", object: session.pipeline)
         if session.canLight, let frame = session.tap.latest, HVTFlashDecision.fires(state.cameraFlashMode, for: frame) {
           try session.setLight(true)
           state.torchLit = true
@@ -51,6 +52,7 @@ extension HVTCameraController {
     case .progress(let elapsed):
       publish(.recordingProgress(elapsed: elapsed, limit: state.videoMaximumDuration))
     case .limitReached:
+      debugLog.log(.info, "maximum duration \(state.videoMaximumDuration) s reached")
       finishRecording(reason: .maximumDurationReached)
     }
   }
@@ -68,6 +70,9 @@ extension HVTCameraController {
     branch.sendEndOfStream()
     let drained = branch.waitUntilDrained(timeout: reason == .error ? 3 : 10)
     branch.remove(from: session.pipeline, tee: session.tee)
+    debugLog.log(
+      .info, "recording branch removed (\(reason.rawValue), drained: \(drained)): \(branch.summary.frames) frames",
+      object: session.pipeline)
     if state.torchLit {
       state.torchLit = false
       do { try session.setLight(false) } catch { fail(error) }

@@ -48,6 +48,11 @@ public final class HVTCameraController: @unchecked Sendable {
     var photoInFlight = false
     /// The object path of the pipeline (the same name for every session), to recognise its own messages.
     var pipelinePath = ""
+    /// Reports cameras coming and going while presented on real cameras.
+    var deviceWatcher: DeviceWatcher?
+    /// The last session's pipeline, kept after it stops so that its last state changes can still be
+    /// dumped to `GST_DEBUG_DUMP_DOT_DIR`.
+    var lastPipeline: Pipeline?
     var torchLit = false
   }
 
@@ -107,6 +112,17 @@ public final class HVTCameraController: @unchecked Sendable {
   /// Every event from now on, as a stream; it ends when the controller is released. Each access
   /// returns a new stream. Errors also arrive here, as ``HVTCameraEvent/error(_:)``.
   public var events: AsyncStream<HVTCameraEvent> { hub.stream() }
+
+  /// Every message of the camera pipeline's bus from now on, as `gst-launch-1.0 -m` prints them (state
+  /// changes of each element, stream starts, latency, QoS, errors…), in order. Each access returns a new
+  /// stream; it ends when the controller is released.
+  public var busMessages: AsyncStream<HVTBusMessage> { hub.busStream() }
+
+  /// GStreamer's own DOT description of the live pipeline (with the recording branch while recording), or
+  /// `nil` when not presented; render it with graphviz `dot`. Wraps `gst_debug_bin_to_dot_data`.
+  public func pipelineGraph() -> String? {
+    queue.sync { state.session?.pipeline.dotGraph() }
+  }
 
   // MARK: - Configuration
 
@@ -281,11 +297,18 @@ public final class HVTCameraController: @unchecked Sendable {
     else {
       throw HVTCameraError.pipelineSetupFailed("\(camera.name) offers no raw or JPEG video (caps: \(deviceCaps))")
     }
+    debugLog.log(
+      .info, "\(camera.name): \(choice.caps) for \(state.videoQuality.commandLineName) (offers \(deviceCaps))")
     let failing: Int? = if case .simulated(let frames) = source.kind { frames } else { nil }
-    return try HVTPipelineModel.build(
+    let model = try HVTPipelineModel.build(
       camera: camera, choice: choice,
       settings: .init(
         preset: preset, quality: state.videoQuality, failingAfterFrames: failing, preview: state.previewOutput))
+    debugLog.log(
+      .info,
+      "preset \(preset.name): photo encoder \(model.photoEncoderFactory), movie encoder \(model.movieEncoder) "
+        + "(of \(preset.movieEncoder)), muxer \(model.movieMuxer)")
+    return model
   }
 
   private func startSession() throws {
@@ -297,6 +320,7 @@ public final class HVTCameraController: @unchecked Sendable {
       queue.async { controller.target?.handle(message) }
     }
     state.session = session
+    state.lastPipeline = session.pipeline
     state.pipelinePath = session.path
     do {
       try session.start()
@@ -304,7 +328,9 @@ public final class HVTCameraController: @unchecked Sendable {
       state.session = nil
       throw error
     }
+    debugLog.log(.info, "camera started: \(model.configuration)", object: session.pipeline)
     publish(.configured(model.configuration))
+    if model.configuration.devicePath != nil { watchDevices(for: session) }
   }
 
   /// Finalizes a recording, lets a photo in progress finish, and stops the pipeline.
@@ -313,6 +339,7 @@ public final class HVTCameraController: @unchecked Sendable {
     finishRecording(reason: .cameraStopped)
     photoQueue.sync {}
     state.session = nil
+    state.deviceWatcher = nil
     session.stop()
     // A pipeline flushes its bus on the way to NULL, so GStreamer never posts this last change.
     queue.async { self.publish(.stateChanged(from: .ready, to: .null)) }

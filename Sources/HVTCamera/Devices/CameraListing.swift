@@ -40,14 +40,19 @@ struct MonitoredDevice: Sendable, Hashable {
   }
 }
 
+extension MonitoredDevice {
+  /// The values of a device the monitor gave.
+  init(_ device: Device) {
+    self.init(
+      typeName: device.typeName, displayName: device.displayName, caps: device.caps?.description,
+      properties: device.properties, elementFactory: device.elementFactoryName)
+  }
+}
+
 extension CameraDiscovery {
   /// The `Video/Source` devices `GstDeviceMonitor` finds, as values. Wraps ``DeviceMonitor/devices(ofClass:)``.
   static func monitoredDevices() -> [MonitoredDevice] {
-    DeviceMonitor.devices(ofClass: "Video/Source").map { device in
-      MonitoredDevice(
-        typeName: device.typeName, displayName: device.displayName, caps: device.caps?.description,
-        properties: device.properties, elementFactory: device.elementFactoryName)
-    }
+    DeviceMonitor.devices(ofClass: "Video/Source").map(MonitoredDevice.init)
   }
 
   /// The API a device was found through, from the provider that made it: its GObject type names the

@@ -13,6 +13,8 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
   case mediaTypesUnavailable(requested: [HVTMediaType], available: [HVTMediaType])
   /// The operation needs a presented camera.
   case notPresented
+  /// The camera in use was unplugged.
+  case cameraDisconnected(name: String, path: String?)
   /// GStreamer reported an error on the bus.
   case gstreamer(HVTGStreamerMessage)
   /// The pipeline could not be built or started: a missing element, a failed link, a refused property.
@@ -31,6 +33,8 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
       "mediaTypes must not be empty"
     case .mediaTypesUnavailable(let requested, let available):
       "media types \(requested.map(\.rawValue)) are not available from this source (available: \(available.map(\.rawValue)))"
+    case .cameraDisconnected(let name, let path):
+      "the camera in use was disconnected: \(name)\(path.map { " (\($0))" } ?? "")"
     case .notPresented:
       "the camera is not presented; call present() first"
     case .gstreamer(let message):

@@ -19,6 +19,12 @@ public enum HVTCameraEvent: Sendable {
   case recordingProgress(elapsed: Double, limit: Double)
   /// The recording branch received its last frame and is being finalized.
   case recordingStopped(elapsed: Double, reason: HVTRecordingStopReason)
+  /// A camera was plugged in while the controller was presented (`GST_MESSAGE_DEVICE_ADDED`).
+  case cameraConnected(name: String, path: String?)
+  /// A camera was unplugged while the controller was presented (`GST_MESSAGE_DEVICE_REMOVED`). When it is
+  /// the camera in use, a recording is finalized and delivered, the error
+  /// ``HVTCameraError/cameraDisconnected(name:path:)`` follows and the camera stops.
+  case cameraDisconnected(name: String, path: String?)
   /// The whole pipeline reached end-of-stream (`GST_MESSAGE_EOS`).
   case endOfStream
   /// An error, also delivered to ``HVTCameraControllerDelegate/cameraController(_:didFailWithError:)``.

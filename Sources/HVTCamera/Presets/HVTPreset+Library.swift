@@ -102,6 +102,7 @@ extension HVTPreset {
     var (preset, positions) = try decode(text, file: file, expectedName: expectedName)
     try preset.check(file: file, positions: positions)
     preset.url = url
+    debugLog.log(.debug, "preset \(preset.name) read from \(file)")
     return preset
   }
 

@@ -1,0 +1,56 @@
+import Dispatch
+import HVTGStreamer
+
+extension HVTCameraController {
+  /// A camera that came or went.
+  enum DeviceChange: Sendable {
+    case connected(name: String, path: String?)
+    case disconnected(name: String, path: String?)
+  }
+
+  /// Starts a `GstDeviceMonitor` for `Video/Source` devices while `session` runs. The monitor probes the
+  /// devices when it starts, which takes a moment, so it starts off the controller queue and is kept
+  /// only if the session is still the current one.
+  func watchDevices(for session: CaptureSession) {
+    let controller = WeakReference(self)
+    let queue = self.queue
+    DispatchQueue.global(qos: .utility).async {
+      let watcher = DeviceWatcher(deviceClass: "Video/Source") { change in
+        let device: MonitoredDevice
+        let event: DeviceChange
+        switch change {
+        case .added(let added):
+          device = MonitoredDevice(added)
+          event = .connected(name: device.displayName, path: device.nodePath)
+        case .removed(let removed):
+          device = MonitoredDevice(removed)
+          event = .disconnected(name: device.displayName, path: device.nodePath)
+        }
+        queue.async { controller.target?.handleDeviceChange(event) }
+      }
+      queue.async {
+        guard let self = controller.target, self.state.session === session else { return }
+        self.state.deviceWatcher = watcher
+      }
+    }
+  }
+
+  /// Reports a camera coming or going; when the camera in use goes, finalizes and delivers a recording,
+  /// reports ``HVTCameraError/cameraDisconnected(name:path:)`` and stops the camera (on `queue`).
+  func handleDeviceChange(_ change: DeviceChange) {
+    switch change {
+    case .connected(let name, let path):
+      debugLog.log(.info, "camera connected: \(name) \(path ?? "")")
+      publish(.cameraConnected(name: name, path: path))
+    case .disconnected(let name, let path):
+      debugLog.log(.info, "camera disconnected: \(name) \(path ?? "")")
+      publish(.cameraDisconnected(name: name, path: path))
+      guard let configuration = state.session?.model.configuration,
+        path.map({ $0 == configuration.devicePath }) ?? (name == configuration.deviceName)
+      else { return }
+      fail(HVTCameraError.cameraDisconnected(name: name, path: path))
+      finishRecording(reason: .error)
+      stopSession()
+    }
+  }
+}
