@@ -25,7 +25,9 @@ struct ReadmeExampleTests {
     camera.cameraDelegate = shooter
     camera.delegateQueue = DispatchQueue(label: "readme")
     camera.videoQuality = .type640x480
-    camera.outputDirectory = try makeTemporaryDirectory()
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    camera.outputDirectory = directory
     try camera.present()
     camera.takePicture()
     await withCheckedContinuation { continuation in

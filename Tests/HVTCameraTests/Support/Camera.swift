@@ -1,8 +1,9 @@
 import Foundation
 import HVTCamera
 
-/// A presented simulated camera with a recorder as its delegate, writing into a fresh directory.
-struct TestCamera {
+/// A presented simulated camera with a recorder as its delegate, writing into a fresh directory that is
+/// removed with it.
+final class TestCamera {
   let controller: HVTCameraController
   let delegate = DelegateRecorder()
   let directory: URL
@@ -20,6 +21,11 @@ struct TestCamera {
     controller.cameraCaptureMode = mode
     try controller.setMediaTypes(mediaTypes)
     if present { try controller.present() }
+  }
+
+  deinit {
+    controller.dismiss()
+    try? FileManager.default.removeItem(at: directory)
   }
 
   /// Starts a recording and waits until its first frame reached the encoder.
