@@ -1,6 +1,9 @@
 import Foundation
 import HVTGStreamer
 
+/// Built-in presets already read, by name.
+private let builtInCache = Locked<[String: HVTPreset]>([:])
+
 extension HVTPreset {
   /// Where a preset was found.
   public enum Origin: String, Sendable, Hashable {
@@ -49,9 +52,16 @@ extension HVTPreset {
     if nameOrPath.contains("/") || nameOrPath.hasSuffix(".json") {
       return try load(contentsOf: URL(fileURLWithPath: nameOrPath))
     }
-    for directory in [userDirectory, builtInDirectory].compactMap({ $0 }) {
-      let url = directory.appendingPathComponent("\(nameOrPath).json")
-      if FileManager.default.fileExists(atPath: url.path) { return try load(contentsOf: url) }
+    let user = userDirectory.appendingPathComponent("\(nameOrPath).json")
+    if FileManager.default.fileExists(atPath: user.path) { return try load(contentsOf: user) }
+    if let builtIn = builtInDirectory?.appendingPathComponent("\(nameOrPath).json"),
+      FileManager.default.fileExists(atPath: builtIn.path)
+    {
+      // Built-ins ship with the library and do not change: each is read and checked once per process.
+      if let cached = builtInCache.withLock({ $0[nameOrPath] }) { return cached }
+      let preset = try load(contentsOf: builtIn)
+      builtInCache.withLock { $0[nameOrPath] = preset }
+      return preset
     }
     let names = available().map(\.name)
     let hint = NameSuggestion.nearest(to: nameOrPath, among: names).map { "; did you mean '\($0)'?" } ?? ""
