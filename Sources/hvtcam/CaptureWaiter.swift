@@ -12,6 +12,8 @@ final class CaptureWaiter: HVTCameraControllerDelegate, @unchecked Sendable {
   private var captures: [[HVTCameraController.InfoKey: any Sendable]] = []
   private var errors: [any Error] = []
   private let onEvent: @Sendable (HVTCameraEvent) -> Void
+  /// The controller attached to, to wait for the work that follows an error (see `nextCapture()`).
+  private weak var controller: HVTCameraController?
 
   init(onEvent: @escaping @Sendable (HVTCameraEvent) -> Void = { _ in }) {
     self.onEvent = onEvent
@@ -19,6 +21,7 @@ final class CaptureWaiter: HVTCameraControllerDelegate, @unchecked Sendable {
 
   /// Becomes `controller`'s delegate, on this waiter's queue.
   func attach(to controller: HVTCameraController) {
+    lock.withLock { self.controller = controller }
     controller.delegateQueue = queue
     controller.cameraDelegate = self
   }
@@ -51,6 +54,11 @@ final class CaptureWaiter: HVTCameraControllerDelegate, @unchecked Sendable {
         (captures.isEmpty ? nil : captures.removeFirst(), errors.isEmpty ? nil : errors.removeFirst())
       }
       if let error {
+        // The controller reports an error before it finalizes the recording the error cut short (on its
+        // own queue, draining the recording branch first), so the movie reaches this queue later. Any
+        // synchronous property read waits for the controller's queue to finish that work; then this
+        // queue is drained so that the movie, if there is one, has arrived.
+        _ = lock.withLock { controller }?.isRecording
         queue.sync {}
         let salvaged = capture ?? lock.withLock { captures.isEmpty ? nil : captures.removeFirst() }
         throw CaptureFailure(error: error, salvaged: salvaged)

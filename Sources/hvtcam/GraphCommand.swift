@@ -30,19 +30,30 @@ enum GraphCommand {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hvtcam-graph-\(getpid())")
     controller.outputDirectory = scratch
     defer { try? FileManager.default.removeItem(at: scratch) }
+    // Signalled when the recording starts, or when something ends it (or the camera) before it does.
     let started = DispatchSemaphore(value: 0)
     let waiter = CaptureWaiter { event in
-      if case .recordingStarted = event { started.signal() }
+      switch event {
+      case .recordingStarted, .recordingStopped, .error: started.signal()
+      default: break
+      }
     }
     waiter.attach(to: controller)
     options.relayBusMessages(of: controller)
-    try controller.present()
+    // Dismissed even when it does not start, so that the bus messages of the failed start are handled
+    // (relayed by --verbose, dumped to GST_DEBUG_DUMP_DOT_DIR) while the controller is still there.
     defer { controller.dismiss() }
+    try controller.present()
     if recording {
       guard controller.startVideoCapture() else {
         throw HVTCameraError.pipelineSetupFailed("the recording did not start")
       }
       started.wait()
+      // An error before the first frame ended the recording: report it (nextCapture throws it).
+      if !controller.isRecording {
+        _ = try waiter.nextCapture()
+        throw HVTCameraError.pipelineSetupFailed("the recording stopped before it started")
+      }
     }
     guard let graph = controller.pipelineGraph() else { throw HVTCameraError.notPresented }
     if recording {

@@ -24,8 +24,10 @@ enum PhotoCommand {
     let waiter = CaptureWaiter()
     waiter.attach(to: controller)
     options.relayBusMessages(of: controller)
-    try controller.present()
+    // Dismissed even when it does not start, so that the bus messages of the failed start are handled
+    // (relayed by --verbose, dumped to GST_DEBUG_DUMP_DOT_DIR) while the controller is still there.
     defer { controller.dismiss() }
+    try controller.present()
     for index in 1...count {
       controller.takePicture()
       let info = try waiter.nextCapture()

@@ -47,16 +47,20 @@ enum RecordCommand {
     let stopOnSignal = [SIGINT, SIGTERM].map { number in
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler {
+      // Weakly: a cancelled source releases its handler later, on its queue; holding the controller there
+      // would keep the pipeline alive past the command, while GStreamer shuts down in `main`.
+      source.setEventHandler { [weak controller] in
         stopRequested.store(true, ordering: .sequentiallyConsistent)
-        controller.stopVideoCapture()
+        controller?.stopVideoCapture()
       }
       source.resume()
       return source
     }
     defer { stopOnSignal.forEach { $0.cancel() } }
-    try controller.present()
+    // Dismissed even when it does not start, so that the bus messages of the failed start are handled
+    // (relayed by --verbose, dumped to GST_DEBUG_DUMP_DOT_DIR) while the controller is still there.
     defer { controller.dismiss() }
+    try controller.present()
     guard !stopRequested.load(ordering: .sequentiallyConsistent) else { return }
     guard controller.startVideoCapture() else {
       throw HVTCameraError.pipelineSetupFailed("the recording did not start")
