@@ -12,6 +12,7 @@ let package = Package(
   products: [
     .library(name: "HVTCamera", targets: ["HVTCamera"]),
     .executable(name: "hvtcam", targets: ["hvtcam"]),
+    .executable(name: "hvtcam-bench", targets: ["hvtcam-bench"]),
   ],
   targets: [
     .systemLibrary(
@@ -21,14 +22,17 @@ let package = Package(
     ),
     .target(name: "HVTGStreamer", dependencies: ["CGStreamer"]),
     .target(name: "CV4L2"),
-    .target(name: "HVTCamera", dependencies: ["HVTGStreamer", "CV4L2"], resources: [.copy("Resources/pipelines")]),
+    .target(name: "CAllocator"),
+    .target(name: "HVTCamera", dependencies: ["HVTGStreamer", "CV4L2", "CAllocator"], resources: [.copy("Resources/pipelines")]),
     .executableTarget(name: "hvtcam", dependencies: ["HVTCamera"]),
+    .executableTarget(name: "hvtcam-bench", dependencies: ["HVTCamera", "HVTGStreamer"]),
     .target(name: "MediaInspection", path: "Tests/MediaInspection"),
     .testTarget(name: "HVTGStreamerTests", dependencies: ["HVTGStreamer"]),
     .testTarget(
       name: "HVTCameraTests", dependencies: ["HVTCamera", "HVTGStreamer", "MediaInspection"],
       resources: [.copy("Fixtures/BadPresets")]),
     .testTarget(name: "hvtcamTests", dependencies: ["hvtcam", "HVTCamera", "MediaInspection"]),
+    .testTarget(name: "hvtcam-benchTests", dependencies: ["hvtcam-bench"]),
   ],
   swiftLanguageModes: [.v6]
 )

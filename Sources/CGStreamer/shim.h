@@ -33,6 +33,10 @@ static inline GstBuffer *hvt_gst_pad_probe_info_buffer(GstPadProbeInfo *info) { 
 static inline GstEvent *hvt_gst_pad_probe_info_event(GstPadProbeInfo *info) { return GST_PAD_PROBE_INFO_EVENT(info); }
 static inline void hvt_gst_pad_probe_info_set_data(GstPadProbeInfo *info, gpointer data) { GST_PAD_PROBE_INFO_DATA(info) = data; }
 
+// GST_PAD_STREAM_LOCK / GST_PAD_STREAM_UNLOCK are macros over the pad's recursive stream mutex.
+static inline void hvt_gst_pad_stream_lock(GstPad *pad) { GST_PAD_STREAM_LOCK(pad); }
+static inline void hvt_gst_pad_stream_unlock(GstPad *pad) { GST_PAD_STREAM_UNLOCK(pad); }
+
 // GST_BUFFER_PTS / DTS / DURATION and GST_BUFFER_FLAG_IS_SET are field-access macros.
 static inline GstClockTime hvt_gst_buffer_pts(GstBuffer *buffer) { return GST_BUFFER_PTS(buffer); }
 static inline GstClockTime hvt_gst_buffer_dts(GstBuffer *buffer) { return GST_BUFFER_DTS(buffer); }
@@ -62,6 +66,18 @@ static inline GParamSpec **hvt_g_object_list_properties(gpointer object, guint *
 }
 static inline GType hvt_g_param_spec_value_type(GParamSpec *spec) { return G_PARAM_SPEC_VALUE_TYPE(spec); }
 static inline gboolean hvt_g_param_spec_is_writable(GParamSpec *spec) { return (spec->flags & G_PARAM_WRITABLE) != 0; }
+
+// G_OBJECT_TYPE is a macro; signals are looked up by name on the instance's type (g_signal_lookup).
+static inline GType hvt_g_object_type(gpointer object) { return G_OBJECT_TYPE(object); }
+
+// GST_IS_ENCODING_CONTAINER_PROFILE is a type-check macro.
+static inline gboolean hvt_gst_is_encoding_container_profile(gpointer profile) { return GST_IS_ENCODING_CONTAINER_PROFILE(profile); }
+
+// G_TYPE_NONE is a macro; an action signal without a return value returns it.
+static inline GType hvt_g_type_none(void) { return G_TYPE_NONE; }
+
+// G_TYPE_OBJECT is a macro; object-valued properties (elements, encoding profiles) hold a GObject.
+static inline gboolean hvt_g_type_is_object(GType type) { return g_type_is_a(type, G_TYPE_OBJECT); }
 
 // G_TYPE_STRING and G_VALUE_TYPE are macros.
 static inline GType hvt_g_type_string(void) { return G_TYPE_STRING; }

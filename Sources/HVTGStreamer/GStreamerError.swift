@@ -50,6 +50,8 @@ public enum GStreamerError: Error, Sendable, Hashable, CustomStringConvertible {
   case stateChangeFailed(element: String, target: ElementState)
   /// Something did not happen within the time allowed.
   case timedOut(String)
+  /// The element has no signal of this name (or not one that can be emitted without arguments).
+  case unknownSignal(element: String, signal: String)
 
   /// What failed, with the names involved and, where one exists, the nearest valid name.
   public var description: String {
@@ -74,6 +76,8 @@ public enum GStreamerError: Error, Sendable, Hashable, CustomStringConvertible {
       return "'\(element)' failed to change state to \(target)"
     case .timedOut(let what):
       return "timed out: \(what)"
+    case .unknownSignal(let element, let signal):
+      return "element '\(element)' has no action signal '\(signal)'"
     }
   }
 

@@ -30,6 +30,23 @@ public final class Pad: @unchecked Sendable {
     gst_pad_unlink(pointer, sink.pointer) != 0
   }
 
+  /// Runs `body` holding the pad's stream lock. On a sink pad this parks the streaming thread before its
+  /// next buffer (or serialized event) until `body` returns: what `body` does happens between two
+  /// buffers. Keep `body` short. Wraps `GST_PAD_STREAM_LOCK` / `GST_PAD_STREAM_UNLOCK`.
+  public func withStreamLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    hvt_gst_pad_stream_lock(pointer)
+    defer { hvt_gst_pad_stream_unlock(pointer) }
+    return try body()
+  }
+
+  /// Pushes a buffer out of this source pad to its peer, after the pad's pending sticky events
+  /// (stream-start, caps, segment). Call it only where no streaming thread pushes on this pad at the same
+  /// time. Returns whether the peer accepted it. Wraps `gst_pad_push` (given a reference of its own).
+  @discardableResult
+  public func push(_ buffer: Buffer) -> Bool {
+    gst_pad_push(pointer, gst_buffer_ref(buffer.pointer)) == GST_FLOW_OK
+  }
+
   /// Sends an end-of-stream event into this pad. Wraps `gst_pad_send_event` with `gst_event_new_eos`.
   @discardableResult
   public func sendEndOfStream() -> Bool {

@@ -13,7 +13,10 @@ struct PhotoTests {
     ])
   func photo(quality: HVTCameraController.QualityType) async throws {
     let camera = try TestCamera(quality: quality)
-    _ = try await camera.delegate.nextEvent { if case .stateChanged(_, .playing) = $0 { true } else { nil } }
+    _ = try await camera.delegate.nextEvent { if case .previewStarted = $0 { true } else { nil } }
+    // Frames reach the preview after the tee, where the photo's frame is kept: what the preview has seen
+    // before the call is at most as new as the frame of the moment.
+    let shown = try #require(camera.controller.previewStatistics?.latestFrameTimestamp)
     camera.controller.takePicture()
     let photo = try await camera.delegate.nextCapture(.image)
     let size = try #require(quality.requestedSize)
@@ -25,10 +28,12 @@ struct PhotoTests {
     let report = try MediaInspector.discover(url)
     #expect(report.isJPEG && report.width == size.width && report.height == size.height)
     let metadata = try photo.metadata
-    // Zero shutter lag: the frame already existed when takePicture() was called, and it was the newest.
+    // Zero shutter lag: the frame already existed when takePicture() was called (its age is not negative),
+    // and it was the newest: no older than what the preview had shown. (Bounds on the age in seconds
+    // depend on the machine's load; the benchmark measures them.)
     let age = try #require(metadata.frameAge)
-    #expect(age >= 0 && age < 2.0 / 30, "frame age \(age) s")
-    #expect(metadata.frameTimestamp > 0)
+    #expect(age >= 0, "frame age \(age) s")
+    #expect(metadata.frameTimestamp >= shown, "photo of \(metadata.frameTimestamp) s, preview at \(shown) s")
     #expect(metadata.encoder == "jpegenc")
     #expect(metadata.configuration.size == size)
     #expect(metadata.fileSize == image.jpegData.count)

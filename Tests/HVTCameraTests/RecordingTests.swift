@@ -125,4 +125,24 @@ struct RecordingTests {
     #expect(!FileManager.default.fileExists(atPath: partial.path))
     camera.controller.dismiss()
   }
+
+  @Test("a movie starts with the frame of the moment, and a stop right after the start still plays")
+  func startsWithTheFrameOfTheMoment() async throws {
+    let camera = try TestCamera(mode: .video)
+    _ = try await camera.delegate.nextEvent { if case .previewStarted = $0 { true } else { nil } }
+    // What the preview has seen before the call passed the tee earlier than the frame of the moment.
+    let shown = try #require(camera.controller.previewStatistics?.latestFrameTimestamp)
+    try await camera.startRecording()
+    camera.controller.stopVideoCapture()
+    let movie = try await camera.delegate.nextCapture(.movie)
+    let metadata = try movie.metadata
+    // The first frame already existed at the call (the camera's next frame would be younger than it).
+    let age = try #require(metadata.frameAge)
+    #expect(age >= 0, "first frame \(age) s old at the call")
+    #expect(metadata.frameTimestamp >= shown, "first frame at \(metadata.frameTimestamp) s, preview at \(shown) s")
+    #expect(try #require(metadata.frameCount) >= RecordingBranch.minimumFrames)
+    let report = try MediaInspector.discover(movie.movieURL)
+    #expect(report.isH264 && !report.failed, "\(report)")
+    camera.controller.dismiss()
+  }
 }

@@ -28,8 +28,8 @@ final class RecordingBranch: @unchecked Sendable {
     var duration = 0.0
     /// Running time of the first frame (nanoseconds).
     var firstTimestamp: UInt?
-    /// Wall-clock time of the first frame.
-    var firstFrameDate: Date?
+    /// When the first frame entered the encoder.
+    var encodingStartedAt: ContinuousClock.Instant?
   }
 
   private struct Timing {
@@ -40,17 +40,27 @@ final class RecordingBranch: @unchecked Sendable {
   }
 
   let file: CaptureFiles.Reservation
+  /// The pipeline's running time (nanoseconds) when the recording was asked for.
+  let requestTime: UInt?
+  /// The wall-clock time when the recording was asked for.
+  let requestDate = Date()
   private let bin: Bin
   private let entry: Pad
   private var teePad: Pad?
   private let timing = Locked(Timing())
   private let drained = DispatchSemaphore(value: 0)
-  private let started = DispatchSemaphore(value: 0)
+  /// Signalled once the branch has `minimumFrames` frames, or reached its limit before that.
+  private let enoughFrames = DispatchSemaphore(value: 0)
+
+  /// The frames a stop waits for: a one-frame H.264 movie is valid, but some decoders (`openh264dec`, the
+  /// one Debian's plugins-bad ships) output nothing for it.
+  static let minimumFrames = 2
 
   /// Builds the branch (not yet attached): the model's recording chain, then a `filesink` writing to the
-  /// reservation's partial file.
-  init(chain: [HVTElementDescription], file: CaptureFiles.Reservation, name: String) throws {
+  /// reservation's partial file. `requestTime` is the pipeline's running time at the request.
+  init(chain: [HVTElementDescription], file: CaptureFiles.Reservation, name: String, requestTime: UInt?) throws {
     self.file = file
+    self.requestTime = requestTime
     bin = Bin(name: name)
     let elements = try ElementChain(
       chain + [HVTElementDescription("filesink", name: "file", ["location": file.partial.path, "async": "false"])],
@@ -60,25 +70,33 @@ final class RecordingBranch: @unchecked Sendable {
     }
     try bin.addGhostPad("sink", target: entry)
     self.entry = entry
+    // The moment the first frame enters the encoder; the probe goes away after it.
+    bin.element(named: HVTPipelineModel.movieEncoderName)?.staticPad("sink")?.addProbe(.buffer) { [timing] _, info in
+      guard info.buffer != nil else { return .ok }
+      let now = ContinuousClock.now
+      timing.withLock { $0.summary.encodingStartedAt = $0.summary.encodingStartedAt ?? now }
+      return .remove
+    }
     fileSinkPad.addProbe(.eventDownstream) { [drained] _, info in
       if info.event == .endOfStream { drained.signal() }
       return .ok
     }
   }
 
-  /// Adds the branch to the running pipeline and links it to a new tee pad. `limit` is the maximum
-  /// duration in seconds; `frameInterval` the expected duration of a frame when buffers carry none.
+  /// Adds the branch to the session's running pipeline and links it to a new tee pad, starting with the
+  /// frame of the moment. `limit` is the maximum duration in seconds; `frameInterval` the expected
+  /// duration of a frame when buffers carry none.
   func attach(
-    to pipeline: Pipeline, tee: Element, limit: Double, frameInterval: Double,
+    to session: CaptureSession, limit: Double, frameInterval: Double,
     onEvent: @escaping @Sendable (Event) -> Void
   ) throws {
     let limitTime = ClockTime.from(seconds: limit)
     let fallbackDuration = ClockTime.from(seconds: frameInterval)
-    entry.addProbe(.buffer) { [timing, started] _, info in
+    entry.addProbe(.buffer) { [timing, enoughFrames] _, info in
       guard let buffer = info.buffer, ClockTime.isValid(buffer.presentationTime) else { return .ok }
       let pts = buffer.presentationTime
       let duration = ClockTime.isValid(buffer.duration) ? buffer.duration : fallbackDuration
-      enum Verdict { case pass(base: UInt, first: Bool, newSecond: Int?), drop(notify: Bool) }
+      enum Verdict { case pass(base: UInt, first: Bool, enough: Bool, newSecond: Int?), drop(notify: Bool) }
       let verdict = timing.withLock { timing -> Verdict in
         if timing.limitReached { return .drop(notify: false) }
         let first = timing.base == nil
@@ -91,45 +109,59 @@ final class RecordingBranch: @unchecked Sendable {
         }
         timing.summary.frames += 1
         timing.summary.duration = ClockTime.seconds(start + duration)
-        if first {
-          timing.summary.firstTimestamp = pts
-          timing.summary.firstFrameDate = Date()
-        }
+        if first { timing.summary.firstTimestamp = pts }
         let seconds = Int(timing.summary.duration)
         let newSecond = seconds > timing.reportedSeconds ? seconds : nil
         if let newSecond { timing.reportedSeconds = newSecond }
-        return .pass(base: base, first: first, newSecond: newSecond)
+        let enough = timing.summary.frames == Self.minimumFrames
+        return .pass(base: base, first: first, enough: enough, newSecond: newSecond)
       }
       switch verdict {
       case .drop(let notify):
-        if notify { onEvent(.limitReached) }
+        if notify {
+          enoughFrames.signal()
+          onEvent(.limitReached)
+        }
         return .drop
-      case .pass(let base, let first, let newSecond):
+      case .pass(let base, let first, let enough, let newSecond):
         if let writable = info.writableBuffer() {
           writable.presentationTime = pts >= base ? pts - base : 0
           let dts = writable.decodingTime
           if ClockTime.isValid(dts) { writable.decodingTime = dts >= base ? dts - base : 0 }
         }
-        if first {
-          started.signal()
-          onEvent(.started)
-        }
+        if first { onEvent(.started) }
+        if enough { enoughFrames.signal() }
         if let newSecond { onEvent(.progress(elapsed: Double(newSecond))) }
         return .ok
       }
     }
-    try pipeline.add(bin)
-    guard let teePad = tee.requestPad("src_%u"), let ghost = bin.staticPad("sink") else {
-      pipeline.remove(bin)
-      throw HVTCameraError.pipelineSetupFailed("the tee gave no pad for the recording branch")
-    }
-    self.teePad = teePad
+    try session.pipeline.add(bin)
     guard bin.syncStateWithParent() else {
-      tee.releaseRequestPad(teePad)
-      pipeline.remove(bin)
+      remove(from: session)
       throw HVTCameraError.pipelineSetupFailed("the recording branch did not start (cannot open \(file.partial.path)?)")
     }
-    try teePad.link(to: ghost)
+    guard let teeSink = session.tee.staticPad("sink"), let ghost = bin.staticPad("sink") else {
+      remove(from: session)
+      throw HVTCameraError.pipelineSetupFailed("the recording branch has no pad to link")
+    }
+    // The movie starts with the frame of the moment, as a photo does, not with the camera's next frame
+    // (up to a frame interval later). With the tee's input held between two frames, the new tee pad is
+    // linked and given the newest frame that went through the tee; the camera's next frame follows it.
+    // The tee gives a new pad the stream's sticky events (caps, segment), which precede that frame.
+    try teeSink.withStreamLock {
+      guard let teePad = session.tee.requestPad("src_%u") else {
+        remove(from: session)
+        throw HVTCameraError.pipelineSetupFailed("the tee gave no pad for the recording branch")
+      }
+      self.teePad = teePad
+      do {
+        try teePad.link(to: ghost)
+      } catch {
+        remove(from: session)
+        throw error
+      }
+      if let frame = session.tap.latest { teePad.push(frame.buffer) }
+    }
   }
 
   /// The branch's object path; its elements' paths start with it.
@@ -149,11 +181,12 @@ final class RecordingBranch: @unchecked Sendable {
     }
   }
 
-  /// Waits until the first frame entered the branch, up to `timeout` seconds; true if it did.
-  func waitUntilStarted(timeout: Double) -> Bool {
-    guard summary.frames == 0 else { return true }
-    let arrived = started.wait(timeout: .now() + timeout) == .success
-    if arrived { started.signal() }
+  /// Waits until the branch has `minimumFrames` frames (or reached its limit first), up to `timeout`
+  /// seconds; true if it did.
+  func waitForMinimumFrames(timeout: Double) -> Bool {
+    guard timing.withLock({ $0.summary.frames < Self.minimumFrames && !$0.limitReached }) else { return true }
+    let arrived = enoughFrames.wait(timeout: .now() + timeout) == .success
+    if arrived { enoughFrames.signal() }
     return arrived
   }
 
@@ -164,11 +197,11 @@ final class RecordingBranch: @unchecked Sendable {
   }
 
   /// Stops the branch, closing the file, removes it from the pipeline and gives the tee pad back.
-  func remove(from pipeline: Pipeline, tee: Element) {
+  func remove(from session: CaptureSession) {
     bin.setState(.null)
-    pipeline.remove(bin)
+    session.pipeline.remove(bin)
     if let teePad {
-      tee.releaseRequestPad(teePad)
+      session.tee.releaseRequestPad(teePad)
       self.teePad = nil
     }
   }

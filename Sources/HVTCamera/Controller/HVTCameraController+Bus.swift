@@ -31,12 +31,9 @@ extension HVTCameraController {
     debugLog.log(.warning, "error from \(report.source): \(report.message)")
     state.lastPipeline?.dumpDotFile(named: "\(name)-error")
     fail(HVTCameraError.gstreamer(HVTGStreamerMessage(report)))
-    if let recording = state.recording, report.source.hasPrefix(recording.path + "/") {
-      finishRecording(reason: .error)
-    } else {
-      finishRecording(reason: .error)
-      stopSession()
-    }
+    let inRecordingBranch = state.recording.map { report.source.hasPrefix($0.path + "/") } ?? false
+    finishRecording(reason: .error)
+    if !inRecordingBranch { stopSession() }
   }
 }
 

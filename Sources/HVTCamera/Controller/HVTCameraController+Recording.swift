@@ -13,12 +13,12 @@ extension HVTCameraController {
       do {
         let file = try CaptureFiles.reserve(
           in: state.outputDirectory, prefix: "MOV", extension: session.model.movieExtension, movie: true)
-        let branch = try RecordingBranch(chain: session.model.recording, file: file, name: "recording")
+        let branch = try RecordingBranch(
+          chain: session.model.recording, file: file, name: "recording", requestTime: session.pipeline.runningTime)
         let frameRate = session.model.configuration.frameRate.framesPerSecond
         let (controller, recording) = (WeakReference(self), WeakReference(branch))
-        try branch.attach(
-          to: session.pipeline, tee: session.tee, limit: state.videoMaximumDuration, frameInterval: 1 / frameRate
-        ) { [queue] event in
+        try branch.attach(to: session, limit: state.videoMaximumDuration, frameInterval: 1 / frameRate) {
+          [queue] event in
           queue.async {
             guard let self = controller.target, let branch = recording.target, self.state.recording === branch
             else { return }
@@ -64,12 +64,12 @@ extension HVTCameraController {
   func finishRecording(reason: HVTRecordingStopReason) {
     guard let branch = state.recording, let session = state.session else { return }
     state.recording = nil
-    // A stop right after the start still makes a movie: let the first frame in before closing the branch.
-    if reason != .error { _ = branch.waitUntilStarted(timeout: 2) }
+    // A stop right after the start still makes a movie that plays: let the first frames in first.
+    if reason != .error { _ = branch.waitForMinimumFrames(timeout: 2) }
     publish(.recordingStopped(elapsed: branch.summary.duration, reason: reason))
     branch.sendEndOfStream()
     let drained = branch.waitUntilDrained(timeout: reason == .error ? 3 : 10)
-    branch.remove(from: session.pipeline, tee: session.tee)
+    branch.remove(from: session)
     debugLog.log(
       .info, "recording branch removed (\(reason.rawValue), drained: \(drained)): \(branch.summary.frames) frames",
       object: session.pipeline)
@@ -96,11 +96,14 @@ extension HVTCameraController {
     } catch {
       return fail(error)
     }
+    let firstTimestamp = summary.firstTimestamp.map(ClockTime.seconds) ?? 0
+    let age = branch.requestTime.map { ClockTime.seconds($0) - firstTimestamp }
     let metadata = HVTMediaMetadata(
-      captureDate: summary.firstFrameDate ?? Date(), configuration: session.model.configuration,
-      frameTimestamp: summary.firstTimestamp.map(ClockTime.seconds) ?? 0, frameAge: nil, flashFired: nil,
+      captureDate: branch.requestDate.addingTimeInterval(-(age ?? 0)), configuration: session.model.configuration,
+      frameTimestamp: firstTimestamp, frameAge: age, flashFired: nil,
       duration: summary.duration, frameCount: summary.frames, encoder: session.model.movieEncoder,
-      muxer: session.model.movieMuxer, stopReason: reason, fileSize: CaptureFiles.size(of: branch.file.final))
+      muxer: session.model.movieMuxer, stopReason: reason, fileSize: CaptureFiles.size(of: branch.file.final),
+      encodingStartedAt: summary.encodingStartedAt)
     deliver([.mediaType: HVTMediaType.movie, .mediaURL: branch.file.final, .mediaMetadata: metadata])
   }
 }

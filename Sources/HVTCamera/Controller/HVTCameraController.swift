@@ -63,8 +63,11 @@ public final class HVTCameraController: @unchecked Sendable {
   /// Throws when a GStreamer element the engine itself needs is not installed (naming it), when the
   /// built-in `default` preset cannot be read, or when `source` names a device node that does not exist.
   /// Having no camera is not an error here: check ``isSourceTypeAvailable(_:)``; `present()` throws then.
+  /// The first controller of a process pins glibc's mmap threshold (see
+  /// ``HVTCameraRuntime/pinsMmapThreshold``).
   public init(source: HVTCameraSource = .automatic) throws {
     GStreamer.initialize()
+    AllocatorPolicy.apply()
     let required = [
       "videotestsrc", "v4l2src", "jpegdec", "jpegenc", "tee", "queue", "capsfilter", "videoconvert", "videobalance",
       "identity", "fakesink", "appsrc", "appsink", "filesink",
@@ -89,7 +92,7 @@ public final class HVTCameraController: @unchecked Sendable {
 
   deinit {
     if let session = state.session {
-      state.recording?.remove(from: session.pipeline, tee: session.tee)
+      state.recording?.remove(from: session)
       session.stop()
     }
     hub.finish()
@@ -238,6 +241,11 @@ public final class HVTCameraController: @unchecked Sendable {
   /// Frames the camera has delivered since it last (re)started; 0 when not presented.
   public var sourceFrameCount: UInt64 { queue.sync { state.session?.tap.frameCount ?? 0 } }
 
+  /// What has reached the preview sink since the camera last (re)started — frames and the timestamps of
+  /// the first and newest — or `nil` when not presented. Two readings tell how many preview frames were
+  /// lost between them (see ``HVTPreviewStatistics``).
+  public var previewStatistics: HVTPreviewStatistics? { queue.sync { state.session?.previewMonitor.statistics } }
+
   /// The pipeline this controller runs (or would run, if not presented) for its current settings:
   /// the model that ``HVTPipelineModel/launchCommand(mode:output:frames:)`` renders as `gst-launch-1.0`.
   public func pipelineModel() throws -> HVTPipelineModel {
@@ -322,6 +330,13 @@ public final class HVTCameraController: @unchecked Sendable {
     state.session = session
     state.lastPipeline = session.pipeline
     state.pipelinePath = session.path
+    let current = WeakReference(session)
+    session.previewMonitor.onFirstFrame { [queue] instant in
+      queue.async {
+        guard let self = controller.target, let session = current.target, self.state.session === session else { return }
+        self.publish(.previewStarted(at: instant))
+      }
+    }
     do {
       try session.start()
     } catch {

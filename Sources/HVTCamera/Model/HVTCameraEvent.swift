@@ -8,6 +8,10 @@ public enum HVTCameraEvent: Sendable {
   case stateChanged(from: HVTPipelineState, to: HVTPipelineState)
   /// The camera started (or restarted after a change of device or quality) with this configuration.
   case configured(HVTCaptureConfiguration)
+  /// The first frame since the camera (re)started reached the preview sink, at `at` on `ContinuousClock`
+  /// (taken on the streaming thread as the frame arrived; the event itself arrives a little later).
+  /// `at` minus a `ContinuousClock.now` taken before `present()` is the camera's start-up time.
+  case previewStarted(at: ContinuousClock.Instant)
   /// An element posted a warning (`GST_MESSAGE_WARNING`); capture goes on.
   case warning(HVTGStreamerMessage)
   /// An element posted an informational message (`GST_MESSAGE_INFO`).

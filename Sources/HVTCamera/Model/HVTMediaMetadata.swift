@@ -8,10 +8,11 @@ public struct HVTMediaMetadata: Sendable, Hashable {
   public var configuration: HVTCaptureConfiguration
   /// Running time, in seconds, of the photo's frame (or the movie's first frame) on the pipeline clock.
   public var frameTimestamp: Double
-  /// Photos: how old the frame was when `takePicture()` was called, in seconds: from 0 up to one frame
-  /// interval for the frame of the moment (zero shutter lag); negative when a frame made after the call
-  /// was used (the flash fired, or no frame had arrived yet). Photos taken faster than the frame rate
-  /// share the frame of their moment.
+  /// How old the photo's frame (or the movie's first frame) was when `takePicture()` (or
+  /// `startVideoCapture()`) was called, in seconds: from 0 up to one frame interval for the frame of the
+  /// moment (zero shutter lag; a movie starts with it too); negative when a frame made after the call was
+  /// used (the flash fired, or no frame had arrived yet). Photos taken faster than the frame rate share
+  /// the frame of their moment.
   public var frameAge: Double?
   /// Photos: whether the flash fired.
   public var flashFired: Bool?
@@ -27,6 +28,9 @@ public struct HVTMediaMetadata: Sendable, Hashable {
   public var stopReason: HVTRecordingStopReason?
   /// The size of the file in bytes.
   public var fileSize: Int
+  /// Movies: when the first frame entered the movie encoder (its sink pad), on `ContinuousClock`. Minus a
+  /// `ContinuousClock.now` taken before `startVideoCapture()`, it is the recording's start latency.
+  public var encodingStartedAt: ContinuousClock.Instant? = nil
 }
 
 /// The device, size and format a camera is running with: the answer to what was asked for.

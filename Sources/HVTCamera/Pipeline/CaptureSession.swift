@@ -1,3 +1,4 @@
+import Dispatch
 import HVTGStreamer
 
 /// One running camera pipeline, built from a model: `source… ! tee`, the preview branch, the frame tap on
@@ -10,8 +11,12 @@ final class CaptureSession: @unchecked Sendable {
   /// The simulated camera's light (`videobalance`), for the flash and the torch; `nil` without a flash.
   let light: Element?
   let tap = FrameTap()
+  /// Counts what reaches the preview sink.
+  let previewMonitor = PreviewMonitor()
   let photoEncoder: PhotoEncoder
-  private let startupError = Locked<MessageReport?>(nil)
+  /// The first error the pipeline posted, and a signal for it, so that a failed start reports it.
+  private let firstError = Locked<MessageReport?>(nil)
+  private let errorPosted = DispatchSemaphore(value: 0)
 
   /// Builds the pipeline (in NULL) and routes its bus to `onMessage` (called on GStreamer's threads).
   init(model: HVTPipelineModel, name: String, onMessage: @escaping @Sendable (BusMessage) -> Void) throws {
@@ -23,15 +28,23 @@ final class CaptureSession: @unchecked Sendable {
     try source.last.link(to: tee)
     let preview = try ElementChain(model.preview, in: pipeline)
     guard let teePad = tee.requestPad("src_%u"), let previewPad = preview.first.staticPad("sink"),
-      let teeSink = tee.staticPad("sink")
+      let teeSink = tee.staticPad("sink"), let previewSinkPad = preview.last.staticPad("sink")
     else { throw HVTCameraError.pipelineSetupFailed("the tee gave no pad for the preview") }
     try teePad.link(to: previewPad)
     tap.install(on: teeSink)
+    previewMonitor.install(on: previewSinkPad)
     self.tee = tee
     light = pipeline.element(named: HVTPipelineModel.lightName)
     photoEncoder = try PhotoEncoder(chain: model.photoEncoder, name: "\(name)-photo")
-    pipeline.bus.setSyncHandler { [startupError] message in
-      if case .error(let report) = message { startupError.withLock { $0 = $0 ?? report } }
+    pipeline.bus.setSyncHandler { [firstError, errorPosted] message in
+      if case .error(let report) = message {
+        let isFirst = firstError.withLock { first in
+          guard first == nil else { return false }
+          first = report
+          return true
+        }
+        if isFirst { errorPosted.signal() }
+      }
       onMessage(message)
     }
   }
@@ -40,16 +53,19 @@ final class CaptureSession: @unchecked Sendable {
   var path: String { pipeline.path }
 
   /// Sets the pipeline to PLAYING and waits (up to 10 s) until it is there; throws GStreamer's error if
-  /// the camera does not start.
+  /// the camera does not start, after dumping the pipeline as `<name>-error` to `GST_DEBUG_DUMP_DOT_DIR`.
   func start() throws {
     let result = pipeline.setState(.playing)
     let settled = result == .failure ? result : pipeline.state(timeout: 10).result
-    if settled == .failure || startupError.withLock({ $0 }) != nil {
-      let report = startupError.withLock { $0 }
-      stop()
-      throw report.map { HVTCameraError.gstreamer(HVTGStreamerMessage($0)) }
-        ?? HVTCameraError.pipelineSetupFailed("the camera pipeline did not start")
-    }
+    guard settled == .failure || firstError.withLock({ $0 }) != nil else { return }
+    // A bin fails its state change as soon as a child posts an error, before the message has travelled
+    // up to the pipeline's bus: the message follows at once.
+    if settled == .failure { _ = errorPosted.wait(timeout: .now() + .seconds(1)) }
+    let report = firstError.withLock { $0 }
+    pipeline.dumpDotFile(named: "\(pipeline.name)-error")
+    stop()
+    throw report.map { HVTCameraError.gstreamer(HVTGStreamerMessage($0)) }
+      ?? HVTCameraError.pipelineSetupFailed("the camera pipeline did not start")
   }
 
   /// Whether this camera has a light the engine can fire: the simulated camera's. (A V4L2 flash is

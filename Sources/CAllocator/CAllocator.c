@@ -1,0 +1,5 @@
+#include "CAllocator.h"
+
+#include <malloc.h>
+
+int hvt_malloc_set_mmap_threshold(size_t bytes) { return mallopt(M_MMAP_THRESHOLD, (int)bytes); }

@@ -1,0 +1,58 @@
+import CGStreamer
+
+extension Element {
+  /// Emits an action signal that takes no arguments and returns nothing, such as camerabin's
+  /// `start-capture` and `stop-capture`. Throws `unknownSignal` when the element has no such signal.
+  ///
+  /// `g_signal_emit_by_name` is variadic, which Swift cannot call; this looks the signal up on the
+  /// element's type and emits it with the instance as the only parameter. Wraps `g_signal_lookup`,
+  /// `g_signal_query` and `g_signal_emitv`.
+  public func emit(_ signal: String) throws {
+    let id = g_signal_lookup(signal, hvt_g_object_type(pointer))
+    guard id != 0 else { throw GStreamerError.unknownSignal(element: name, signal: signal) }
+    var query = GSignalQuery()
+    g_signal_query(id, &query)
+    guard query.n_params == 0, query.return_type == hvt_g_type_none() else {
+      throw GStreamerError.unknownSignal(element: name, signal: "\(signal) (it takes arguments or returns a value)")
+    }
+    var instance = GValue()
+    g_value_init(&instance, hvt_g_object_type(pointer))
+    g_value_set_object(&instance, pointer)
+    defer { g_value_unset(&instance) }
+    g_signal_emitv(&instance, id, 0, nil)
+  }
+}
+
+/// Called with each element added anywhere inside a bin, on the thread that adds it.
+public typealias DeepElementAddedHandler = @Sendable (_ element: Element) -> Void
+
+private final class DeepElementAddedContext {
+  let handler: DeepElementAddedHandler
+  init(_ handler: @escaping DeepElementAddedHandler) { self.handler = handler }
+}
+
+extension Bin {
+  /// Calls `handler` with every element added to this bin or to any bin inside it, from now on, on the
+  /// thread that adds it (often while a state change is in progress: only configure the element or add
+  /// probes to its pads, never change states from here). The handler lives as long as the bin.
+  ///
+  /// This is how to reach elements that a bin makes for itself, such as the encoder `encodebin` picks
+  /// inside `camerabin`. Wraps `g_signal_connect_data` on `deep-element-added`.
+  public func onDeepElementAdded(_ handler: @escaping DeepElementAddedHandler) {
+    typealias Callback =
+      @convention(c) (
+        UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?,
+        UnsafeMutableRawPointer?
+      ) -> Void
+    let callback: Callback = { _, _, element, data in
+      guard let element, let data else { return }
+      Unmanaged<DeepElementAddedContext>.fromOpaque(data).takeUnretainedValue().handler(Element(retaining: element))
+    }
+    let context = Unmanaged.passRetained(DeepElementAddedContext(handler)).toOpaque()
+    g_signal_connect_data(
+      pointer, "deep-element-added", unsafeBitCast(callback, to: GCallback.self), context,
+      { data, _ in
+        if let data { Unmanaged<DeepElementAddedContext>.fromOpaque(data).release() }
+      }, GConnectFlags(rawValue: 0))
+  }
+}

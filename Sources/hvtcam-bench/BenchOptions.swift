@@ -1,0 +1,91 @@
+import Foundation
+import HVTCamera
+
+/// The command line: `hvtcam-bench [--quick] [--json PATH] [--markdown PATH]`, and the hidden child
+/// modes the benchmark runs itself in (`--child MODE …`).
+struct BenchOptions {
+  static let usage = """
+    usage: hvtcam-bench [--quick] [--json PATH] [--markdown PATH]
+           hvtcam-bench --render JSON [--markdown PATH]
+
+    Measures HVTCameraController side by side with GStreamer's camerabin and gst-launch-1.0 on the
+    simulated camera (a live videotestsrc), alternating the engines, and prints the table.
+
+      --quick          about a minute: fewer repetitions, 1280x720 only (a smoke run)
+      --json PATH      where to write the results as JSON (default: BENCHMARKS.json for a full run,
+                       $TMPDIR/hvtcam-bench-quick.json with --quick)
+      --markdown PATH  where to write the report (default: BENCHMARKS.md for a full run, none with
+                       --quick); notes below its "<!-- notes -->" line are kept
+      --render JSON    measure nothing: write the report of an earlier run's JSON (default
+                       BENCHMARKS.md), e.g. after editing how the report is laid out
+
+    Exit codes: 0 success, 1 a measurement failed, 64 usage error.
+    """
+
+  var quick = false
+  var jsonPath: String?
+  var markdownPath: String?
+  /// An earlier run's JSON to render instead of measuring.
+  var renderPath: String?
+  /// A child mode, when this process is one of the benchmark's children.
+  var child: String?
+  var quality = HVTCameraController.QualityType.type1280x720
+  var frames = 300
+  var cameras = 1
+  var seconds = 5
+  var stills = 200
+  var recordings = 20
+  var directory = FileManager.default.temporaryDirectory
+  /// Child modes: leave glibc's mmap threshold as it is (`HVTCameraRuntime.pinsMmapThreshold = false`).
+  var leavesAllocatorAlone = false
+
+  /// Parses the arguments; throws `UsageError` for anything it does not know.
+  init(_ arguments: [String]) throws {
+    var remaining = arguments[...]
+    func value(_ option: String) throws -> String {
+      guard let value = remaining.popFirst() else { throw UsageError("hvtcam-bench: \(option) needs a value") }
+      return value
+    }
+    func number(_ option: String) throws -> Int {
+      let text = try value(option)
+      guard let number = Int(text), number > 0 else {
+        throw UsageError("hvtcam-bench: \(option) needs a positive number, not '\(text)'")
+      }
+      return number
+    }
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "--quick": quick = true
+      case "--json": jsonPath = try value(argument)
+      case "--markdown": markdownPath = try value(argument)
+      case "--render": renderPath = try value(argument)
+      case "--child": child = try value(argument)
+      case "--quality":
+        let name = try value(argument)
+        guard let quality = HVTCameraController.QualityType(commandLineName: name) else {
+          throw UsageError("hvtcam-bench: unknown quality '\(name)'")
+        }
+        self.quality = quality
+      case "--frames": frames = try number(argument)
+      case "--cameras": cameras = try number(argument)
+      case "--seconds": seconds = try number(argument)
+      case "--stills": stills = try number(argument)
+      case "--recordings": recordings = try number(argument)
+      case "--directory": directory = URL(fileURLWithPath: try value(argument), isDirectory: true)
+      case "--leave-allocator-alone": leavesAllocatorAlone = true
+      case "-h", "--help": throw UsageError(Self.usage, exitCode: 0)
+      default: throw UsageError("hvtcam-bench: unknown option '\(argument)' (see hvtcam-bench --help)")
+      }
+    }
+  }
+}
+
+/// A command-line mistake: the message and the exit code (64, or 0 for `--help`).
+struct UsageError: Error {
+  let message: String
+  let exitCode: Int32
+  init(_ message: String, exitCode: Int32 = 64) {
+    self.message = message
+    self.exitCode = exitCode
+  }
+}

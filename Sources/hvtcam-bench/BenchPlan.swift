@@ -1,0 +1,51 @@
+import HVTCamera
+
+/// How many of everything a run measures: the full run the issue asks for, or the quick smoke run.
+struct BenchPlan: Codable, Sendable {
+  /// The sizes of the latency and throughput rows.
+  var resolutions: [String]
+  /// Rounds per resolution; each round measures each engine once, alternating which goes first: a
+  /// start-up, a burst of stills, a recording.
+  var rounds: Int
+  /// Stills per burst.
+  var burst: Int
+  /// Seconds each recording of a round lasts (with a still every 500 ms for HVTCamera).
+  var recordingSeconds: Int
+  /// Frames per recording in the CPU rows.
+  var cpuFrames: Int
+  /// Frames of the short recordings that, subtracted, give the steady cost of a frame.
+  var cpuShortFrames: Int
+  /// Recordings per engine and resolution in the CPU rows.
+  var cpuRepetitions: Int
+  /// Camera counts of the concurrency rows.
+  var concurrentCameras: [Int]
+  /// Seconds the concurrent cameras record.
+  var concurrentSeconds: Int
+  /// Stills in the memory soak.
+  var soakStills: Int
+  /// Recordings (half a second each) in the memory soak.
+  var soakRecordings: Int
+  /// Seconds into a recording the crash rows kill the process.
+  var crashAfterSeconds: Int
+  /// Kills per engine and resolution in the crash rows.
+  var crashRepetitions: Int
+
+  /// The full run: at least 20 stills, 8 recordings and 5 start-ups per engine and resolution.
+  static let full = BenchPlan(
+    resolutions: ["1280x720", "1920x1080"], rounds: 8, burst: 20, recordingSeconds: 2, cpuFrames: 300,
+    cpuShortFrames: 30, cpuRepetitions: 5, concurrentCameras: [1, 2, 4], concurrentSeconds: 5, soakStills: 200,
+    soakRecordings: 20,
+    crashAfterSeconds: 3, crashRepetitions: 2)
+
+  /// The smoke run: every row, few repetitions, 1280x720 only; about a minute.
+  static let quick = BenchPlan(
+    resolutions: ["1280x720"], rounds: 2, burst: 5, recordingSeconds: 1, cpuFrames: 90, cpuShortFrames: 30,
+    cpuRepetitions: 1,
+    concurrentCameras: [1, 2, 4], concurrentSeconds: 1, soakStills: 20, soakRecordings: 2, crashAfterSeconds: 3,
+    crashRepetitions: 1)
+
+  /// The controller quality of a resolution.
+  static func quality(_ resolution: String) -> HVTCameraController.QualityType {
+    HVTCameraController.QualityType(commandLineName: resolution) ?? .type1280x720
+  }
+}

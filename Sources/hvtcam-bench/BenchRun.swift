@@ -1,0 +1,94 @@
+import Foundation
+import HVTCamera
+
+/// One benchmark run: every row, in order, then the report.
+struct BenchRun {
+  let options: BenchOptions
+  let plan: BenchPlan
+
+  init(_ options: BenchOptions) {
+    self.options = options
+    plan = options.quick ? .quick : .full
+  }
+
+  func run() throws {
+    let began = ContinuousClock.now
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("hvtcam-bench-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let log: (String) -> Void = { message in
+      let elapsed = String(format: "%6.1f", began.duration(to: .now).seconds)
+      FileHandle.standardError.write(Data("[\(elapsed) s] \(message)\n".utf8))
+    }
+    log("hvtcam-bench \(options.quick ? "--quick" : "(full run)") on \(Machine.current().gstreamer)")
+    var rows: [Row] = []
+    var encoders: [String: LatencyRounds.Encoders] = [:]
+    for resolution in plan.resolutions {
+      let (latencyRows, used) = try LatencyRounds(resolution: resolution, plan: plan, directory: directory)
+        .run(log: log)
+      rows += latencyRows
+      encoders[resolution] = used
+    }
+    for resolution in plan.resolutions {
+      rows += try CPURows(resolution: resolution, plan: plan, directory: directory).run(log: log)
+    }
+    rows += try ConcurrencyRows(plan: plan, directory: directory).run(log: log)
+    for resolution in plan.resolutions {
+      rows += try MemoryRows(resolution: resolution, plan: plan, directory: directory).run(log: log)
+      rows += try CrashRows(resolution: resolution, plan: plan, directory: directory).run(log: log)
+    }
+    let formatter = ISO8601DateFormatter()
+    let report = BenchReport(
+      mode: options.quick ? "quick" : "full", command: Self.command(), date: formatter.string(from: Date()),
+      durationSeconds: began.duration(to: .now).seconds, machine: .current(), plan: plan, encoders: encoders,
+      rows: rows, targets: Targets.evaluate(rows, plan: plan))
+    print(Report.table(report.rows))
+    print()
+    print(Report.targets(report.targets))
+    try write(report, log: log)
+  }
+
+  /// Writes the report of an earlier run's JSON (`--render`) as Markdown, measuring nothing.
+  func render(_ jsonPath: String) throws {
+    let report = try JSONDecoder().decode(BenchReport.self, from: Data(contentsOf: URL(fileURLWithPath: jsonPath)))
+    try writeMarkdown(report, jsonPath: jsonPath, to: options.markdownPath ?? "BENCHMARKS.md")
+    FileHandle.standardError.write(Data("wrote \(options.markdownPath ?? "BENCHMARKS.md") from \(jsonPath)\n".utf8))
+  }
+
+  /// Writes the JSON file and, for a full run or when asked, `BENCHMARKS.md`.
+  private func write(_ report: BenchReport, log: (String) -> Void) throws {
+    let jsonPath =
+      options.jsonPath
+      ?? (options.quick
+        ? FileManager.default.temporaryDirectory.appendingPathComponent("hvtcam-bench-quick.json").path
+        : "BENCHMARKS.json")
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    try encoder.encode(report).write(to: URL(fileURLWithPath: jsonPath))
+    log("wrote \(jsonPath)")
+    guard let markdownPath = options.markdownPath ?? (options.quick ? nil : "BENCHMARKS.md") else { return }
+    try writeMarkdown(report, jsonPath: jsonPath, to: markdownPath)
+    log("wrote \(markdownPath)")
+  }
+
+  /// Writes `BENCHMARKS.md`, keeping the notes of the file it replaces, and linking the JSON when it is
+  /// in the same folder.
+  private func writeMarkdown(_ report: BenchReport, jsonPath: String, to markdownPath: String) throws {
+    let markdownURL = URL(fileURLWithPath: markdownPath)
+    let previous = try? String(contentsOf: markdownURL, encoding: .utf8)
+    let jsonURL = URL(fileURLWithPath: jsonPath)
+    let jsonName =
+      jsonURL.deletingLastPathComponent().standardizedFileURL
+        == markdownURL.deletingLastPathComponent().standardizedFileURL
+      ? jsonURL.lastPathComponent : nil
+    try Report.markdown(report, jsonName: jsonName, previous: previous)
+      .write(to: markdownURL, atomically: true, encoding: .utf8)
+  }
+
+  /// The command that started this run, as the README documents it when run through `./dev bench`.
+  static func command() -> String {
+    if let documented = ProcessInfo.processInfo.environment["HVTCAM_BENCH_COMMAND"] { return documented }
+    return (["hvtcam-bench"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+  }
+}

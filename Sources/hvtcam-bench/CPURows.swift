@@ -1,0 +1,99 @@
+import Foundation
+import HVTCamera
+
+/// CPU per recorded frame: HVTCamera recording `cpuFrames` frames live in a child process of its own,
+/// against `gst-launch-1.0` running the same pipeline — the `gst-launch-1.0` line `hvtcam describe`
+/// prints for the same settings, i.e. the same elements and properties. CPU time is the whole process's
+/// (user + system, from wait4), start-up included, divided by the frames in the file.
+struct CPURows {
+  let resolution: String
+  let plan: BenchPlan
+  let directory: URL
+
+  func run(log: (String) -> Void) throws -> [Row] {
+    let quality = BenchPlan.quality(resolution)
+    let describer = try OurCamera(quality: quality, directory: directory)
+    describer.setVideoMode(true)
+    let model = try describer.controller.pipelineModel()
+    let (long, short) = (plan.cpuFrames, plan.cpuShortFrames)
+    var ours = (whole: Series(), steady: Series(), fixed: Series())
+    var theirs = (whole: Series(), steady: Series(), fixed: Series())
+    for repetition in 0..<plan.cpuRepetitions {
+      log(
+        "\(resolution): CPU per frame, recordings of \(long) and \(short) frames, \(repetition + 1) of \(plan.cpuRepetitions)"
+      )
+      // Each engine records `long` and `short` frames; the difference is the steady cost of a frame, the
+      // rest the cost of starting and stopping. The order alternates between repetitions.
+      var costs: [String: Double] = [:]
+      let runs: [(String, () throws -> Double)] = [
+        ("ours-long", { try self.hvtcamera(quality: quality, frames: long) }),
+        ("theirs-long", { try self.gstLaunch(model: model, frames: long) }),
+        ("ours-short", { try self.hvtcamera(quality: quality, frames: short) }),
+        ("theirs-short", { try self.gstLaunch(model: model, frames: short) }),
+      ]
+      for (name, run) in repetition % 2 == 0 ? runs : runs.reversed() { costs[name] = try run() }
+      func add(_ series: inout (whole: Series, steady: Series, fixed: Series), _ prefix: String) {
+        let (longCost, shortCost) = (costs["\(prefix)-long"]!, costs["\(prefix)-short"]!)
+        let steady = (longCost - shortCost) / Double(long - short)
+        series.whole.add(longCost * 1000 / Double(long))
+        series.steady.add(steady * 1000)
+        series.fixed.add((shortCost - steady * Double(short)) * 1000)
+      }
+      add(&ours, "ours")
+      add(&theirs, "theirs")
+    }
+    let reference = "the same pipeline (hvtcam describe) under gst-launch-1.0"
+    return [
+      Row(
+        id: "cpu-per-frame",
+        title: "CPU per recorded frame, recording \(long) frames live (whole process, start-up included)",
+        resolution: resolution, unit: "ms", hvtcamera: ours.whole,
+        reference: ("gst-launch-1.0", reference, theirs.whole)),
+      Row(
+        id: "cpu-per-frame-steady",
+        title: "CPU per recorded frame, steady state: (CPU of \(long) frames − CPU of \(short)) / \(long - short)",
+        resolution: resolution, unit: "ms", hvtcamera: ours.steady,
+        reference: ("gst-launch-1.0", reference, theirs.steady)),
+      Row(
+        id: "cpu-fixed",
+        title: "CPU to start and stop a recording process: CPU of \(short) frames − \(short) × the steady cost",
+        resolution: resolution, unit: "ms", hvtcamera: ours.fixed,
+        reference: ("gst-launch-1.0", reference, theirs.fixed)),
+    ]
+  }
+
+  /// CPU seconds of this benchmark's `record` child recording `frames` frames.
+  private func hvtcamera(quality: HVTCameraController.QualityType, frames: Int) throws -> Double {
+    let output = directory.appendingPathComponent("cpu-ours-\(UUID().uuidString.prefix(8))", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: output) }
+    let child = try ChildProcess(
+      ChildProcess.ownExecutable,
+      [
+        "--child", "record", "--quality", quality.commandLineName, "--frames", String(frames),
+        "--directory", output.path,
+      ])
+    let ending = child.wait()
+    guard !ending.signalled, ending.status == 0, let recorded = try ChildReport(output: ending.output).frames,
+      recorded == frames
+    else { throw BenchError.failed("the recording child failed: \(ending.output.suffix(3))") }
+    return ending.cpuSeconds
+  }
+
+  /// CPU seconds of `gst-launch-1.0` running the model's pipeline for `frames` frames (`num-buffers`).
+  private func gstLaunch(model: HVTPipelineModel, frames: Int) throws -> Double {
+    let file = directory.appendingPathComponent("cpu-gst-launch-\(UUID().uuidString.prefix(8)).mp4")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let command = model.launchCommand(mode: .video, output: file.path, frames: frames)
+    // exec: the shell becomes gst-launch-1.0, so wait4 reports gst-launch-1.0's own CPU time.
+    let child = try ChildProcess("/bin/sh", ["-c", "exec " + command])
+    let ending = child.wait()
+    guard !ending.signalled, ending.status == 0 else {
+      throw BenchError.failed("gst-launch-1.0 failed (\(ending.status)): \(ending.output.suffix(3))")
+    }
+    let written = try FrameCount.frames(in: file)
+    guard written == frames else {
+      throw BenchError.failed("gst-launch-1.0 wrote \(written) frames of \(frames) to \(file.path)")
+    }
+    return ending.cpuSeconds
+  }
+}

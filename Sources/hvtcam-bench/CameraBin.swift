@@ -1,0 +1,215 @@
+import Foundation
+import HVTCamera
+import HVTGStreamer
+import Synchronization
+
+/// GStreamer's `camerabin`, driven the way an application drives it: `wrappercamerabinsrc` around the
+/// same live `videotestsrc` as the simulated camera, caps pinned to I420 at the size and 30 fps, an
+/// MP4/H.264 video profile without audio whose `x264enc` and `jpegenc` get the same settings as ours,
+/// captures started with the `start-capture` / `stop-capture` action signals and reported by the
+/// `image-done` / `video-done` bus messages. Timestamps come from pad probes and the bus sync handler.
+final class CameraBin: @unchecked Sendable {
+  /// What the probes and the bus have recorded.
+  private struct Records {
+    var viewfinderFrames: UInt64 = 0
+    var viewfinderLatest: UInt?
+    var firstViewfinderFrame: Awaited<Instant>?
+    var imageTimestamps: [UInt] = []
+    var imageDone: Awaited<Instant>?
+    var videoDone: Awaited<Instant>?
+    var encoderEntry: Awaited<Instant>?
+    /// Properties camerabin's encoders refused, and errors it posted.
+    var problems: [String] = []
+    var encoderSettings = ""
+  }
+
+  let size: HVTFrameSize
+  let pipeline: Pipeline
+  private let records = Locked(Records())
+  private let directory: URL
+  private var captures = 0
+
+  /// Builds camerabin in NULL. `encoder` and `photoEncoder` are our model's elements, whose properties
+  /// camerabin's own `x264enc` and `jpegenc` get.
+  init(size: HVTFrameSize, encoder: HVTElementDescription, photoEncoder: HVTElementDescription, directory: URL)
+    throws
+  {
+    self.size = size
+    self.directory = directory
+    pipeline = try Pipeline(factory: "camerabin", name: "camerabin")
+    let wrapper = try Element(factory: "wrappercamerabinsrc", name: "camera-source")
+    let camera = try Element(factory: "videotestsrc", name: "camera")
+    try camera.setProperty("is-live", fromString: "true")
+    try camera.setProperty("pattern", fromString: "smpte")
+    try wrapper.set("video-source", camera)
+    try pipeline.set("camera-source", wrapper)
+    let viewfinder = try Element(factory: "fakesink", name: "viewfinder")
+    try viewfinder.setProperty("sync", fromString: "false")
+    try pipeline.set("viewfinder-sink", viewfinder)
+    let caps = "video/x-raw,format=I420,width=\(size.width),height=\(size.height),framerate=30/1"
+    for property in ["viewfinder-caps", "image-capture-caps", "video-capture-caps"] {
+      try pipeline.setProperty(property, fromString: caps)
+    }
+    try pipeline.setProperty("post-previews", fromString: "false")
+    let profile = try EncodingProfile.container(
+      name: "mp4", description: "MP4 with H.264 video, no audio", format: "video/quicktime,variant=iso",
+      presetName: "mp4mux")
+    try profile.add(
+      EncodingProfile.video(format: "video/x-h264", restriction: "video/x-raw,format=I420", presetName: "x264enc"))
+    try pipeline.set("video-profile", profile)
+
+    guard let viewfinderPad = viewfinder.staticPad("sink") else { throw BenchError.failed("fakesink has no sink pad") }
+    viewfinderPad.addProbe(.buffer) { [records] _, info in
+      guard let buffer = info.buffer else { return .ok }
+      let pts = buffer.presentationTime
+      let first = records.withLock { records -> Awaited<Instant>? in
+        records.viewfinderFrames += 1
+        records.viewfinderLatest = pts
+        return records.viewfinderFrames == 1 ? records.firstViewfinderFrame : nil
+      }
+      first?.fulfill(.now)
+      return .ok
+    }
+    // camerabin makes its encoders itself (inside encodebin): configure them and watch their inputs.
+    pipeline.onDeepElementAdded { [records] element in
+      switch element.factoryName {
+      case "x264enc":
+        let problems = Self.configure(element, like: encoder)
+        let applied = encoder.properties.map { "\($0.name)=\((try? element.propertyString($0.name)) ?? "?")" }
+        records.withLock {
+          $0.encoderSettings = "x264enc " + applied.joined(separator: " ")
+          $0.problems += problems
+        }
+        element.staticPad("sink")?.addProbe(.buffer) { _, _ in
+          records.withLock { $0.encoderEntry }?.fulfill(.now)
+          return .ok
+        }
+      case "jpegenc":
+        let problems = Self.configure(element, like: photoEncoder)
+        records.withLock { $0.problems += problems }
+        element.staticPad("sink")?.addProbe(.buffer) { _, info in
+          if let pts = info.buffer?.presentationTime { records.withLock { $0.imageTimestamps.append(pts) } }
+          return .ok
+        }
+      default:
+        break
+      }
+    }
+    pipeline.bus.setSyncHandler { [records] message in
+      let now = ContinuousClock.now
+      switch message {
+      case .element(_, "image-done", _):
+        records.withLock { $0.imageDone }?.fulfill(now)
+      case .element(_, "video-done", _):
+        records.withLock { $0.videoDone }?.fulfill(now)
+      case .error(let report):
+        // An error ends every wait at once, with GStreamer's message.
+        let failure = BenchError.failed("camerabin: \(report)")
+        let pending = records.withLock { records in
+          records.problems.append(report.description)
+          return [records.firstViewfinderFrame, records.imageDone, records.videoDone, records.encoderEntry]
+        }
+        pending.forEach { $0?.fail(failure) }
+      default:
+        break
+      }
+    }
+  }
+
+  /// What camerabin's `x264enc` runs with, read back from it after it was made, e.g.
+  /// `x264enc speed-preset=superfast tune=zerolatency bitrate=2764 key-int-max=30`.
+  var encoderSettings: String { records.withLock { $0.encoderSettings } }
+
+  /// Sets the properties of `description` on one of camerabin's own elements; returns what it refused.
+  private static func configure(_ element: Element, like description: HVTElementDescription) -> [String] {
+    description.properties.compactMap { property in
+      do {
+        try element.setProperty(property.name, fromString: property.value)
+        return nil
+      } catch {
+        return "camerabin's \(element.factoryName ?? "element"): \(error)"
+      }
+    }
+  }
+
+  /// Throws what went wrong so far: a refused property or an error camerabin posted.
+  private func checkProblems() throws {
+    if let problem = records.withLock({ $0.problems.first }) { throw BenchError.failed(problem) }
+  }
+
+  /// Sets PLAYING and returns the time from the call to the first viewfinder buffer.
+  func start() throws -> Duration {
+    let first = Awaited<Instant>()
+    records.withLock { $0.firstViewfinderFrame = first }
+    try pipeline.setProperty("mode", fromString: "mode-image")
+    let start = ContinuousClock.now
+    guard pipeline.setState(.playing) != .failure else { throw BenchError.failed("camerabin did not start") }
+    let arrived = try first.wait("camerabin's first viewfinder frame")
+    guard pipeline.state(timeout: 10).current == .playing else {
+      throw BenchError.failed("camerabin did not reach PLAYING")
+    }
+    try checkProblems()
+    return start.duration(to: arrived)
+  }
+
+  /// The viewfinder's frame count now.
+  var viewfinderCount: PreviewCount {
+    records.withLock {
+      PreviewCount(frames: $0.viewfinderFrames, latestTimestamp: $0.viewfinderLatest.map(ClockTime.seconds))
+    }
+  }
+
+  /// Takes a still: `start-capture` in image mode, then waits for `image-done`. Returns the time from the
+  /// call to the message and the captured frame's age at the call (negative: made after the call).
+  func takeStill() throws -> (shutter: Duration, frameAge: Double) {
+    captures += 1
+    try pipeline.setProperty("location", fromString: directory.appendingPathComponent("IMG_\(captures).jpg").path)
+    let done = Awaited<Instant>()
+    let before = records.withLock { records -> Int in
+      records.imageDone = done
+      return records.imageTimestamps.count
+    }
+    guard let runningTime = pipeline.runningTime else { throw BenchError.failed("camerabin is not playing") }
+    let start = ContinuousClock.now
+    try pipeline.emit("start-capture")
+    let finished = try done.wait("camerabin's image-done")
+    let pts = records.withLock { $0.imageTimestamps.count > before ? $0.imageTimestamps[before] : nil }
+    guard let pts else { throw BenchError.failed("camerabin's jpegenc saw no frame") }
+    return (start.duration(to: finished), ClockTime.seconds(runningTime) - ClockTime.seconds(pts))
+  }
+
+  /// Switches to video mode (camerabin renegotiates its video branch).
+  func setVideoMode(_ video: Bool) throws {
+    try pipeline.setProperty("mode", fromString: video ? "mode-video" : "mode-image")
+  }
+
+  /// `start-capture` in video mode; returns the time until the first frame entered the encoder.
+  func startRecording() throws -> Duration {
+    captures += 1
+    try pipeline.setProperty("location", fromString: directory.appendingPathComponent("MOV_\(captures).mp4").path)
+    let entry = Awaited<Instant>()
+    records.withLock {
+      $0.encoderEntry = entry
+      $0.videoDone = nil
+    }
+    let start = ContinuousClock.now
+    try pipeline.emit("start-capture")
+    let entered = try entry.wait("camerabin's encoder input")
+    try checkProblems()
+    return start.duration(to: entered)
+  }
+
+  /// `stop-capture`; returns the time until `video-done`.
+  func stopRecording() throws -> Duration {
+    let done = Awaited<Instant>()
+    records.withLock { $0.videoDone = done }
+    let start = ContinuousClock.now
+    try pipeline.emit("stop-capture")
+    return start.duration(to: try done.wait("camerabin's video-done"))
+  }
+
+  /// Sets NULL.
+  func stop() {
+    pipeline.setState(.null)
+  }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import HVTCamera
+
+/// The in-process rows, both engines in one process, alternating every round so that machine drift hits
+/// both: start-up, shutter, shutter lag, record start and stop, and preview frames lost.
+struct LatencyRounds {
+  /// What one round of one engine measured.
+  struct Round {
+    var startup = Series()
+    var shutter = Series()
+    var frameAge = Series()
+    var shutterWhileRecording = Series()
+    var recordStart = Series()
+    var movieFrameAge = Series()
+    var recordStop = Series()
+    var previewLostStills = Series()
+    var previewLostRecording = Series()
+
+    mutating func append(_ other: Round) {
+      startup.values += other.startup.values
+      shutter.values += other.shutter.values
+      frameAge.values += other.frameAge.values
+      shutterWhileRecording.values += other.shutterWhileRecording.values
+      recordStart.values += other.recordStart.values
+      movieFrameAge.values += other.movieFrameAge.values
+      recordStop.values += other.recordStop.values
+      previewLostStills.values += other.previewLostStills.values
+      previewLostRecording.values += other.previewLostRecording.values
+    }
+  }
+
+  let resolution: String
+  let plan: BenchPlan
+  let directory: URL
+  /// The elements camerabin's encoders get: our model's `x264enc` and `jpegenc`, with their properties.
+  let movieEncoder: HVTElementDescription
+  let photoEncoder: HVTElementDescription
+
+  /// How long after the last capture a preview-loss window closes (a few frames, so that the newest
+  /// preview frame is one made after it).
+  static let settle = Duration.milliseconds(150)
+
+  /// Reads our pipeline model at `resolution` for the encoders camerabin must match.
+  init(resolution: String, plan: BenchPlan, directory: URL) throws {
+    self.resolution = resolution
+    self.plan = plan
+    self.directory = directory
+    let probe = try OurCamera(quality: BenchPlan.quality(resolution), directory: directory)
+    let model = try probe.controller.pipelineModel()
+    guard let movie = model.recording.first(where: { $0.factory == model.movieEncoder }),
+      let photo = model.photoEncoder.first(where: { $0.factory == model.photoEncoderFactory })
+    else { throw BenchError.failed("our model has no movie or photo encoder") }
+    movieEncoder = movie
+    photoEncoder = photo
+  }
+
+  /// What the encoders of both engines ran with, as `gst-launch-1.0` words.
+  struct Encoders: Codable, Sendable {
+    /// Our model's `x264enc`.
+    var hvtcamera: String
+    /// camerabin's `x264enc`, its properties read back after they were set.
+    var camerabin: String
+  }
+
+  /// Our encoder as `gst-launch-1.0` words.
+  var ourEncoder: String {
+    ([movieEncoder.factory] + movieEncoder.properties.map { "\($0.name)=\($0.value)" }).joined(separator: " ")
+  }
+
+  /// Runs a warm-up round of each engine, then `plan.rounds` measured rounds, and returns the rows and
+  /// the encoder settings both engines ran with.
+  func run(log: (String) -> Void) throws -> (rows: [Row], encoders: Encoders) {
+    log("\(resolution): warm-up")
+    _ = try ours(burst: 3, seconds: 1)
+    let camerabinEncoder = try camerabin(burst: 3, seconds: 1).encoder
+    var hvtcamera = Round()
+    var reference = Round()
+    for round in 0..<plan.rounds {
+      log("\(resolution): round \(round + 1) of \(plan.rounds)")
+      if round % 2 == 0 {
+        hvtcamera.append(try ours(burst: plan.burst, seconds: plan.recordingSeconds))
+        reference.append(try camerabin(burst: plan.burst, seconds: plan.recordingSeconds).round)
+      } else {
+        reference.append(try camerabin(burst: plan.burst, seconds: plan.recordingSeconds).round)
+        hvtcamera.append(try ours(burst: plan.burst, seconds: plan.recordingSeconds))
+      }
+    }
+    return (rows(hvtcamera, reference), Encoders(hvtcamera: ourEncoder, camerabin: camerabinEncoder))
+  }
+
+  /// One round of HVTCameraController.
+  private func ours(burst: Int, seconds: Int) throws -> Round {
+    var round = Round()
+    let camera = try OurCamera(quality: BenchPlan.quality(resolution), directory: directory)
+    defer { camera.dismiss() }
+    round.startup.add(try camera.present().milliseconds)
+    let frameRate = camera.frameRate
+    let beforeStills = camera.previewCount
+    for _ in 0..<burst {
+      let (shutter, age) = try camera.takePicture()
+      round.shutter.add(shutter.milliseconds)
+      round.frameAge.add(age * 1000)
+    }
+    waitForSchedule(until: .now + Self.settle)
+    round.previewLostStills.add(Double(beforeStills.framesLost(until: camera.previewCount, frameRate: frameRate)))
+
+    camera.setVideoMode(true)
+    let beforeRecording = camera.previewCount
+    let start = try camera.startRecording()
+    for still in 1..<(seconds * 2) {
+      waitForSchedule(until: start + .milliseconds(500 * still))
+      round.shutterWhileRecording.add(try camera.takePicture().shutter.milliseconds)
+    }
+    waitForSchedule(until: start + .seconds(seconds))
+    let (stop, movie) = try camera.stopRecording()
+    round.recordStop.add(stop.milliseconds)
+    guard let encoding = movie.metadata.encodingStartedAt else {
+      throw BenchError.failed("the movie's metadata has no encodingStartedAt")
+    }
+    round.recordStart.add(start.duration(to: encoding).milliseconds)
+    guard let movieFrameAge = movie.metadata.frameAge else {
+      throw BenchError.failed("the movie's metadata has no frameAge")
+    }
+    round.movieFrameAge.add(movieFrameAge * 1000)
+    waitForSchedule(until: .now + Self.settle)
+    round.previewLostRecording.add(
+      Double(beforeRecording.framesLost(until: camera.previewCount, frameRate: frameRate)))
+    return round
+  }
+
+  /// One round of camerabin, and what its `x264enc` ran with.
+  private func camerabin(burst: Int, seconds: Int) throws -> (round: Round, encoder: String) {
+    var round = Round()
+    guard let size = BenchPlan.quality(resolution).requestedSize else { throw BenchError.failed("no size") }
+    let camera = try CameraBin(
+      size: size, encoder: movieEncoder, photoEncoder: photoEncoder, directory: directory)
+    defer { camera.stop() }
+    round.startup.add(try camera.start().milliseconds)
+    let beforeStills = camera.viewfinderCount
+    for _ in 0..<burst {
+      let (shutter, age) = try camera.takeStill()
+      round.shutter.add(shutter.milliseconds)
+      round.frameAge.add(age * 1000)
+    }
+    waitForSchedule(until: .now + Self.settle)
+    round.previewLostStills.add(Double(beforeStills.framesLost(until: camera.viewfinderCount, frameRate: 30)))
+
+    try camera.setVideoMode(true)
+    let beforeRecording = camera.viewfinderCount
+    let start = ContinuousClock.now
+    round.recordStart.add(try camera.startRecording().milliseconds)
+    waitForSchedule(until: start + .seconds(seconds))
+    round.recordStop.add(try camera.stopRecording().milliseconds)
+    waitForSchedule(until: .now + Self.settle)
+    round.previewLostRecording.add(
+      Double(beforeRecording.framesLost(until: camera.viewfinderCount, frameRate: 30)))
+    return (round, camera.encoderSettings)
+  }
+
+  /// The rows of this resolution.
+  private func rows(_ ours: Round, _ theirs: Round) -> [Row] {
+    let stills = plan.burst
+    return [
+      Row(
+        id: "startup", title: "start-up: present() → first preview frame", resolution: resolution, unit: "ms",
+        hvtcamera: ours.startup,
+        reference: ("camerabin", "PLAYING → first viewfinder buffer", theirs.startup)),
+      Row(
+        id: "shutter", title: "shutter: takePicture() → delegate holds the JPEG on disk", resolution: resolution,
+        unit: "ms", hvtcamera: ours.shutter, reference: ("camerabin", "start-capture → image-done", theirs.shutter)),
+      Row(
+        id: "shutter-lag",
+        title: "shutter lag: age of the captured frame at the call (negative: a later frame)",
+        resolution: resolution, unit: "ms", hvtcamera: ours.frameAge,
+        reference: ("camerabin", "running time at start-capture − saved frame's timestamp", theirs.frameAge),
+        hasRatio: false),
+      Row(
+        id: "record-start", title: "record start: startVideoCapture() → first frame entering the encoder",
+        resolution: resolution, unit: "ms", hvtcamera: ours.recordStart,
+        reference: ("camerabin", "start-capture (video mode) → x264enc sink pad", theirs.recordStart)),
+      Row(
+        id: "record-start-frame-age",
+        title: "record start: age of the movie's first frame at startVideoCapture() (HVTMediaMetadata.frameAge; "
+          + "negative: a later frame)",
+        resolution: resolution, unit: "ms", hvtcamera: ours.movieFrameAge),
+      Row(
+        id: "record-stop", title: "record stop: stopVideoCapture() → delegate holds the finalized movie",
+        resolution: resolution, unit: "ms", hvtcamera: ours.recordStop,
+        reference: ("camerabin", "stop-capture → video-done", theirs.recordStop)),
+      Row(
+        id: "preview-lost-stills", title: "preview frames lost during \(stills) stills", resolution: resolution,
+        unit: "frames", hvtcamera: ours.previewLostStills,
+        reference: ("camerabin", "viewfinder frames lost during \(stills) stills", theirs.previewLostStills),
+        hasRatio: false),
+      Row(
+        id: "preview-lost-recording",
+        title: "preview frames lost during a \(plan.recordingSeconds) s recording with a still every 500 ms",
+        resolution: resolution, unit: "frames", hvtcamera: ours.previewLostRecording,
+        reference: (
+          "camerabin",
+          "viewfinder frames lost during a \(plan.recordingSeconds) s recording (no stills: "
+            + "camerabin cannot take one while recording)", theirs.previewLostRecording
+        ), hasRatio: false),
+      Row(
+        id: "shutter-while-recording", title: "shutter while recording (a still every 500 ms)",
+        resolution: resolution, unit: "ms", hvtcamera: ours.shutterWhileRecording),
+    ]
+  }
+}

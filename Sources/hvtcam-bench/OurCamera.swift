@@ -1,0 +1,165 @@
+import Dispatch
+import Foundation
+import HVTCamera
+
+/// Receives an `HVTCameraController`'s callbacks on a queue of its own and hands them to the waiting
+/// benchmark thread, stamped with the moment they arrived.
+final class BenchDelegate: HVTCameraControllerDelegate, @unchecked Sendable {
+  /// A capture as the delegate received it.
+  struct Delivery: Sendable {
+    /// When the delegate was called.
+    var arrival: Instant
+    /// The capture's metadata.
+    var metadata: HVTMediaMetadata
+    /// The photo or movie file.
+    var url: URL
+  }
+
+  private struct Waiters {
+    var photo: Awaited<Delivery>?
+    var movie: Awaited<Delivery>?
+    var previewStarted: Awaited<Instant>?
+    var recordingStarted: Awaited<URL>?
+    var errors: [String] = []
+  }
+
+  /// The queue the controller calls the delegate on.
+  let queue = DispatchQueue(label: "hvtcam-bench.delegate")
+  private let waiters = Locked(Waiters())
+
+  /// Becomes `controller`'s delegate, on `queue`.
+  func attach(to controller: HVTCameraController) {
+    controller.delegateQueue = queue
+    controller.cameraDelegate = self
+  }
+
+  /// The next photo.
+  func expectPhoto() -> Awaited<Delivery> { expect(\.photo) }
+  /// The next movie.
+  func expectMovie() -> Awaited<Delivery> { expect(\.movie) }
+  /// The moment the preview's first frame arrives (from `HVTCameraEvent.previewStarted`).
+  func expectPreviewStarted() -> Awaited<Instant> { expect(\.previewStarted) }
+  /// The partial file of the next recording (from `HVTCameraEvent.recordingStarted`).
+  func expectRecordingStarted() -> Awaited<URL> { expect(\.recordingStarted) }
+
+  private func expect<Value>(_ slot: WritableKeyPath<Waiters, Awaited<Value>?>) -> Awaited<Value> {
+    let awaited = Awaited<Value>()
+    waiters.withLock { $0[keyPath: slot] = awaited }
+    return awaited
+  }
+
+  /// Errors reported so far.
+  var errors: [String] { waiters.withLock { $0.errors } }
+
+  /// Waits until the callbacks already queued have run (so that a photo is no longer in flight).
+  func flush() { queue.sync {} }
+
+  func cameraController(
+    _ controller: HVTCameraController, didFinishCapturingMediaWithInfo info: [HVTCameraController.InfoKey: any Sendable]
+  ) {
+    let arrival = ContinuousClock.now
+    guard let metadata = info[.mediaMetadata] as? HVTMediaMetadata,
+      let url = (info[.imageURL] ?? info[.mediaURL]) as? URL
+    else { return }
+    let delivery = Delivery(arrival: arrival, metadata: metadata, url: url)
+    if info[.mediaType] as? HVTMediaType == .movie {
+      waiters.withLock { $0.movie }?.fulfill(delivery)
+    } else {
+      waiters.withLock { $0.photo }?.fulfill(delivery)
+    }
+  }
+
+  func cameraControllerDidCancel(_ controller: HVTCameraController) {}
+
+  func cameraController(_ controller: HVTCameraController, didFailWithError error: any Error) {
+    let failure = BenchError.failed("HVTCamera: \(error)")
+    let pending = waiters.withLock { waiters in
+      waiters.errors.append(String(describing: error))
+      return (waiters.photo, waiters.movie, waiters.previewStarted, waiters.recordingStarted)
+    }
+    pending.0?.fail(failure)
+    pending.1?.fail(failure)
+    pending.2?.fail(failure)
+    pending.3?.fail(failure)
+    FileHandle.standardError.write(Data("hvtcam-bench: HVTCamera error: \(error)\n".utf8))
+  }
+
+  func cameraController(_ controller: HVTCameraController, didReceive event: HVTCameraEvent) {
+    switch event {
+    case .previewStarted(let instant): waiters.withLock { $0.previewStarted }?.fulfill(instant)
+    case .recordingStarted(let url): waiters.withLock { $0.recordingStarted }?.fulfill(url)
+    default: break
+    }
+  }
+}
+
+/// One `HVTCameraController` on the simulated camera, with the default preset at a given quality, driven
+/// through its public API only.
+final class OurCamera {
+  let controller: HVTCameraController
+  let delegate = BenchDelegate()
+
+  /// A controller for the simulated rear camera at `quality`, writing into `directory`; not presented.
+  init(quality: HVTCameraController.QualityType, directory: URL) throws {
+    controller = try HVTCameraController(source: .simulated)
+    delegate.attach(to: controller)
+    controller.outputDirectory = directory
+    controller.videoQuality = quality
+    try controller.setMediaTypes([.image, .movie])
+    controller.cameraCaptureMode = .photo
+  }
+
+  /// `present()`; returns the time from the call to the first frame at the preview sink.
+  func present() throws -> Duration {
+    let started = delegate.expectPreviewStarted()
+    let start = ContinuousClock.now
+    try controller.present()
+    return start.duration(to: try started.wait("the first preview frame"))
+  }
+
+  /// The preview's frame count now.
+  var previewCount: PreviewCount { PreviewCount(controller.previewStatistics) }
+
+  /// The frame rate the camera runs at.
+  var frameRate: Double { controller.configuration?.frameRate.framesPerSecond ?? 30 }
+
+  /// `takePicture()`; returns the time until the delegate holds the JPEG on disk, and the frame's age at
+  /// the call (`HVTMediaMetadata.frameAge`).
+  func takePicture() throws -> (shutter: Duration, frameAge: Double) {
+    let photo = delegate.expectPhoto()
+    let start = ContinuousClock.now
+    controller.takePicture()
+    let delivery = try photo.wait("a photo")
+    delegate.flush()  // the photo stays in flight until the delegate has returned
+    return (start.duration(to: delivery.arrival), delivery.metadata.frameAge ?? .nan)
+  }
+
+  /// Switches between photo and video mode (the camera keeps running).
+  func setVideoMode(_ video: Bool) {
+    controller.cameraCaptureMode = video ? .video : .photo
+  }
+
+  /// `startVideoCapture()`; returns the moment of the call (the start latency is known once the movie is
+  /// delivered, from `HVTMediaMetadata.encodingStartedAt`).
+  func startRecording() throws -> Instant {
+    let start = ContinuousClock.now
+    guard controller.startVideoCapture() else {
+      throw BenchError.failed("startVideoCapture() returned false: \(delegate.errors.joined(separator: "; "))")
+    }
+    return start
+  }
+
+  /// `stopVideoCapture()`; returns the time until the delegate holds the finalized movie, and the movie.
+  func stopRecording() throws -> (stop: Duration, movie: BenchDelegate.Delivery) {
+    let movie = delegate.expectMovie()
+    let start = ContinuousClock.now
+    controller.stopVideoCapture()
+    let delivery = try movie.wait("the finalized movie")
+    return (start.duration(to: delivery.arrival), delivery)
+  }
+
+  /// `dismiss()`.
+  func dismiss() {
+    controller.dismiss()
+  }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// The targets, checked against a run's rows. They are goals for the engine, not tests: a
+/// missed target is reported with its figures, never turned into a failure.
+enum Targets {
+  /// The row `id` of `resolution`.
+  static func row(_ id: String, _ resolution: String, in rows: [Row]) -> Row? {
+    rows.first { $0.id == id && $0.resolution == resolution }
+  }
+
+  static func evaluate(_ rows: [Row], plan: BenchPlan) -> [TargetVerdict] {
+    func row(_ id: String, _ resolution: String) -> Row? { Self.row(id, resolution, in: rows) }
+    func ms(_ value: Double?) -> String { value.map { String(format: "%.1f ms", $0) } ?? "—" }
+    var verdicts: [TargetVerdict] = []
+    func ratioTarget(_ id: String, _ goal: String, _ limit: Double, _ resolution: String) {
+      guard let row = row(id, resolution), let ratio = row.ratio else { return }
+      verdicts.append(
+        TargetVerdict(
+          goal: goal, resolution: resolution, met: ratio <= limit,
+          measured: "\(ms(row.hvtcamera?.median)) vs \(ms(row.reference?.median)): "
+            + String(format: "%.2f×", ratio)))
+    }
+    for resolution in plan.resolutions {
+      if let lag = row("shutter-lag", resolution), let ours = lag.hvtcamera {
+        let interval = 1000.0 / 30
+        verdicts.append(
+          TargetVerdict(
+            goal: "shutter lag 0: the frame of the moment (age 0 to one frame interval, never a later frame)",
+            resolution: resolution, met: ours.min >= 0 && ours.max <= interval + 1,
+            measured: String(format: "frame age %.1f to %.1f ms (median %.1f)", ours.min, ours.max, ours.median)
+              + (lag.reference.map { String(format: "; camerabin %.1f ms (a frame made after the call)", $0.median) }
+                ?? "")))
+      }
+      ratioTarget("shutter", "shutter → JPEG on disk ≤ 0.5× camerabin", 0.5, resolution)
+      ratioTarget("startup", "start-up ≤ 0.3× camerabin", 0.3, resolution)
+      ratioTarget("record-start", "record start ≤ 0.3× camerabin", 0.3, resolution)
+      ratioTarget("record-stop", "record stop ≤ 0.2× camerabin", 0.2, resolution)
+      for (id, what) in [("preview-lost-stills", "stills"), ("preview-lost-recording", "recording")] {
+        guard let row = row(id, resolution), let ours = row.hvtcamera else { continue }
+        verdicts.append(
+          TargetVerdict(
+            goal: "0 preview frames lost during \(what)", resolution: resolution, met: ours.max == 0,
+            measured: String(
+              format: "%.0f lost in total over %d windows (at most %.0f in one)", ours.values.reduce(0, +), ours.count,
+              ours.max)
+              + (row.reference.map { String(format: "; camerabin %.0f in total", $0.values.reduce(0, +)) } ?? "")))
+      }
+      if let row = row("cpu-per-frame", resolution), let ratio = row.ratio {
+        let steady = self.row("cpu-per-frame-steady", resolution, in: rows)
+        verdicts.append(
+          TargetVerdict(
+            goal: "CPU per recorded frame ≤ 1.05× gst-launch-1.0", resolution: resolution, met: ratio <= 1.05,
+            measured: "\(ms(row.hvtcamera?.median)) vs \(ms(row.reference?.median)) per frame: "
+              + String(format: "%.3f×", ratio)
+              + (steady?.ratio.map {
+                String(
+                  format: " (steady state %.2f vs %.2f ms: %.3f×)", steady?.hvtcamera?.median ?? .nan,
+                  steady?.reference?.median ?? .nan, $0)
+              } ?? "")))
+      }
+      if let row = row("rss-growth", resolution), let growth = row.hvtcamera?.median {
+        verdicts.append(
+          TargetVerdict(
+            goal: "RSS growth < 5 MiB over the soak", resolution: resolution, met: growth < 5,
+            measured: String(format: "%.1f MiB", growth)))
+      }
+      if let row = row("crash-recoverable", resolution), let ours = row.hvtcamera {
+        let loss = Double(plan.crashAfterSeconds) - ours.min
+        verdicts.append(
+          TargetVerdict(
+            goal: "crash loss ≤ 0.5 s", resolution: resolution, met: loss <= 0.5,
+            measured: String(
+              format: "%.2f s recoverable of %d s (worst loss %.2f s)", ours.median, plan.crashAfterSeconds, loss)
+              + (row.reference.map { String(format: "; plain mp4mux %.2f s", $0.median) } ?? "")))
+      }
+    }
+    let most = plan.concurrentCameras.max() ?? 4
+    if let one = row("concurrent-cpu", "640x480 x1")?.hvtcamera?.median,
+      let many = row("concurrent-cpu", "640x480 x\(most)")?.hvtcamera?.median,
+      let lost = row("concurrent-lost", "640x480 x\(most)")?.hvtcamera
+    {
+      let previewLost = row("concurrent-preview-lost", "640x480 x\(most)")?.hvtcamera?.max ?? 0
+      let growth = many / one
+      verdicts.append(
+        TargetVerdict(
+          goal: "\(most) concurrent 640x480 cameras recording with 0 frames lost, CPU growing linearly (per camera "
+            + "within 25% of one camera's)",
+          resolution: "640x480 x\(most)", met: lost.max == 0 && previewLost == 0 && growth <= 1.25,
+          measured: String(
+            format:
+              "%.0f recording and %.0f preview frames lost (worst camera); CPU per camera %.1f%% with one, %.1f%% with %d (%.2f×)",
+            lost.max, previewLost, one, many, most, growth)))
+    }
+    return verdicts
+  }
+}

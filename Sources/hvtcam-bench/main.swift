@@ -1,0 +1,22 @@
+import Foundation
+
+/// `hvtcam-bench`: HVTCamera side by side with camerabin and gst-launch-1.0 (see BenchOptions.usage).
+do {
+  let options = try BenchOptions(Array(CommandLine.arguments.dropFirst()))
+  if options.child != nil { try ChildMode.run(options) }
+  if let json = options.renderPath {
+    try BenchRun(options).render(json)
+  } else {
+    try BenchRun(options).run()
+  }
+} catch let usage as UsageError {
+  if usage.exitCode == 0 {
+    print(usage.message)
+  } else {
+    FileHandle.standardError.write(Data("\(usage.message)\n".utf8))
+  }
+  exit(usage.exitCode)
+} catch {
+  FileHandle.standardError.write(Data("hvtcam-bench: \(error)\n".utf8))
+  exit(1)
+}

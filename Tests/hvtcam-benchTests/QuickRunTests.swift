@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// Runs the built `hvtcam-bench --quick` once, as CI's smoke run, and checks that its JSON holds every row
+/// and every target verdict. Timings are goals, not tests: no value is checked against a limit here.
+@Suite("hvtcam-bench --quick", .timeLimit(.minutes(5)))
+struct QuickRunTests {
+  /// The rows of the 1280x720 size, and whether each has an alternative engine's figure.
+  static let sizedRows: [(id: String, hasReference: Bool)] = [
+    ("startup", true), ("shutter", true), ("shutter-lag", true), ("record-start", true),
+    ("record-start-frame-age", false), ("record-stop", true),
+    ("preview-lost-stills", true), ("preview-lost-recording", true), ("shutter-while-recording", false),
+    ("cpu-per-frame", true), ("cpu-per-frame-steady", true), ("cpu-fixed", true), ("rss-growth", false),
+    ("rss-growth-allocator-left-alone", false), ("crash-recoverable", true),
+  ]
+  /// The rows of each concurrent camera count.
+  static let concurrentRows = ["concurrent-cpu", "concurrent-lost", "concurrent-preview-lost"]
+
+  @Test("every row is present, with our figure and the alternative's, and every target has a verdict")
+  func quickRunWritesEveryRow() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "hvtcam-bench-test-\(UUID().uuidString.prefix(8))", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let json = directory.appendingPathComponent("quick.json")
+    let (status, log) = try await run(try Self.executable(), ["--quick", "--json", json.path], in: directory)
+    try #require(status == 0, "hvtcam-bench --quick exited with \(status):\n\(log)")
+    #expect(log.contains("| start-up"), "the table is printed on stdout")
+
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any], "the JSON is an object")
+    #expect(report["mode"] as? String == "quick")
+    let machine = try #require(report["machine"] as? [String: Any])
+    for key in ["processors", "cpuModel", "kernel", "gstreamer"] { #expect(machine[key] != nil, "machine.\(key)") }
+    let rows = try #require(report["rows"] as? [[String: Any]])
+    func row(_ id: String, _ resolution: String) -> [String: Any]? {
+      rows.first { $0["id"] as? String == id && $0["resolution"] as? String == resolution }
+    }
+    func isMeasured(_ measurement: Any?) -> Bool {
+      guard let measurement = measurement as? [String: Any], let values = measurement["values"] as? [Double] else {
+        return false
+      }
+      return !values.isEmpty && measurement["median"] is Double && measurement["min"] is Double
+        && measurement["max"] is Double
+    }
+    for (id, hasReference) in Self.sizedRows {
+      let found = row(id, "1280x720")
+      #expect(found != nil, "row \(id) at 1280x720")
+      #expect(isMeasured(found?["hvtcamera"]), "row \(id): HVTCamera's figure")
+      if hasReference { #expect(isMeasured(found?["reference"]), "row \(id): the alternative's figure") }
+    }
+    for cameras in [1, 2, 4] {
+      for id in Self.concurrentRows {
+        #expect(isMeasured(row(id, "640x480 x\(cameras)")?["hvtcamera"]), "row \(id) with \(cameras) camera(s)")
+      }
+    }
+    let targets = try #require(report["targets"] as? [[String: Any]])
+    #expect(targets.count >= 11, "a verdict for every target")
+    #expect(targets.allSatisfy { $0["met"] is Bool && $0["measured"] is String })
+
+    // The JSON renders as BENCHMARKS.md does, without measuring again.
+    let markdown = directory.appendingPathComponent("report.md")
+    let (renderStatus, renderLog) = try await run(
+      try Self.executable(), ["--render", json.path, "--markdown", markdown.path], in: directory)
+    #expect(renderStatus == 0, "\(renderLog)")
+    let text = try String(contentsOf: markdown, encoding: .utf8)
+    #expect(text.contains("| start-up: present() → first preview frame | 1280x720 |"))
+    #expect(text.contains("<!-- notes: everything below this line is kept"))
+  }
+
+  /// Runs the benchmark with its output in files of `directory`, without blocking a thread of the
+  /// cooperative pool; returns the exit status and everything it printed.
+  func run(_ executable: URL, _ arguments: [String], in directory: URL) async throws -> (Int32, String) {
+    let outputURL = directory.appendingPathComponent("output.txt")
+    _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+    let output = try FileHandle(forWritingTo: outputURL)
+    defer { try? output.close() }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    process.standardOutput = output
+    process.standardError = output
+    // If the test is cancelled (its time limit), the benchmark is stopped, which ends the wait.
+    let status: Int32 = try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+        do {
+          try process.run()
+        } catch {
+          process.terminationHandler = nil
+          continuation.resume(throwing: error)
+        }
+      }
+    } onCancel: {
+      if process.isRunning { process.terminate() }
+    }
+    return (status, (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "")
+  }
+
+  /// The `hvtcam-bench` built with this test bundle (next to it, since this target depends on it), else
+  /// `.build/debug/hvtcam-bench`; `HVTCAM_BENCH_EXECUTABLE` overrides both.
+  static func executable() throws -> URL {
+    var candidates: [URL] = []
+    if let override = ProcessInfo.processInfo.environment["HVTCAM_BENCH_EXECUTABLE"] {
+      candidates.append(URL(fileURLWithPath: override))
+    }
+    candidates.append(Bundle.main.bundleURL.appendingPathComponent("hvtcam-bench"))
+    candidates.append(
+      URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent("hvtcam-bench"))
+    let package = URL(fileURLWithPath: #filePath)  // Tests/hvtcam-benchTests/QuickRunTests.swift
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    candidates.append(package.appendingPathComponent(".build/debug/hvtcam-bench"))
+    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+      throw QuickRunFailure(
+        "no hvtcam-bench executable; looked at \(candidates.map(\.path)); run `swift build --build-tests`")
+    }
+    return found
+  }
+}
+
+/// The benchmark could not be run.
+struct QuickRunFailure: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
