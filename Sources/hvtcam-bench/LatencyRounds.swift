@@ -180,8 +180,8 @@ struct LatencyRounds {
         reference: ("camerabin", "start-capture (video mode) → x264enc sink pad", theirs.recordStart)),
       Row(
         id: "record-start-frame-age",
-        title: "record start: age of the movie's first frame at startVideoCapture() (HVTMediaMetadata.frameAge; "
-          + "negative: a later frame)",
+        title: "record start: age of the movie's first frame when startVideoCapture() attached the recording "
+          + "(HVTMediaMetadata.frameAge)",
         resolution: resolution, unit: "ms", hvtcamera: ours.movieFrameAge),
       Row(
         id: "record-stop", title: "record stop: stopVideoCapture() → delegate holds the finalized movie",

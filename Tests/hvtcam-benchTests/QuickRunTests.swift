@@ -95,7 +95,8 @@ struct QuickRunTests {
     } onCancel: {
       if process.isRunning { process.terminate() }
     }
-    return (status, (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "")
+    // Decoded leniently: a stray byte in GStreamer's warnings must not hide the whole log.
+    return (status, String(decoding: try Data(contentsOf: outputURL), as: UTF8.self))
   }
 
   /// The `hvtcam-bench` built with this test bundle (next to it, since this target depends on it), else

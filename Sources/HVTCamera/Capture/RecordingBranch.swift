@@ -40,10 +40,10 @@ final class RecordingBranch: @unchecked Sendable {
   }
 
   let file: CaptureFiles.Reservation
-  /// The pipeline's running time (nanoseconds) when the recording was asked for.
-  let requestTime: UInt?
-  /// The wall-clock time when the recording was asked for.
-  let requestDate = Date()
+  /// The pipeline's running time (nanoseconds) when the branch was linked, its first frame chosen.
+  private(set) var linkTime: UInt?
+  /// The wall-clock time when the branch was linked.
+  private(set) var linkDate = Date()
   private let bin: Bin
   private let entry: Pad
   private var teePad: Pad?
@@ -57,10 +57,9 @@ final class RecordingBranch: @unchecked Sendable {
   static let minimumFrames = 2
 
   /// Builds the branch (not yet attached): the model's recording chain, then a `filesink` writing to the
-  /// reservation's partial file. `requestTime` is the pipeline's running time at the request.
-  init(chain: [HVTElementDescription], file: CaptureFiles.Reservation, name: String, requestTime: UInt?) throws {
+  /// reservation's partial file.
+  init(chain: [HVTElementDescription], file: CaptureFiles.Reservation, name: String) throws {
     self.file = file
-    self.requestTime = requestTime
     bin = Bin(name: name)
     let elements = try ElementChain(
       chain + [HVTElementDescription("filesink", name: "file", ["location": file.partial.path, "async": "false"])],
@@ -160,6 +159,7 @@ final class RecordingBranch: @unchecked Sendable {
         remove(from: session)
         throw error
       }
+      (linkTime, linkDate) = (session.pipeline.runningTime, Date())
       if let frame = session.tap.latest { teePad.push(frame.buffer) }
     }
   }

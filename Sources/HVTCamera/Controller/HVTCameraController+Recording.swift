@@ -13,8 +13,7 @@ extension HVTCameraController {
       do {
         let file = try CaptureFiles.reserve(
           in: state.outputDirectory, prefix: "MOV", extension: session.model.movieExtension, movie: true)
-        let branch = try RecordingBranch(
-          chain: session.model.recording, file: file, name: "recording", requestTime: session.pipeline.runningTime)
+        let branch = try RecordingBranch(chain: session.model.recording, file: file, name: "recording")
         let frameRate = session.model.configuration.frameRate.framesPerSecond
         let (controller, recording) = (WeakReference(self), WeakReference(branch))
         try branch.attach(to: session, limit: state.videoMaximumDuration, frameInterval: 1 / frameRate) {
@@ -97,9 +96,9 @@ extension HVTCameraController {
       return fail(error)
     }
     let firstTimestamp = summary.firstTimestamp.map(ClockTime.seconds) ?? 0
-    let age = branch.requestTime.map { ClockTime.seconds($0) - firstTimestamp }
+    let age = branch.linkTime.map { ClockTime.seconds($0) - firstTimestamp }
     let metadata = HVTMediaMetadata(
-      captureDate: branch.requestDate.addingTimeInterval(-(age ?? 0)), configuration: session.model.configuration,
+      captureDate: branch.linkDate.addingTimeInterval(-(age ?? 0)), configuration: session.model.configuration,
       frameTimestamp: firstTimestamp, frameAge: age, flashFired: nil,
       duration: summary.duration, frameCount: summary.frames, encoder: session.model.movieEncoder,
       muxer: session.model.movieMuxer, stopReason: reason, fileSize: CaptureFiles.size(of: branch.file.final),

@@ -8,11 +8,11 @@ public struct HVTMediaMetadata: Sendable, Hashable {
   public var configuration: HVTCaptureConfiguration
   /// Running time, in seconds, of the photo's frame (or the movie's first frame) on the pipeline clock.
   public var frameTimestamp: Double
-  /// How old the photo's frame (or the movie's first frame) was when `takePicture()` (or
-  /// `startVideoCapture()`) was called, in seconds: from 0 up to one frame interval for the frame of the
-  /// moment (zero shutter lag; a movie starts with it too); negative when a frame made after the call was
-  /// used (the flash fired, or no frame had arrived yet). Photos taken faster than the frame rate share
-  /// the frame of their moment.
+  /// Photos: how old the frame was when `takePicture()` was called, in seconds: from 0 up to one frame
+  /// interval for the frame of the moment (zero shutter lag); negative when a frame made after the call
+  /// was used (the flash fired, or no frame had arrived yet). Photos taken faster than the frame rate
+  /// share the frame of their moment. Movies: how old the first frame was when `startVideoCapture()`
+  /// attached the recording, which starts with the newest frame at that moment.
   public var frameAge: Double?
   /// Photos: whether the flash fired.
   public var flashFired: Bool?
