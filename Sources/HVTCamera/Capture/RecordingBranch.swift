@@ -62,7 +62,7 @@ final class RecordingBranch: @unchecked Sendable {
     self.file = file
     bin = Bin(name: name)
     let elements = try ElementChain(
-      chain + [HVTElementDescription("filesink", name: "file", ["location": file.partial.path, "async": "false"])],
+      chain + [HVTPipelineModel.movieFileSink(location: file.partial.path)],
       in: bin)
     guard let entry = elements.first.staticPad("sink"), let fileSinkPad = elements.last.staticPad("sink") else {
       throw HVTCameraError.pipelineSetupFailed("the recording branch has no sink pad")

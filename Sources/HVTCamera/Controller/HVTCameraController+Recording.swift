@@ -57,9 +57,9 @@ extension HVTCameraController {
   }
 
   /// Ends the recording in progress, if any (on `queue`): drains the branch with EOS (waiting for the
-  /// muxer to finish), removes it, renames the file to its final name and delivers it. If the branch does
-  /// not drain (one of its elements failed), the file still holds every fragment written so far and is
-  /// delivered as it is.
+  /// muxer to finish), renames the file to its final name and delivers it, then removes the branch. If
+  /// the branch does not drain (one of its elements failed), the file still holds every fragment written
+  /// so far and is delivered as it is.
   func finishRecording(reason: HVTRecordingStopReason) {
     guard let branch = state.recording, let session = state.session else { return }
     state.recording = nil
@@ -68,6 +68,9 @@ extension HVTCameraController {
     publish(.recordingStopped(elapsed: branch.summary.duration, reason: reason))
     branch.sendEndOfStream()
     let drained = branch.waitUntilDrained(timeout: reason == .error ? 3 : 10)
+    // The file sink writes unbuffered: once the end of stream reached it, the file is complete, so the
+    // movie is delivered before the branch is torn down (closing the encoder takes a few milliseconds).
+    deliverMovie(of: branch, session: session, reason: reason, drained: drained)
     branch.remove(from: session)
     debugLog.log(
       .info, "recording branch removed (\(reason.rawValue), drained: \(drained)): \(branch.summary.frames) frames",
@@ -76,6 +79,13 @@ extension HVTCameraController {
       state.torchLit = false
       do { try session.setLight(false) } catch { fail(error) }
     }
+  }
+
+  /// Renames a drained recording's file to its final name and delivers it with its metadata; reports a
+  /// recording without frames (and removes its file), or one that did not drain, as an error.
+  private func deliverMovie(
+    of branch: RecordingBranch, session: CaptureSession, reason: HVTRecordingStopReason, drained: Bool
+  ) {
     let summary = branch.summary
     guard summary.frames > 0 else {
       try? FileManager.default.removeItem(at: branch.file.partial)

@@ -13,14 +13,14 @@ extension HVTPipelineModel {
     words += Self.launchWords(sourceChain)
     words += ["!", "tee", "name=\(Self.teeName)", "\(Self.teeName)."]
     words += ["!"] + Self.launchWords(preview)
-    let sink = HVTElementDescription("filesink", name: "file", ["location": output])
     switch mode {
     case .photo:
       let encoder = photoEncoder.map { $0.name == Self.photoEncoderName ? $0.setting("snapshot", to: "true") : $0 }
       let queue = HVTElementDescription("queue", name: "photo-queue")
+      let sink = HVTElementDescription("filesink", name: "file", ["location": output])
       words += ["\(Self.teeName).", "!"] + Self.launchWords([queue] + encoder + [sink])
     case .video:
-      words += ["\(Self.teeName).", "!"] + Self.launchWords(recording + [sink])
+      words += ["\(Self.teeName).", "!"] + Self.launchWords(recording + [Self.movieFileSink(location: output)])
     }
     return words.map(LaunchQuoting.shellWord).joined(separator: " ")
   }

@@ -32,6 +32,15 @@ public struct HVTPipelineModel: Sendable, Hashable {
     photoEncoder.first { $0.name == HVTPipelineModel.photoEncoderName }?.factory ?? ""
   }
 
+  /// The file sink at the end of the recording branch. Unbuffered, so that every byte the muxer pushed
+  /// is in the file: a crash loses nothing the muxer wrote, and the movie is complete as soon as the end
+  /// of stream reaches the sink (before the branch is torn down). `async=false`: it joins a pipeline
+  /// that is already playing.
+  static func movieFileSink(location: String) -> HVTElementDescription {
+    HVTElementDescription(
+      "filesink", name: "file", ["location": location, "buffer-mode": "unbuffered", "async": "false"])
+  }
+
   /// Element names the engine looks elements up by.
   static let sourceName = "camera"
   static let lightName = "light"
