@@ -23,10 +23,10 @@ struct ErrorTests {
     let movie = try await camera.delegate.nextCapture(.movie)
     let url = try movie.movieURL
     #expect(try movie.metadata.stopReason == .error)
-    let frames = try MediaInspector.frameCount(url)
+    let frames = try await MediaInspector.frameCount(url)
     #expect(frames > 0 && frames <= 45)
     #expect(frames == (try movie.metadata.frameCount))
-    #expect(try MediaInspector.discover(url).isH264)
+    #expect(try await MediaInspector.discover(url).isH264)
     // The camera stopped with the failure; it can be presented again.
     #expect(!camera.controller.isPresented)
   }

@@ -35,7 +35,7 @@ struct HotPlugTests {
     #expect(error as? HVTCameraError == .cameraDisconnected(name: name, path: nil))
     let movie = try await camera.delegate.nextCapture(.movie)
     #expect(try movie.metadata.stopReason == .error)
-    #expect(try MediaInspector.discover(movie.movieURL).isH264)
+    #expect(try await MediaInspector.discover(movie.movieURL).isH264)
     #expect(!camera.controller.isPresented)
   }
 }

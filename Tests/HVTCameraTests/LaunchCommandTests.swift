@@ -12,8 +12,8 @@ struct LaunchCommandTests {
   ]
 
   @Test("a shell word passes any value through /bin/sh unchanged", arguments: nastyValues)
-  func shellRoundTrip(value: String) throws {
-    let output = try MediaInspector.run("sh", ["-c", "printf '%s' \(LaunchQuoting.shellWord(value))"]).output
+  func shellRoundTrip(value: String) async throws {
+    let output = try await MediaInspector.run("sh", ["-c", "printf '%s' \(LaunchQuoting.shellWord(value))"]).output
     #expect(output == value)
   }
 

@@ -25,7 +25,7 @@ struct PhotoTests {
     #expect(image.jpegData.starts(with: [0xFF, 0xD8]))
     let url = try photo.imageURL
     #expect(try Data(contentsOf: url) == image.jpegData)
-    let report = try MediaInspector.discover(url)
+    let report = try await MediaInspector.discover(url)
     #expect(report.isJPEG && report.width == size.width && report.height == size.height)
     let metadata = try photo.metadata
     // Zero shutter lag: the frame already existed when takePicture() was called (its age is not negative),
@@ -77,17 +77,21 @@ struct PhotoTests {
   @Test("the flash fires with .on on the rear camera: a lit frame taken after the call")
   func flashOn() async throws {
     let camera = try TestCamera()
+    _ = try await camera.delegate.nextEvent { if case .previewStarted = $0 { true } else { nil } }
     camera.controller.cameraFlashMode = .off
     camera.controller.takePicture()
     let unlit = try await camera.delegate.nextCapture(.image)
     camera.controller.cameraFlashMode = .on
+    // Every frame the preview has seen passed the tee before the call; the lit frame passes it after.
+    let shown = try #require(camera.controller.previewStatistics?.latestFrameTimestamp)
     camera.controller.takePicture()
     let lit = try await camera.delegate.nextCapture(.image)
     #expect(try unlit.metadata.flashFired == false)
     #expect(try lit.metadata.flashFired == true)
-    #expect(try #require(lit.metadata.frameAge) < 0, "the flash photo is a frame made after the call")
-    let litLuma = try MediaInspector.meanLuma(ofJPEG: lit.imageURL)
-    let unlitLuma = try MediaInspector.meanLuma(ofJPEG: unlit.imageURL)
+    let litTime = try lit.metadata.frameTimestamp
+    #expect(litTime > shown, "the flash photo (\(litTime) s) is a frame after the call (preview at \(shown) s)")
+    let litLuma = try await MediaInspector.meanLuma(ofJPEG: lit.imageURL)
+    let unlitLuma = try await MediaInspector.meanLuma(ofJPEG: unlit.imageURL)
     #expect(litLuma > unlitLuma + 0.1, "lit \(litLuma), unlit \(unlitLuma)")
     camera.controller.dismiss()
   }

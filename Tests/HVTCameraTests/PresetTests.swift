@@ -27,14 +27,14 @@ struct PresetTests {
     #expect(camera.controller.configuration?.preset == name)
     camera.controller.takePicture()
     let photo = try await camera.delegate.nextCapture(.image)
-    let photoReport = try MediaInspector.discover(try photo.imageURL.path)
+    let photoReport = try await MediaInspector.discover(try photo.imageURL.path)
     #expect(photoReport.isJPEG && photoReport.size == "640x480")
     #expect(try photo.imageURL.pathExtension == preset.photoExtension)
     try await camera.startRecording()
     let movie = try await camera.delegate.nextCapture(.movie)
     let url = try movie.movieURL
     #expect(url.pathExtension == preset.movieExtension)
-    let report = try MediaInspector.discover(url.path)
+    let report = try await MediaInspector.discover(url.path)
     #expect(!report.failed && report.size == "640x480", "\(report)")
     #expect(abs((report.duration ?? 0) - 1) <= 1.0 / 30 + 0.001, "\(report.duration ?? -1) s")
     let metadata = try movie.metadata
@@ -85,7 +85,7 @@ struct PresetTests {
     let movie = try await camera.delegate.nextCapture(.movie)
     // Without x264enc in the list, OpenH264 records: a machine without x264 still records.
     #expect(try movie.metadata.encoder == "openh264enc")
-    #expect(try MediaInspector.discover(movie.movieURL.path).isH264)
+    #expect(try await MediaInspector.discover(movie.movieURL.path).isH264)
     camera.controller.dismiss()
   }
 }

@@ -54,7 +54,7 @@ struct ReconfigurationTests {
     camera.controller.cameraDevice = .front
     let movie = try await camera.delegate.nextCapture(.movie)
     #expect(try movie.metadata.configuration.device == .rear)
-    #expect(try MediaInspector.discover(movie.movieURL).isH264)
+    #expect(try await MediaInspector.discover(movie.movieURL).isH264)
     #expect(camera.controller.configuration?.device == .front)
     #expect(camera.controller.configuration?.deviceName.contains("ball") == true)
     camera.controller.takePicture()

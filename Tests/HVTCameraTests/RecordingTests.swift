@@ -33,7 +33,7 @@ struct RecordingTests {
       let movie = try await camera.delegate.nextCapture(.movie)
       let url = try movie.movieURL
       let metadata = try movie.metadata
-      let report = try MediaInspector.discover(url)
+      let report = try await MediaInspector.discover(url)
       #expect(report.isH264)
       #expect(report.width == 640 && report.height == 480)
       let duration = try #require(metadata.duration)
@@ -41,7 +41,7 @@ struct RecordingTests {
       #expect(
         abs(try #require(report.duration) - duration) <= 1.0 / 30 + 0.001,
         "file \(report.duration ?? -1) s, recorded \(duration) s")
-      #expect(try MediaInspector.frameCount(url) == metadata.frameCount)
+      #expect(try await MediaInspector.frameCount(url) == metadata.frameCount)
       #expect(metadata.encoder == "x264enc" && metadata.muxer == "mp4mux" && metadata.stopReason == .requested)
       #expect(url.pathExtension == "mp4" && !url.lastPathComponent.contains("partial"))
       urls.append(url)
@@ -60,12 +60,12 @@ struct RecordingTests {
     camera.controller.videoMaximumDuration = limit
     try await camera.startRecording()
     let movie = try await camera.delegate.nextCapture(.movie)
-    let report = try MediaInspector.discover(try movie.movieURL)
+    let report = try await MediaInspector.discover(try movie.movieURL)
     #expect(
       abs(try #require(report.duration) - limit) <= 1.0 / 30,
       "file lasts \(report.duration ?? -1) s for a limit of \(limit) s")
     #expect(try movie.metadata.stopReason == .maximumDurationReached)
-    #expect(try MediaInspector.frameCount(movie.movieURL) == Int((limit * 30).rounded()))
+    #expect(try await MediaInspector.frameCount(movie.movieURL) == Int((limit * 30).rounded()))
     #expect(!camera.controller.isRecording)
     camera.controller.dismiss()
   }
@@ -87,9 +87,9 @@ struct RecordingTests {
     let start = metadata.frameTimestamp
     let photoTime = try photo.metadata.frameTimestamp
     #expect(photoTime >= start && photoTime <= start + (metadata.duration ?? 0))
-    let frames = try MediaInspector.frameCount(url)
+    let frames = try await MediaInspector.frameCount(url)
     #expect(frames == metadata.frameCount)
-    #expect(abs(Double(frames) / 30 - (try #require(MediaInspector.discover(url).duration))) <= 1.0 / 30)
+    #expect(abs(Double(frames) / 30 - (try #require(try await MediaInspector.discover(url).duration))) <= 1.0 / 30)
     camera.controller.dismiss()
   }
 
@@ -101,7 +101,7 @@ struct RecordingTests {
     camera.controller.dismiss()
     let movie = try await camera.delegate.nextCapture(.movie)
     #expect(try movie.metadata.stopReason == .cameraStopped)
-    #expect(try MediaInspector.discover(movie.movieURL).isH264)
+    #expect(try await MediaInspector.discover(movie.movieURL).isH264)
     #expect(!camera.controller.isPresented)
   }
 
@@ -141,7 +141,7 @@ struct RecordingTests {
     #expect(age >= 0, "first frame \(age) s old at the call")
     #expect(metadata.frameTimestamp >= shown, "first frame at \(metadata.frameTimestamp) s, preview at \(shown) s")
     #expect(try #require(metadata.frameCount) >= RecordingBranch.minimumFrames)
-    let report = try MediaInspector.discover(movie.movieURL)
+    let report = try await MediaInspector.discover(movie.movieURL)
     #expect(report.isH264 && !report.failed, "\(report)")
     camera.controller.dismiss()
   }

@@ -43,7 +43,7 @@ struct SimulatedCameraTests {
     let camera = try TestCamera(quality: .type3840x2160)
     camera.controller.takePicture()
     let photo = try await camera.delegate.nextCapture(.image)
-    let report = try MediaInspector.discover(try photo.imageURL)
+    let report = try await MediaInspector.discover(try photo.imageURL)
     #expect(report.width == 3840 && report.height == 2160)
     camera.controller.dismiss()
   }

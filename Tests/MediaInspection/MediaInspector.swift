@@ -29,10 +29,11 @@ public enum MediaInspector {
   }
 
   /// Runs `gst-discoverer-1.0 PATH` and parses Duration, Width, Height and the video stream's codec.
-  public static func discover(_ path: String) throws -> Discovery {
-    let result = try run("gst-discoverer-1.0", [path])
+  public static func discover(_ path: String) async throws -> Discovery {
+    let result = try await run("gst-discoverer-1.0", [path])
     var discovery = Discovery(
       failed: result.status != 0 || result.output.contains("An error was encountered"), output: result.output)
+    let videoStream = #/video(?:\(image\))? #\d+: (.+)/#
     for line in result.output.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
       if discovery.duration == nil, line.hasPrefix("Duration: ") {
         discovery.duration = seconds(String(line.dropFirst("Duration: ".count)))
@@ -40,7 +41,7 @@ public enum MediaInspector {
         discovery.width = Int(line.dropFirst("Width: ".count))
       } else if discovery.height == nil, line.hasPrefix("Height: ") {
         discovery.height = Int(line.dropFirst("Height: ".count))
-      } else if discovery.codec == nil, let match = line.wholeMatch(of: #/video(?:\(image\))? #\d+: (.+)/#) {
+      } else if discovery.codec == nil, let match = line.wholeMatch(of: videoStream) {
         discovery.codec = String(match.1)
       }
     }
@@ -67,9 +68,9 @@ public enum MediaInspector {
   /// Counts the frames of an H.264 MP4: `gst-launch-1.0 -v filesrc location=… ! qtdemux ! h264parse !
   /// fakesink silent=false`, one `chain` message per buffer. The file is reached through a symbolic link
   /// with a plain name, so that any path fits in the `location=` word.
-  public static func frameCount(_ path: String) throws -> FrameCount {
-    try withPlainLink(to: path, named: "movie.mp4") { link in
-      let result = try run(
+  public static func frameCount(_ path: String) async throws -> FrameCount {
+    try await withPlainLink(to: path, named: "movie.mp4") { link in
+      let result = try await run(
         "gst-launch-1.0",
         ["-v", "filesrc", "location=\(link)", "!", "qtdemux", "!", "h264parse", "!", "fakesink", "silent=false"])
       let frames = result.output.split(separator: "\n").filter { $0.contains("last-message = chain") }.count
@@ -78,10 +79,10 @@ public enum MediaInspector {
   }
 
   /// The mean luma (0…1) of a JPEG, decoded by `jpegdec` to 8-bit grey.
-  public static func meanLuma(ofJPEG path: String) throws -> Double {
-    try withPlainLink(to: path, named: "photo.jpg") { link in
+  public static func meanLuma(ofJPEG path: String) async throws -> Double {
+    try await withPlainLink(to: path, named: "photo.jpg") { link in
       let raw = URL(fileURLWithPath: link).deletingLastPathComponent().appendingPathComponent("photo.gray")
-      let result = try run(
+      let result = try await run(
         "gst-launch-1.0",
         [
           "-q", "filesrc", "location=\(link)", "!", "jpegdec", "!", "videoconvert", "!", "video/x-raw,format=GRAY8",
@@ -94,7 +95,18 @@ public enum MediaInspector {
   }
 
   /// Runs a tool found on `PATH` and returns its exit status and its standard output and error together.
-  public static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+  /// The wait happens on a Dispatch thread, not on one of Swift Concurrency's few cooperative threads,
+  /// which tests running in parallel need to make progress.
+  public static func run(_ tool: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+    try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue.global().async {
+        continuation.resume(with: Result { try runToEnd(tool, arguments) })
+      }
+    }
+  }
+
+  /// `run(_:_:)`, blocking the calling thread.
+  private static func runToEnd(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [tool] + arguments
@@ -108,13 +120,15 @@ public enum MediaInspector {
   }
 
   /// Calls `body` with a plain-named symbolic link to `path` in a fresh directory, removed afterwards.
-  static func withPlainLink<T>(to path: String, named name: String, _ body: (String) throws -> T) throws -> T {
+  static func withPlainLink<T>(to path: String, named name: String, _ body: (String) async throws -> T) async throws
+    -> T
+  {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("inspect-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let link = directory.appendingPathComponent(name).path
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
-    return try body(link)
+    return try await body(link)
   }
 }
 

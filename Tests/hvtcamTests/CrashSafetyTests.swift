@@ -24,11 +24,11 @@ struct CrashSafetyTests {
     #expect(result.outputLines.isEmpty)
 
     #expect(!FileManager.default.fileExists(atPath: directory.path("crash.mp4")))
-    let discovery = try MediaInspector.discover(partial)
+    let discovery = try await MediaInspector.discover(partial)
     #expect(!discovery.failed, "\(discovery)")
     #expect(discovery.isH264, "\(discovery)")
     #expect(discovery.size == "640x480", "\(discovery)")
-    let count = try MediaInspector.frameCount(partial)
+    let count = try await MediaInspector.frameCount(partial)
     let recovered = Double(count.frames) / Self.framesPerSecond
     print("crash safety: \(count.frames) frames = \(recovered) s recoverable of the 3 s recorded before kill -9")
     #expect(count.frames >= 60, "only \(count.frames) frames (\(recovered) s) survived kill -9 after 3 s")

@@ -12,10 +12,10 @@ struct DebuggingTests {
   /// Whether `lines` hold the `--verbose` line of a state change of `element` from `old` to `new`:
   /// `   1.234 state-changed PATH: OLD -> NEW`.
   static func hasStateChange(_ lines: [String], _ element: String, _ old: String, _ new: String) -> Bool {
-    lines.contains { line in
-      line.wholeMatch(of: #/ *\d+\.\d{3} state-changed (\S+): (\w+) -> (\w+)( \(pending \w+\))?/#).map {
-        $0.1 == element && $0.2 == old && $0.3 == new
-      } ?? false
+    // A regex literal is parsed each time it is evaluated: once per call, not once per line.
+    let stateChange = #/ *\d+\.\d{3} state-changed (\S+): (\w+) -> (\w+)( \(pending \w+\))?/#
+    return lines.contains { line in
+      line.wholeMatch(of: stateChange).map { $0.1 == element && $0.2 == old && $0.3 == new } ?? false
     }
   }
 
@@ -37,7 +37,8 @@ struct DebuggingTests {
       #expect(Self.hasStateChange(lines, Self.pipeline, old, new), "\(old) -> \(new) of the pipeline:\n\(result)")
     }
     #expect(lines.contains { $0.contains(" stream-start \(Self.pipeline)") }, "\(result)")
-    #expect(!lines.isEmpty && lines.allSatisfy { $0.wholeMatch(of: Self.messageLine) != nil }, "\(result)")
+    let messageLine = Self.messageLine
+    #expect(!lines.isEmpty && lines.allSatisfy { $0.wholeMatch(of: messageLine) != nil }, "\(result)")
   }
 
   @Test(
@@ -81,9 +82,8 @@ struct DebuggingTests {
     #expect(result.outputLines == [path], "\(result)")
     try await expectH264Movie(at: path)
     // `0:00:00.021269177 26268 0x55c488fed470 INFO   hvtcamera FILE:LINE:FUNCTION: MESSAGE`
-    let category = result.errorLines.filter {
-      $0.contains(#/^\d+:\d\d:\d\d\.\d+ +\d+ +0x[0-9a-f]+ +[A-Z]+ +hvtcamera /#)
-    }
+    let categoryLine = #/^\d+:\d\d:\d\d\.\d+ +\d+ +0x[0-9a-f]+ +[A-Z]+ +hvtcamera /#
+    let category = result.errorLines.filter { $0.contains(categoryLine) }
     let decisions: [(String, Regex<Substring>)] = [
       ("caps chosen", #/video/x-raw,format=I420,width=640,height=480,framerate=30/1/#),
       ("encoder chosen", #/movie encoder x264enc/#),
@@ -163,7 +163,7 @@ struct DebuggingTests {
     let movie = try #require(saved.count == 1 ? saved[0] : nil, "no single movie saved: \(saved)")
     let moviePath = movies.appendingPathComponent(movie).path
     try await expectH264Movie(at: moviePath)
-    let count = try MediaInspector.frameCount(moviePath)
+    let count = try await MediaInspector.frameCount(moviePath)
     #expect(count.clean, "\(count.output)")
     #expect(count.frames > 0 && count.frames < 30, "\(count.frames) frames\n\(count.output)")
 

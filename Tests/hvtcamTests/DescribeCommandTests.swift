@@ -15,7 +15,7 @@ struct DescribeCommandTests {
     let run = try await Subprocess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", line])
     #expect(run.succeeded, "\(run)")
     try await expectH264Movie(at: path)
-    let count = try MediaInspector.frameCount(path)
+    let count = try await MediaInspector.frameCount(path)
     #expect(count.frames == 45, "\(count.output)")
     #expect(try directory.contents() == [name])
   }

@@ -29,16 +29,16 @@ struct DescribePresetTests {
     try #require(result.outputLines.count == 1, "\(result)")
     let line = result.outputLines[0]
     #expect(line.hasPrefix("gst-launch-1.0 "), "\(result)")
-    try expectPresetElements(of: preset, mode: mode, in: line)
+    try await expectPresetElements(of: preset, mode: mode, in: line)
 
     let run = try await Subprocess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", line])
     #expect(run.succeeded, "\(line)\n\(run)")
     if mode == "photo" {
       try await expectJPEG(at: path)
     } else {
-      let discovery = try expectMovie(at: path, codec: preset.codec)
+      let discovery = try await expectMovie(at: path, codec: preset.codec)
       if preset.movieExtension == "mp4" {
-        let count = try MediaInspector.frameCount(path)
+        let count = try await MediaInspector.frameCount(path)
         #expect(count.clean, "\(count.output)")
         #expect(count.frames == Self.frames, "\(count.frames) frames")
       } else {
@@ -53,7 +53,7 @@ struct DescribePresetTests {
   /// What a preset must put on the line: the MJPEG camera decodes JPEG with `jpegdec`; the hardware-first
   /// preset uses the first of its movie encoders that is installed here, as `gst-inspect-1.0` finds them
   /// (`x264enc` on a machine without a hardware encoder).
-  func expectPresetElements(of preset: BuiltInPreset, mode: String, in line: String) throws {
+  func expectPresetElements(of preset: BuiltInPreset, mode: String, in line: String) async throws {
     let words = line.split(separator: " ").map(String.init)
     switch preset.name {
     case "mjpeg-camera":
@@ -62,7 +62,7 @@ struct DescribePresetTests {
     case "hardware-h264" where mode == "video":
       let movie = try #require(try PackageFiles.json(preset.url)["movie"] as? [String: Any])
       let candidates = try #require(movie["encoder"] as? [String]).map { String($0.prefix { $0 != " " }) }
-      let installed = try #require(try candidates.first(where: isInstalled), "none of \(candidates) is installed")
+      let installed = try #require(try await firstInstalled(candidates), "none of \(candidates) is installed")
       let encoder = try #require(words.firstIndex(of: "name=movie-encoder"), "\(line)")
       #expect(words[encoder - 1] == installed, "\(line)")
       for other in candidates where other != installed {

@@ -37,7 +37,8 @@ struct LeakTests {
     #expect(
       result.standardError.contains("object-alive"), "the leaks tracer did not run:\n\(result.standardError)",
       sourceLocation: sourceLocation)
-    let leaks = result.errorLines.filter { $0.contains(#/object-alive, type-name=\(string\)[A-Za-z]/#) }
+    let leak = #/object-alive, type-name=\(string\)[A-Za-z]/#
+    let leaks = result.errorLines.filter { $0.contains("object-alive") && $0.contains(leak) }
     #expect(
       leaks.isEmpty, "\(leaks.count) objects alive at exit:\n\(leaks.prefix(40).joined(separator: "\n"))",
       sourceLocation: sourceLocation)
@@ -80,7 +81,7 @@ struct LeakTests {
       environment: Self.tracing(configHome: directory.url))
     #expect(result.succeeded, "\(result)")
     #expect(result.outputLines == [path], "\(result)")
-    try expectMovie(at: path, codec: "VP8")
+    try await expectMovie(at: path, codec: "VP8")
     #expect(try directory.contents() == ["movie.webm"])
     Self.expectNoLeaks(result)
   }

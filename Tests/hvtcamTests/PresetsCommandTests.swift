@@ -199,7 +199,7 @@ struct PresetsCommandTests {
       environment: HVTCam.environment(configHome: directory.url))
     #expect(result.succeeded, "\(result)")
     #expect(result.outputLines == [path], "\(result)")
-    let discovery = try expectMovie(at: path, codec: "VP8")
+    let discovery = try await expectMovie(at: path, codec: "VP8")
     #expect(discovery.output.contains("WebM"), "\(discovery)")
     let duration = try #require(discovery.duration, "\(discovery)")
     #expect(abs(duration - 1.0) <= 1.0 / 30 + 1e-6, "duration \(duration) s")

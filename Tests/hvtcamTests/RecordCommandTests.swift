@@ -15,7 +15,7 @@ struct RecordCommandTests {
     let discovery = try await expectH264Movie(at: path)
     let duration = try #require(discovery.duration, "\(discovery)")
     #expect(abs(duration - 2.0) <= 1.0 / 30 + 1e-6, "duration \(duration) s")
-    let count = try MediaInspector.frameCount(path)
+    let count = try await MediaInspector.frameCount(path)
     #expect(abs(count.frames - 60) <= 1, "\(count.frames) frames\n\(count.output)")
     #expect(try directory.contents() == ["movie.mp4"], "no partial file is left behind")
   }
@@ -37,7 +37,7 @@ struct RecordCommandTests {
     let discovery = try await expectH264Movie(at: path)
     let duration = try #require(discovery.duration, "\(discovery)")
     #expect(duration >= 1.0 && duration < 30, "duration \(duration) s")
-    let count = try MediaInspector.frameCount(path)
+    let count = try await MediaInspector.frameCount(path)
     #expect(count.clean, "\(count.output)")
     #expect(count.frames >= 30, "\(count.frames) frames")
   }

@@ -37,6 +37,8 @@ final class RecordingBranch: @unchecked Sendable {
     var summary = Summary()
     var reportedSeconds = 0
     var limitReached = false
+    /// When a frame last entered the encoder: how a drain tells progress from a stall.
+    var lastEncoderInput: ContinuousClock.Instant?
   }
 
   let file: CaptureFiles.Reservation
@@ -69,12 +71,15 @@ final class RecordingBranch: @unchecked Sendable {
     }
     try bin.addGhostPad("sink", target: entry)
     self.entry = entry
-    // The moment the first frame enters the encoder; the probe goes away after it.
+    // When frames enter the encoder: the first one's moment, and the latest, which shows a drain's progress.
     bin.element(named: HVTPipelineModel.movieEncoderName)?.staticPad("sink")?.addProbe(.buffer) { [timing] _, info in
       guard info.buffer != nil else { return .ok }
       let now = ContinuousClock.now
-      timing.withLock { $0.summary.encodingStartedAt = $0.summary.encodingStartedAt ?? now }
-      return .remove
+      timing.withLock { timing in
+        timing.summary.encodingStartedAt = timing.summary.encodingStartedAt ?? now
+        timing.lastEncoderInput = now
+      }
+      return .ok
     }
     fileSinkPad.addProbe(.eventDownstream) { [drained] _, info in
       if info.event == .endOfStream { drained.signal() }
@@ -190,10 +195,19 @@ final class RecordingBranch: @unchecked Sendable {
     return arrived
   }
 
-  /// Waits until the EOS reached the file sink (the muxer has written everything), up to `timeout`
-  /// seconds. Returns false on timeout (an element of the branch failed).
-  func waitUntilDrained(timeout: Double) -> Bool {
-    drained.wait(timeout: .now() + timeout) == .success
+  /// Waits until the EOS reached the file sink (the muxer has written everything), for at most `limit`
+  /// seconds. Gives up sooner, once no frame has entered the encoder for `stall` seconds (an element of
+  /// the branch failed). Returns whether the branch drained.
+  func waitUntilDrained(stalledAfter stall: Double, limit: Double) -> Bool {
+    let start = ContinuousClock.now
+    let end = start + .seconds(limit)
+    while true {
+      let lastProgress = timing.withLock { $0.lastEncoderInput }.map { max($0, start) } ?? start
+      let (seconds, attoseconds) = ContinuousClock.now.duration(to: min(lastProgress + .seconds(stall), end)).components
+      let remaining = Double(seconds) + Double(attoseconds) * 1e-18
+      guard remaining > 0 else { return false }
+      if drained.wait(timeout: .now() + remaining) == .success { return true }
+    }
   }
 
   /// Stops the branch, closing the file, removes it from the pipeline and gives the tee pad back.

@@ -67,7 +67,7 @@ extension HVTCameraController {
     if reason != .error { _ = branch.waitForMinimumFrames(timeout: 2) }
     publish(.recordingStopped(elapsed: branch.summary.duration, reason: reason))
     branch.sendEndOfStream()
-    let drained = branch.waitUntilDrained(timeout: reason == .error ? 3 : 10)
+    let drained = branch.waitUntilDrained(stalledAfter: 3, limit: 10)
     // The file sink writes unbuffered: once the end of stream reached it, the file is complete, so the
     // movie is delivered before the branch is torn down (closing the encoder takes a few milliseconds).
     deliverMovie(of: branch, session: session, reason: reason, drained: drained)

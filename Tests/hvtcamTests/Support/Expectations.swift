@@ -10,7 +10,7 @@ let hasVideoDevices = ((try? FileManager.default.contentsOfDirectory(atPath: "/d
 /// Expects a 640x480 JPEG at `path`, as `gst-discoverer-1.0` sees it.
 func expectJPEG(at path: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
   #expect(FileManager.default.fileExists(atPath: path), "missing \(path)", sourceLocation: sourceLocation)
-  let discovery = try MediaInspector.discover(path)
+  let discovery = try await MediaInspector.discover(path)
   #expect(!discovery.failed, "\(discovery)", sourceLocation: sourceLocation)
   #expect(discovery.isJPEG, "\(discovery)", sourceLocation: sourceLocation)
   #expect(discovery.size == "640x480", "\(discovery)", sourceLocation: sourceLocation)
@@ -22,7 +22,7 @@ func expectH264Movie(at path: String, sourceLocation: SourceLocation = #_sourceL
   -> MediaInspector.Discovery
 {
   #expect(FileManager.default.fileExists(atPath: path), "missing \(path)", sourceLocation: sourceLocation)
-  let discovery = try MediaInspector.discover(path)
+  let discovery = try await MediaInspector.discover(path)
   #expect(!discovery.failed, "\(discovery)", sourceLocation: sourceLocation)
   #expect(discovery.isH264, "\(discovery)", sourceLocation: sourceLocation)
   #expect(discovery.size == "640x480", "\(discovery)", sourceLocation: sourceLocation)

@@ -66,18 +66,24 @@ extension HVTCam {
 }
 
 /// Whether `gst-inspect-1.0` finds the element factory here.
-func isInstalled(_ factory: String) throws -> Bool {
-  try MediaInspector.run("gst-inspect-1.0", ["--exists", factory]).status == 0
+func isInstalled(_ factory: String) async throws -> Bool {
+  try await MediaInspector.run("gst-inspect-1.0", ["--exists", factory]).status == 0
+}
+
+/// The first of `factories` that `gst-inspect-1.0` finds here.
+func firstInstalled(_ factories: [String]) async throws -> String? {
+  for factory in factories where try await isInstalled(factory) { return factory }
+  return nil
 }
 
 /// Expects a 640x480 movie at `path` whose video stream `gst-discoverer-1.0` names `codec…`, and returns
 /// what it saw.
 @discardableResult
-func expectMovie(at path: String, codec: String, sourceLocation: SourceLocation = #_sourceLocation) throws
+func expectMovie(at path: String, codec: String, sourceLocation: SourceLocation = #_sourceLocation) async throws
   -> MediaInspector.Discovery
 {
   #expect(FileManager.default.fileExists(atPath: path), "missing \(path)", sourceLocation: sourceLocation)
-  let discovery = try MediaInspector.discover(path)
+  let discovery = try await MediaInspector.discover(path)
   #expect(!discovery.failed, "\(discovery)", sourceLocation: sourceLocation)
   #expect(discovery.codec?.hasPrefix(codec) == true, "not \(codec): \(discovery)", sourceLocation: sourceLocation)
   #expect(discovery.size == "640x480", "\(discovery)", sourceLocation: sourceLocation)
