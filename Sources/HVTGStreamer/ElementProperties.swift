@@ -9,13 +9,7 @@ extension Element {
   /// String properties take the text verbatim. Wraps `g_object_class_find_property`,
   /// `gst_value_deserialize_with_pspec`, `g_param_value_validate` and `g_object_set_property`.
   public func setProperty(_ property: String, fromString text: String) throws {
-    guard let spec = hvt_g_object_find_property(pointer, property) else {
-      throw GStreamerError.unknownProperty(
-        element: name, property: property, suggestion: NameSuggestion.nearest(to: property, among: propertyNames))
-    }
-    guard hvt_g_param_spec_is_writable(spec) != 0 else {
-      throw GStreamerError.readOnlyProperty(element: name, property: property)
-    }
+    let spec = try writablePropertySpec(property)
     let type = hvt_g_param_spec_value_type(spec)
     var value = GValue()
     g_value_init(&value, type)
@@ -43,10 +37,7 @@ extension Element {
 
   /// Reads a property in its serialized (gst-launch) form. Wraps `g_object_get_property` and `gst_value_serialize`.
   public func propertyString(_ property: String) throws -> String {
-    guard let spec = hvt_g_object_find_property(pointer, property) else {
-      throw GStreamerError.unknownProperty(
-        element: name, property: property, suggestion: NameSuggestion.nearest(to: property, among: propertyNames))
-    }
+    let spec = try propertySpec(property)
     var value = GValue()
     g_value_init(&value, hvt_g_param_spec_value_type(spec))
     defer { g_value_unset(&value) }
@@ -55,6 +46,25 @@ extension Element {
       return g_value_get_string(&value).map { String(cString: $0) } ?? ""
     }
     return String(ownedCString: gst_value_serialize(&value))
+  }
+
+  /// The property's description; throws `unknownProperty`, with the nearest name, when there is none.
+  /// Wraps `g_object_class_find_property`.
+  func propertySpec(_ property: String) throws -> UnsafeMutablePointer<GParamSpec> {
+    guard let spec = hvt_g_object_find_property(pointer, property) else {
+      throw GStreamerError.unknownProperty(
+        element: name, property: property, suggestion: NameSuggestion.nearest(to: property, among: propertyNames))
+    }
+    return spec
+  }
+
+  /// The description of a property that can be set; throws `unknownProperty` or `readOnlyProperty`.
+  func writablePropertySpec(_ property: String) throws -> UnsafeMutablePointer<GParamSpec> {
+    let spec = try propertySpec(property)
+    guard hvt_g_param_spec_is_writable(spec) != 0 else {
+      throw GStreamerError.readOnlyProperty(element: name, property: property)
+    }
+    return spec
   }
 
   /// The names of all the element's properties. Wraps `g_object_class_list_properties`.

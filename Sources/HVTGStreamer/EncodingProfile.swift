@@ -110,13 +110,7 @@ extension Element {
   }
 
   private func setObjectProperty(_ property: String, to object: UnsafeMutableRawPointer, typeName: String?) throws {
-    guard let spec = hvt_g_object_find_property(pointer, property) else {
-      throw GStreamerError.unknownProperty(
-        element: name, property: property, suggestion: NameSuggestion.nearest(to: property, among: propertyNames))
-    }
-    guard hvt_g_param_spec_is_writable(spec) != 0 else {
-      throw GStreamerError.readOnlyProperty(element: name, property: property)
-    }
+    let spec = try writablePropertySpec(property)
     let type = hvt_g_param_spec_value_type(spec)
     guard hvt_g_type_is_object(type) != 0, g_type_is_a(hvt_g_object_type(object), type) != 0 else {
       throw GStreamerError.invalidPropertyValue(
