@@ -12,9 +12,7 @@ struct CPURows {
 
   func run(log: (String) -> Void) throws -> [Row] {
     let quality = BenchPlan.quality(resolution)
-    let describer = try OurCamera(quality: quality, directory: directory)
-    describer.setVideoMode(true)
-    let model = try describer.controller.pipelineModel()
+    let model = try OurCamera.pipelineModel(quality: quality, directory: directory)
     let (long, short) = (plan.cpuFrames, plan.cpuShortFrames)
     var ours = (whole: Series(), steady: Series(), fixed: Series())
     var theirs = (whole: Series(), steady: Series(), fixed: Series())

@@ -113,6 +113,21 @@ final class ChildProcess: @unchecked Sendable {
     return try awaited.wait(what, seconds: seconds)
   }
 
+  /// Waits for the first output line `matches` accepts, then `delay` from that moment, then kills the
+  /// process with `SIGKILL` and waits for its end; returns the line. If the line never comes, the process
+  /// is killed at once and the wait's error thrown.
+  func kill(after delay: Duration, from what: String, matching matches: @escaping @Sendable (String) -> Bool)
+    throws -> String
+  {
+    defer {
+      send(SIGKILL)
+      _ = wait()
+    }
+    let line = try waitForLine(what, matching: matches)
+    waitForSchedule(until: .now + delay)
+    return line
+  }
+
   /// Sends a signal (e.g. `SIGKILL`). Wraps `kill(2)`.
   func send(_ signal: Int32) {
     _ = Glibc.kill(pid, signal)

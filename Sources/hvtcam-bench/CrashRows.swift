@@ -11,9 +11,7 @@ struct CrashRows {
 
   func run(log: (String) -> Void) throws -> [Row] {
     let quality = BenchPlan.quality(resolution)
-    let describer = try OurCamera(quality: quality, directory: directory)
-    describer.setVideoMode(true)
-    var model = try describer.controller.pipelineModel()
+    var model = try OurCamera.pipelineModel(quality: quality, directory: directory)
     // The same pipeline with a plain mp4mux: the index is written only at the end.
     model.recording = model.recording.map {
       $0.factory == "mp4mux" ? HVTElementDescription("mp4mux", name: $0.name) : $0
@@ -44,17 +42,7 @@ struct CrashRows {
     let child = try ChildProcess(
       ChildProcess.ownExecutable,
       ["--child", "crash", "--quality", quality.commandLineName, "--directory", output.path])
-    let line: String
-    do {
-      line = try child.waitForLine("the recording to start") { $0.hasPrefix("RECORDING ") }
-    } catch {
-      child.send(SIGKILL)
-      _ = child.wait()
-      throw error
-    }
-    waitForSchedule(until: .now + killDelay)
-    child.send(SIGKILL)
-    _ = child.wait()
+    let line = try child.kill(after: killDelay, from: "the recording to start") { $0.hasPrefix("RECORDING ") }
     let partial = URL(fileURLWithPath: String(line.dropFirst("RECORDING ".count)))
     return Double(try FrameCount.frames(in: partial)) / 30
   }
@@ -67,16 +55,9 @@ struct CrashRows {
     let frames = (plan.crashAfterSeconds + 60) * 30
     let child = try ChildProcess(
       "/bin/sh", ["-c", "exec " + model.launchCommand(mode: .video, output: file.path, frames: frames)])
-    do {
-      _ = try child.waitForLine("gst-launch-1.0 to play") { $0.hasPrefix("Setting pipeline to PLAYING") }
-    } catch {
-      child.send(SIGKILL)
-      _ = child.wait()
-      throw error
+    _ = try child.kill(after: killDelay, from: "gst-launch-1.0 to play") {
+      $0.hasPrefix("Setting pipeline to PLAYING")
     }
-    waitForSchedule(until: .now + killDelay)
-    child.send(SIGKILL)
-    _ = child.wait()
     return Double(try FrameCount.frames(in: file)) / 30
   }
 }

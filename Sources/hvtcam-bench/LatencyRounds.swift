@@ -45,8 +45,7 @@ struct LatencyRounds {
     self.resolution = resolution
     self.plan = plan
     self.directory = directory
-    let probe = try OurCamera(quality: BenchPlan.quality(resolution), directory: directory)
-    let model = try probe.controller.pipelineModel()
+    let model = try OurCamera.pipelineModel(quality: BenchPlan.quality(resolution), directory: directory)
     guard let movie = model.recording.first(where: { $0.factory == model.movieEncoder }),
       let photo = model.photoEncoder.first(where: { $0.factory == model.photoEncoderFactory })
     else { throw BenchError.failed("our model has no movie or photo encoder") }

@@ -109,6 +109,12 @@ final class OurCamera {
     controller.cameraCaptureMode = .photo
   }
 
+  /// The pipeline model the controller runs at `quality` (both modes: `launchCommand` picks the branch),
+  /// read from a controller that is not presented.
+  static func pipelineModel(quality: HVTCameraController.QualityType, directory: URL) throws -> HVTPipelineModel {
+    try OurCamera(quality: quality, directory: directory).controller.pipelineModel()
+  }
+
   /// `present()`; returns the time from the call to the first frame at the preview sink.
   func present() throws -> Duration {
     let started = delegate.expectPreviewStarted()
