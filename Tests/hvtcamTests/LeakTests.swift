@@ -69,20 +69,4 @@ struct LeakTests {
     #expect(result.standardError.contains("hvtcam presets: \(bad):"), "\(result)")
     Self.expectNoLeaks(result)
   }
-
-  @Test(
-    "record --preset webm-vp8 under the leaks tracer: a WebM, no object alive at exit", .timeLimit(.minutes(2)))
-  func webmRecordingLeaksNothing() async throws {
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    let path = directory.path("movie.webm")
-    let result = try await HVTCam.run(
-      ["record"] + HVTCam.simulated + ["--preset", "webm-vp8", "--max-duration", "1", "-o", path],
-      environment: Self.tracing(configHome: directory.url))
-    #expect(result.succeeded, "\(result)")
-    #expect(result.outputLines == [path], "\(result)")
-    try await expectMovie(at: path, codec: "VP8")
-    #expect(try directory.contents() == ["movie.webm"])
-    Self.expectNoLeaks(result)
-  }
 }

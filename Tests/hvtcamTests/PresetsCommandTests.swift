@@ -189,14 +189,16 @@ struct PresetsCommandTests {
     #expect(try directory.contents().isEmpty)
   }
 
-  @Test("record --preset webm-vp8 writes a 640x480 VP8 WebM of 1.0 s", .timeLimit(.minutes(2)))
+  @Test(
+    "record --preset webm-vp8 writes a 640x480 VP8 WebM of 1.0 s; under the leaks tracer, nothing alive at exit",
+    .timeLimit(.minutes(2)))
   func recordWithPreset() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.path("movie.webm")
     let result = try await HVTCam.run(
       ["record"] + HVTCam.simulated + ["--preset", "webm-vp8", "--max-duration", "1", "-o", path],
-      environment: HVTCam.environment(configHome: directory.url))
+      environment: LeakTests.tracing(configHome: directory.url))
     #expect(result.succeeded, "\(result)")
     #expect(result.outputLines == [path], "\(result)")
     let discovery = try await expectMovie(at: path, codec: "VP8")
@@ -204,6 +206,7 @@ struct PresetsCommandTests {
     let duration = try #require(discovery.duration, "\(discovery)")
     #expect(abs(duration - 1.0) <= 1.0 / 30 + 1e-6, "duration \(duration) s")
     #expect(try directory.contents() == ["movie.webm"], "no partial file is left behind")
+    LeakTests.expectNoLeaks(result)
   }
 
   @Test(
