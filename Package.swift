@@ -23,7 +23,10 @@ let package = Package(
     .target(name: "HVTGStreamer", dependencies: ["CGStreamer"]),
     .target(name: "CV4L2"),
     .target(name: "CAllocator"),
-    .target(name: "HVTCamera", dependencies: ["HVTGStreamer", "CV4L2", "CAllocator"], resources: [.copy("Resources/pipelines")]),
+    .target(name: "CFiles"),
+    .target(
+      name: "HVTCamera", dependencies: ["HVTGStreamer", "CV4L2", "CAllocator", "CFiles"],
+      resources: [.copy("Resources/pipelines")]),
     .executableTarget(name: "hvtcam", dependencies: ["HVTCamera"]),
     .executableTarget(name: "hvtcam-bench", dependencies: ["HVTCamera", "HVTGStreamer"]),
     .target(name: "MediaInspection", path: "Tests/MediaInspection"),

@@ -16,8 +16,11 @@ public final class Bus: @unchecked Sendable {
   /// Delivers every message to `handler` on the posting thread, as a `BusMessage`, and then drops it
   /// (the `GstMessage` is released here, so nothing piles up on the bus). Needs no main loop.
   /// The handler must be quick and must not change element states: hop to a queue for that.
-  /// Replaces any earlier handler. Wraps `gst_bus_set_sync_handler`.
+  /// Replaces any earlier handler, releasing its closure first: GStreamer versions differ on whether a
+  /// second handler replaces the first, and one that refuses keeps neither closure's release. Wraps
+  /// `gst_bus_set_sync_handler`.
   public func setSyncHandler(_ handler: @escaping @Sendable (BusMessage) -> Void) {
+    removeSyncHandler()
     let context = Unmanaged.passRetained(SyncHandlerContext(handler)).toOpaque()
     gst_bus_set_sync_handler(
       pointer,

@@ -46,6 +46,8 @@ public enum GStreamerError: Error, Sendable, Hashable, CustomStringConvertible {
   case invalidCaps(String)
   /// Two elements or pads could not be linked.
   case linkFailed(from: String, to: String)
+  /// An element has no pad of this name (or template) where one was expected.
+  case missingPad(element: String, pad: String)
   /// An element or pipeline refused a state change.
   case stateChangeFailed(element: String, target: ElementState)
   /// Something did not happen within the time allowed.
@@ -72,6 +74,8 @@ public enum GStreamerError: Error, Sendable, Hashable, CustomStringConvertible {
       return "invalid caps '\(text)'"
     case .linkFailed(let from, let to):
       return "cannot link '\(from)' to '\(to)': their caps do not intersect or a pad is missing"
+    case .missingPad(let element, let pad):
+      return "'\(element)' has no pad '\(pad)'"
     case .stateChangeFailed(let element, let target):
       return "'\(element)' failed to change state to \(target)"
     case .timedOut(let what):

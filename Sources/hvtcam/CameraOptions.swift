@@ -5,8 +5,8 @@ import HVTCamera
 /// the command returns, and `main` waits for them before exiting so that no message is lost.
 let busRelays = DispatchGroup()
 
-/// The options every capture command shares: which camera, which quality, and how to make a controller
-/// from them.
+/// The options every capture command shares: which camera, which quality, and how to make, present and
+/// dismiss a controller from them.
 struct CameraOptions {
   static let device = CommandLineParser.Option(
     names: ["--device"], valueName: "DEVICE",
@@ -20,6 +20,9 @@ struct CameraOptions {
     names: ["-v", "--verbose"], valueName: nil,
     help: "Print every bus message as it arrives, with element paths (like gst-launch-1.0 -m), on stderr.")
   static let output = CommandLineParser.Option(names: ["-o", "--output"], valueName: "PATH", help: "Where to write.")
+  static let overwrite = CommandLineParser.Option(
+    names: ["--overwrite"], valueName: nil,
+    help: "Replace an existing regular file at the -o name (never a link, folder or device).")
 
   let source: HVTCameraSource
   let device: HVTCameraController.CameraDevice
@@ -58,7 +61,7 @@ struct CameraOptions {
     Task.detached {
       for await message in messages {
         let time = String(format: "%8.3f", message.date.timeIntervalSince(start))
-        FileHandle.standardError.write("\(time) \(message)\n")
+        Console.error("\(time) \(message)")
       }
       busRelays.leave()
     }
@@ -70,8 +73,27 @@ struct CameraOptions {
     if let preset { controller.preset = try HVTPreset.named(preset) }
     controller.cameraDevice = device
     if let quality { controller.videoQuality = quality }
-    controller.cameraCaptureMode = mode
     if mode == .video { try controller.setMediaTypes([.image, .movie]) }
+    controller.cameraCaptureMode = mode
     return controller
+  }
+
+  /// Presents the controller (waiting for its first frames, within its ``HVTCameraController/startTimeout``),
+  /// runs `body`, and dismisses it — also when `body` throws — waiting until the camera has stopped, so
+  /// that the bus messages of a failed start are handled (relayed by --verbose, dumped to
+  /// GST_DEBUG_DUMP_DOT_DIR) while the controller is still there.
+  func withPresented<Value>(
+    _ controller: HVTCameraController, _ body: () async throws -> Value
+  ) async throws -> Value {
+    relayBusMessages(of: controller)
+    do {
+      try await controller.present()
+      let value = try await body()
+      await controller.dismiss()
+      return value
+    } catch {
+      await controller.dismiss()
+      throw error
+    }
   }
 }

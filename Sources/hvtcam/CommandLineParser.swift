@@ -1,3 +1,5 @@
+import HVTCamera
+
 /// A usage error: the command line is wrong. Reported in one line; the process exits with 64 (`EX_USAGE`).
 struct UsageError: Error, CustomStringConvertible {
   let description: String
@@ -85,20 +87,24 @@ struct ParsedArguments {
   /// Whether flag `--name` was given.
   func flag(_ name: String) -> Bool { values[name] != nil }
 
-  /// A positive integer option, or `defaultValue` when absent.
-  func positiveInteger(_ name: String, default defaultValue: Int) throws -> Int {
+  /// A whole-number option within `range`, or `defaultValue` when absent. Checked before any use, so a
+  /// value out of range is a usage error naming the range, never an overflow.
+  func integer(_ name: String, in range: ClosedRange<Int>, default defaultValue: Int? = nil) throws -> Int? {
     guard let text = values[name] else { return defaultValue }
-    guard let value = Int(text), value > 0 else {
-      throw UsageError("hvtcam \(command): \(name) must be a positive whole number, not '\(text)'")
+    guard let value = Int(text), range.contains(value) else {
+      throw UsageError(
+        "hvtcam \(command): \(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'"
+      )
     }
     return value
   }
 
-  /// A positive number of seconds, or `nil` when absent.
-  func seconds(_ name: String) throws -> Double? {
+  /// A number of seconds within `limits`, or `nil` when absent; anything else (not a number, NaN,
+  /// infinite, out of range) is a usage error naming the range.
+  func seconds(_ name: String, in limits: HVTCaptureLimits.Seconds) throws -> Double? {
     guard let text = values[name] else { return nil }
-    guard let value = Double(text), value > 0, value.isFinite else {
-      throw UsageError("hvtcam \(command): \(name) must be a positive number of seconds, not '\(text)'")
+    guard let value = Double(text), limits.contains(value) else {
+      throw UsageError("hvtcam \(command): \(name) must be \(limits), not '\(text)'")
     }
     return value
   }

@@ -20,12 +20,13 @@ enum DescribeCommand {
   static func run(_ arguments: ParsedArguments) throws {
     let options = try CameraOptions(arguments)
     let mode = try arguments.choice("--mode", from: ["photo", "video"], default: "photo")
-    let frames = try arguments["--frames"].map { _ in try arguments.positiveInteger("--frames", default: 1) }
+    // num-buffers is a gint.
+    let frames = try arguments.integer("--frames", in: 1...Int(Int32.max))
     let captureMode = HVTCameraController.CameraCaptureMode(rawValue: mode) ?? .photo
     let controller = try options.makeController(mode: captureMode)
     let model = try controller.pipelineModel()
     let defaultName =
       captureMode == .photo ? "hvtcam-photo.\(model.photoExtension)" : "hvtcam-movie.\(model.movieExtension)"
-    print(model.launchCommand(mode: captureMode, output: arguments["--output"] ?? defaultName, frames: frames))
+    Console.out(model.launchCommand(mode: captureMode, output: arguments["--output"] ?? defaultName, frames: frames))
   }
 }

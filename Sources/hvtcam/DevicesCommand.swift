@@ -41,13 +41,13 @@ enum DevicesCommand {
       let data = try JSONSerialization.data(
         withJSONObject: ["version": jsonVersion, "cameras": cameras.map(json)] as [String: Any],
         options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-      print(String(decoding: data, as: UTF8.self))
+      Console.out(String(decoding: data, as: UTF8.self))
     } else if cameras.isEmpty {
-      print(
+      Console.out(
         "No cameras found: GStreamer's device monitor lists no Video/Source device. "
           + "Use --simulated or HVT_CAMERA_SOURCE=simulated to list the simulated camera.")
     } else {
-      print(cameras.map(text).joined(separator: "\n"))
+      Console.out(cameras.map(text).joined(separator: "\n"))
     }
   }
 

@@ -17,7 +17,7 @@ enum GraphCommand {
       CameraOptions.verbose,
     ])
 
-  static func run(_ arguments: ParsedArguments) throws {
+  static func run(_ arguments: ParsedArguments) async throws {
     let options = try CameraOptions(arguments)
     let output = arguments["--output"].map { URL(fileURLWithPath: $0) }
     let format = output?.pathExtension.lowercased() ?? "dot"
@@ -30,43 +30,44 @@ enum GraphCommand {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hvtcam-graph-\(getpid())")
     controller.outputDirectory = scratch
     defer { try? FileManager.default.removeItem(at: scratch) }
-    // Signalled when the recording starts, or when something ends it (or the camera) before it does.
-    let started = DispatchSemaphore(value: 0)
-    let waiter = CaptureWaiter { event in
-      switch event {
-      case .recordingStarted, .recordingStopped, .error: started.signal()
-      default: break
+    let graph = try await options.withPresented(controller) { () async throws -> String in
+      guard recording else { return try liveGraph(of: controller) }
+      let events = controller.events
+      let movie = Task { try await controller.recordMovie() }
+      // The graph is taken once the first frame is in the recording branch, so that its caps show.
+      let failure = try await bounded(10, "recording start") { () async -> HVTCameraError? in
+        for await event in events {
+          switch event {
+          case .recordingStarted: return nil
+          case .error(let error): return error
+          default: continue
+          }
+        }
+        return .notPresented
       }
-    }
-    waiter.attach(to: controller)
-    options.relayBusMessages(of: controller)
-    // Dismissed even when it does not start, so that the bus messages of the failed start are handled
-    // (relayed by --verbose, dumped to GST_DEBUG_DUMP_DOT_DIR) while the controller is still there.
-    defer { controller.dismiss() }
-    try controller.present()
-    if recording {
-      guard controller.startVideoCapture() else {
-        throw HVTCameraError.pipelineSetupFailed("the recording did not start")
-      }
-      started.wait()
-      // An error before the first frame ended the recording: report it (nextCapture throws it).
-      if !controller.isRecording {
-        _ = try waiter.nextCapture()
-        throw HVTCameraError.pipelineSetupFailed("the recording stopped before it started")
-      }
-    }
-    guard let graph = controller.pipelineGraph() else { throw HVTCameraError.notPresented }
-    if recording {
+      let graph = failure == nil ? try liveGraph(of: controller) : nil
       controller.stopVideoCapture()
-      _ = try waiter.nextCapture()
+      let result = await movie.result
+      if let failure { throw failure }
+      _ = try result.get()
+      return graph ?? ""
     }
-    guard let output else { return print(graph, terminator: "") }
+    guard let output else { return Console.write(graph) }
     if format == "dot" {
-      try Data(graph.utf8).write(to: output)
+      guard FileManager.default.createFile(atPath: output.path, contents: Data(graph.utf8)) else {
+        throw HVTCameraError.fileWriteFailed(
+          path: output.path, reason: "\(String(cString: strerror(errno))) (errno \(errno))")
+      }
     } else {
       try render(graph, format: format, to: output)
     }
-    print(output.path)
+    Console.out(output.path)
+  }
+
+  /// GStreamer's DOT graph of the running pipeline.
+  static func liveGraph(of controller: HVTCameraController) throws -> String {
+    guard let graph = controller.pipelineGraph() else { throw HVTCameraError.notPresented }
+    return graph
   }
 
   /// Renders DOT through graphviz: `dot -Tsvg|-Tpng -o FILE`, the graph on its standard input.

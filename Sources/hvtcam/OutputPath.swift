@@ -1,13 +1,18 @@
 import Foundation
 import HVTCamera
 
-/// Where a command puts its files: `-o PATH` names the file (or, for several, the pattern `stem-N.ext`),
-/// or a directory for generated names; without `-o`, the current directory.
+/// Where a command puts its files: `-o PATH` names the file (or, for several, the names `stem-N.ext`),
+/// or, when it is an existing folder or ends in `/`, the folder for generated names; without `-o`, the
+/// current folder. The library creates each file exclusively, so none of these replaces anything unless
+/// `--overwrite` is given.
 struct OutputPath {
+  /// Where generated names go.
   let directory: URL
+  /// The file the user named, if any.
   private let file: URL?
 
-  init(_ path: String?) {
+  /// `path` as given to `-o`; with `directoryOnly`, always a folder (created when missing).
+  init(_ path: String?, directoryOnly: Bool = false) {
     guard let path else {
       directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
       file = nil
@@ -15,7 +20,7 @@ struct OutputPath {
     }
     var isDirectory: ObjCBool = false
     let url = URL(fileURLWithPath: path)
-    if path.hasSuffix("/")
+    if directoryOnly || path.hasSuffix("/")
       || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue)
     {
       directory = url
@@ -26,15 +31,12 @@ struct OutputPath {
     }
   }
 
-  /// Moves a delivered capture to its place (the `index`-th of `count`) and returns the path it ended at.
-  func place(_ delivered: URL, index: Int, count: Int) throws -> URL {
-    guard let file else { return delivered }
+  /// The name for the `index`-th of `count` captures: the named file, `stem-index.ext` when there are
+  /// several, or `nil` for a generated name in ``directory``.
+  func url(index: Int, count: Int) -> URL? {
+    guard let file, count > 1 else { return file }
     let stem = file.deletingPathExtension().lastPathComponent
     let numbered = file.pathExtension.isEmpty ? "\(stem)-\(index)" : "\(stem)-\(index).\(file.pathExtension)"
-    let target = count == 1 ? file : file.deletingLastPathComponent().appendingPathComponent(numbered)
-    guard rename(delivered.path, target.path) == 0 else {
-      throw HVTCameraError.fileWriteFailed(path: target.path, reason: String(cString: strerror(errno)))
-    }
-    return target
+    return file.deletingLastPathComponent().appendingPathComponent(numbered)
   }
 }

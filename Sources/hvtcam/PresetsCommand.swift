@@ -33,7 +33,8 @@ enum PresetsCommand {
     let width = listings.map(\.name.count).max() ?? 0
     for listing in listings {
       let origin = "(\(listing.origin.rawValue))".padding(toLength: 11, withPad: " ", startingAt: 0)
-      print("\(listing.name.padding(toLength: width + 2, withPad: " ", startingAt: 0))\(origin)\(listing.summary)")
+      Console.out(
+        "\(listing.name.padding(toLength: width + 2, withPad: " ", startingAt: 0))\(origin)\(listing.summary)")
     }
   }
 
@@ -41,16 +42,16 @@ enum PresetsCommand {
   static func show(_ nameOrPath: String) throws {
     let preset = try HVTPreset.named(nameOrPath)
     if let url = preset.url {
-      print("# \(url.path)")
-      print(try String(contentsOf: url, encoding: .utf8), terminator: "")
+      Console.out("# \(url.path)")
+      Console.write(try String(contentsOf: url, encoding: .utf8))
     }
-    print("# resolved here:")
+    Console.out("# resolved here:")
     let slots: [(String, HVTElementSlot)] = [
       ("preview", preset.preview), ("photo.encoder", preset.photoEncoder), ("movie.encoder", preset.movieEncoder),
       ("movie.muxer", preset.muxer),
     ]
     for (key, slot) in slots {
-      print("#   \(key): \(slot.installed?.factory ?? "none installed") (of \(slot.description))")
+      Console.out("#   \(key): \(slot.installed?.factory ?? "none installed") (of \(slot.description))")
     }
   }
 
@@ -61,10 +62,10 @@ enum PresetsCommand {
       let url = URL(fileURLWithPath: path)
       if url.lastPathComponent == "schema.json" {
         try HVTPreset.validateSchemaDocument(contentsOf: url)
-        print("\(path): ok (the preset schema)")
+        Console.out("\(path): ok (the preset schema)")
       } else {
         _ = try HVTPreset.load(contentsOf: url)
-        print("\(path): ok")
+        Console.out("\(path): ok")
       }
     }
   }

@@ -3,8 +3,13 @@ import HVTCamera
 
 /// `hvtcam`: capture photos and movies, and print the GStreamer pipeline behind them.
 ///
-/// Exit codes: 0 success, 1 runtime error (GStreamer's message on stderr), 64 usage error.
-let commands: [(parser: CommandLineParser, run: (ParsedArguments) throws -> Void)] = [
+/// Exit codes: 0 success, 1 runtime error (what failed and where, on stderr), 64 usage error, 74 the work
+/// was done but standard output or error could not be written.
+
+// First of all, so that a signal during start-up is never lost.
+StopSignals.shared.install()
+
+let commands: [(parser: CommandLineParser, run: (ParsedArguments) async throws -> Void)] = [
   (PhotoCommand.parser, PhotoCommand.run),
   (RecordCommand.parser, RecordCommand.run),
   (DescribeCommand.parser, DescribeCommand.run),
@@ -26,28 +31,29 @@ let overview = """
 let arguments = Array(CommandLine.arguments.dropFirst())
 var status: Int32 = 0
 if arguments.isEmpty {
-  FileHandle.standardError.write("\(overview)\n")
+  Console.error(overview)
   status = 64
 } else if ["-h", "--help", "help"].contains(arguments[0]) {
-  print(overview)
+  Console.out(overview)
 } else if let command = commands.first(where: { $0.parser.command == arguments[0] }) {
   do {
     if let parsed = try command.parser.parse(Array(arguments.dropFirst())) {
-      try command.run(parsed)
+      try await command.run(parsed)
     } else {
-      print(command.parser.help, terminator: "")
+      Console.write(command.parser.help)
     }
   } catch let error as UsageError {
-    FileHandle.standardError.write("\(error)\n")
+    Console.error("\(error)")
     status = 64
   } catch {
-    FileHandle.standardError.write("hvtcam \(arguments[0]): \(error)\n")
+    Console.error("hvtcam \(arguments[0]): \(error)")
     status = 1
   }
 } else {
-  FileHandle.standardError.write("hvtcam: unknown command '\(arguments[0])' (see hvtcam --help)\n")
+  Console.error("hvtcam: unknown command '\(arguments[0])' (see hvtcam --help)")
   status = 64
 }
 _ = busRelays.wait(timeout: .now() + 5)
 HVTCameraRuntime.shutDown()
+if status == 0, Console.hadWriteFailure { status = Console.writeFailureStatus }
 exit(status)

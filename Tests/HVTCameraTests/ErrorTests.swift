@@ -46,7 +46,7 @@ struct ErrorTests {
     camera.controller.outputDirectory = camera.directory
     camera.controller.takePicture()
     _ = try await camera.delegate.nextCapture(.image)
-    camera.controller.dismiss()
+    await camera.controller.dismiss()
   }
 
   @Test("errors read well")
@@ -70,7 +70,7 @@ struct DelegateTests {
     #expect(camera.controller.isPresented)
     camera.controller.takePicture()
     _ = try await camera.delegate.nextCapture(.image)
-    camera.controller.dismiss()
+    await camera.controller.dismiss()
     #expect(camera.delegate.callsOffQueue == 0)
   }
 
@@ -93,7 +93,7 @@ struct DelegateTests {
     #expect(controller.isRecording)
     controller.stopVideoCapture()
     _ = try await camera.delegate.nextCapture(.movie)
-    controller.dismiss()
+    await controller.dismiss()
     camera.delegate.flush()
     #expect(camera.delegate.captures.filter { $0[.mediaType] as? HVTMediaType == .movie }.count == 1)
     #expect(camera.delegate.callsOffQueue == 0)
@@ -104,7 +104,7 @@ struct DelegateTests {
   func eventStream() async throws {
     let camera = try TestCamera(present: false)
     var events = camera.controller.events.makeAsyncIterator()
-    try camera.controller.present()
+    try await camera.controller.present()
     var sawConfigured = false
     var sawPlaying = false
     while !(sawConfigured && sawPlaying), let event = await events.next() {
@@ -112,7 +112,7 @@ struct DelegateTests {
       if case .stateChanged(_, .playing) = event { sawPlaying = true }
     }
     #expect(sawConfigured && sawPlaying)
-    camera.controller.dismiss()
+    await camera.controller.dismiss()
   }
 
   @Test("the delegate is held weakly")

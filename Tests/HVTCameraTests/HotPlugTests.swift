@@ -21,7 +21,7 @@ struct HotPlugTests {
     #expect(camera.controller.isPresented)
     camera.controller.takePicture()
     _ = try await camera.delegate.nextCapture(.image)
-    camera.controller.dismiss()
+    await camera.controller.dismiss()
   }
 
   @Test("the camera in use going away finalizes the recording and reports a typed error")

@@ -38,7 +38,7 @@ struct PhotoTests {
     #expect(metadata.configuration.size == size)
     #expect(metadata.fileSize == image.jpegData.count)
     #expect(url.lastPathComponent.hasPrefix("IMG_") && url.pathExtension == "jpg")
-    camera.controller.dismiss()
+    await camera.controller.dismiss()
   }
 
   @Test("a second takePicture while one is in flight has no effect")
@@ -52,7 +52,7 @@ struct PhotoTests {
     camera.controller.takePicture()
     camera.delegate.queue.resume()
     _ = try await camera.delegate.nextCapture(.image)
-    camera.controller.dismiss()  // delivers anything still in flight
+    await camera.controller.dismiss()  // delivers anything still in flight
     camera.delegate.flush()
     #expect(camera.delegate.captures.count == 1)
     #expect(try FileManager.default.contentsOfDirectory(atPath: camera.directory.path).count == 1)
@@ -71,7 +71,7 @@ struct PhotoTests {
     }
     #expect(names.count == 3)
     #expect(timestamps == timestamps.sorted())
-    camera.controller.dismiss()
+    await camera.controller.dismiss()
   }
 
   @Test("the flash fires with .on on the rear camera: a lit frame taken after the call")
@@ -93,7 +93,7 @@ struct PhotoTests {
     let litLuma = try await MediaInspector.meanLuma(ofJPEG: lit.imageURL)
     let unlitLuma = try await MediaInspector.meanLuma(ofJPEG: unlit.imageURL)
     #expect(litLuma > unlitLuma + 0.1, "lit \(litLuma), unlit \(unlitLuma)")
-    camera.controller.dismiss()
+    await camera.controller.dismiss()
   }
 
   @Test(".auto fires only in a dark scene")
@@ -110,24 +110,25 @@ struct PhotoTests {
     let camera = try TestCamera(present: false)
     camera.controller.cameraDevice = .front
     camera.controller.cameraFlashMode = .on
-    try camera.controller.present()
+    try await camera.controller.present()
     camera.controller.takePicture()
     let photo = try await camera.delegate.nextCapture(.image)
     #expect(try photo.metadata.flashFired == false)
     #expect(try photo.metadata.configuration.device == .front)
-    camera.controller.dismiss()
+    await camera.controller.dismiss()
   }
 
-  @Test("takePicture has no effect when not presented or without .image")
+  @Test("takePicture reports why it takes nothing when not presented or without .image")
   func noEffect() async throws {
     let camera = try TestCamera(present: false)
     camera.controller.takePicture()
     try camera.controller.setMediaTypes([.movie])
-    try camera.controller.present()
+    try await camera.controller.present()
     camera.controller.takePicture()
-    camera.controller.dismiss()
-    camera.delegate.flush()
+    await camera.controller.dismiss()
     #expect(camera.delegate.captures.isEmpty)
-    #expect(camera.delegate.errors.isEmpty)
+    let errors = camera.delegate.errors.compactMap { $0 as? HVTCameraError }
+    #expect(errors == [.notPresented, .mediaTypeNotEnabled(.image)])
+    await #expect(throws: HVTCameraError.notPresented) { try await camera.controller.capturePhoto() }
   }
 }

@@ -28,7 +28,7 @@ struct ReadmeExampleTests {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     camera.outputDirectory = directory
-    try camera.present()
+    try await camera.present()
     camera.takePicture()
     await withCheckedContinuation { continuation in
       DispatchQueue.global().async {

@@ -20,7 +20,7 @@ struct ReconfigurationTests {
     #expect(try movie.metadata.stopReason == .cameraStopped)
     camera.controller.takePicture()
     let after = try await camera.delegate.nextCapture(.image).metadata.frameTimestamp
-    camera.controller.dismiss()
+    await camera.controller.dismiss()
     camera.delegate.flush()
     // One pipeline throughout: configured once, never left PLAYING until dismissed, and the running time
     // of its frames kept growing.
@@ -39,12 +39,17 @@ struct ReconfigurationTests {
   func qualitySwitch() async throws {
     let camera = try TestCamera(quality: .type640x480)
     camera.controller.videoQuality = .type1280x720
-    #expect(camera.controller.configuration?.size == HVTFrameSize(width: 1280, height: 720))
+    // The setter returns at once; the new camera announces itself, and a photo asked for meanwhile takes
+    // its first frame.
     camera.controller.takePicture()
+    let configured = try await camera.delegate.nextEvent { event -> HVTCaptureConfiguration? in
+      if case .configured(let configuration) = event, configuration.size.width == 1280 { configuration } else { nil }
+    }
+    #expect(camera.controller.configuration == configured)
     let photo = try await camera.delegate.nextCapture(.image)
     #expect(try photo.image.width == 1280 && photo.image.height == 720)
     #expect(try photo.metadata.configuration.requestedQuality == .type1280x720)
-    camera.controller.dismiss()
+    await camera.controller.dismiss()
   }
 
   @Test("changing the device switches cameras; a recording in progress is delivered first")
@@ -59,7 +64,7 @@ struct ReconfigurationTests {
     #expect(camera.controller.configuration?.deviceName.contains("ball") == true)
     camera.controller.takePicture()
     #expect(try await camera.delegate.nextCapture(.image).metadata.configuration.device == .front)
-    camera.controller.dismiss()
+    await camera.controller.dismiss()
   }
 
   @Test("a change made while dismissed takes effect at the next present()")
@@ -68,10 +73,10 @@ struct ReconfigurationTests {
     camera.controller.videoQuality = .type1280x720
     camera.controller.cameraDevice = .front
     #expect(camera.controller.configuration == nil)
-    try camera.controller.present()
+    try await camera.controller.present()
     #expect(camera.controller.configuration?.size == HVTFrameSize(width: 1280, height: 720))
     #expect(camera.controller.configuration?.device == .front)
-    camera.controller.dismiss()
+    await camera.controller.dismiss()
   }
 }
 
@@ -111,6 +116,6 @@ struct MediaTypeTests {
     try camera.controller.setMediaTypes([.image])
     #expect(try await camera.delegate.nextCapture(.movie).metadata.stopReason == .cameraStopped)
     #expect(!camera.controller.startVideoCapture())
-    camera.controller.dismiss()
+    await camera.controller.dismiss()
   }
 }

@@ -45,18 +45,18 @@ struct SimulatedCameraTests {
     let photo = try await camera.delegate.nextCapture(.image)
     let report = try await MediaInspector.discover(try photo.imageURL)
     #expect(report.width == 3840 && report.height == 2160)
-    camera.controller.dismiss()
+    await camera.controller.dismiss()
   }
 
   @Test(
     "without any camera, isSourceTypeAvailable(.camera) is false and present() throws",
     .enabled(if: ProcessInfo.processInfo.environment["HVT_CAMERA_SOURCE"] == nil && !hasVideoDevice()))
-  func noCamera() throws {
+  func noCamera() async throws {
     #expect(!HVTCameraController.isSourceTypeAvailable(.camera))
     #expect(HVTCameraController.availableMediaTypes(for: .camera) == nil)
     let controller = try HVTCameraController()
-    #expect {
-      try controller.present()
+    await #expect {
+      try await controller.present()
     } throws: { error in
       guard case .noCameraAvailable(let reason) = error as? HVTCameraError else { return false }
       return reason.contains("HVT_CAMERA_SOURCE=simulated")

@@ -1,8 +1,13 @@
+import CFiles
 import Foundation
 import Synchronization
 
-/// Names and writes capture files: unique names in the output directory, written under a partial name
-/// and renamed when complete, so a file under its final name is always whole.
+/// Names and writes capture files without ever replacing what is there.
+///
+/// A capture is written under a partial name created exclusively (`O_EXCL`), and renamed to its final
+/// name only when complete, with `renameat2(RENAME_NOREPLACE)`: a file under its final name is always
+/// whole, and an existing file, symbolic link or device node is never replaced — unless the caller asked
+/// for a chosen name to replace an existing *regular* file.
 enum CaptureFiles {
   /// A writable folder of this process's own, used when the app sets no `outputDirectory`.
   static let defaultDirectory: URL = FileManager.default.temporaryDirectory
@@ -10,59 +15,188 @@ enum CaptureFiles {
 
   private static let counter = Mutex(0)
 
+  /// How a reservation got its final name, which decides what happens when that name is taken.
+  enum Naming: Sendable {
+    /// A generated name (`IMG_…_0001.jpg`): if another process took it meanwhile, the next free number.
+    case automatic(directory: URL, stem: String, extension: String)
+    /// The caller's name: taken is an error, unless `replacing` and it is a regular file.
+    case chosen(replacing: Bool)
+  }
+
   /// A file about to be written: the partial name it is written under and the final name it gets.
   struct Reservation: Sendable {
-    /// Where the data goes while being written. Movies keep their extension so that a player opens
-    /// what a crash left behind (`MOV_….partial.mp4`); photos are hidden (`.IMG_….jpg.partial`).
+    /// Where the data goes while being written, created empty by the reservation. Movies keep their
+    /// extension so that a player opens what a crash left behind (`MOV_….partial.mp4`,
+    /// `name.partial.mp4`); photos are hidden (`.IMG_….jpg.partial`).
     let partial: URL
-    /// Where the complete file ends up.
+    /// The name the complete file gets, unless it is taken by then (see ``complete()``).
     let final: URL
+    let naming: Naming
 
-    /// Renames the partial file to its final name. Wraps `rename(2)`.
-    func complete() throws {
-      guard rename(partial.path, final.path) == 0 else {
-        throw HVTCameraError.fileWriteFailed(path: final.path, reason: String(cString: strerror(errno)))
+    /// Renames the partial file to its final name and returns where it ended up. Never replaces anything
+    /// but a regular file the caller allowed to be replaced; on failure the partial file stays, and the
+    /// error names both. Wraps `renameat2(RENAME_NOREPLACE)`.
+    func complete() throws -> URL {
+      switch naming {
+      case .automatic(let directory, let stem, let ext):
+        var target = final
+        while hvt_rename_noreplace(partial.path, target.path) != 0 {
+          guard errno == EEXIST else { throw CaptureFiles.failure(writing: target, keeping: partial) }
+          target = directory.appendingPathComponent(CaptureFiles.numbered(stem, CaptureFiles.nextNumber(), ext))
+        }
+        return target
+      case .chosen(let replacing):
+        if hvt_rename_noreplace(partial.path, final.path) == 0 { return final }
+        guard errno == EEXIST else { throw CaptureFiles.failure(writing: final, keeping: partial) }
+        guard replacing else { throw HVTCameraError.fileExists(path: final.path, kept: partial.path) }
+        guard CaptureFiles.isRegularFile(final) else {
+          throw HVTCameraError.notARegularFile(path: final.path, kept: partial.path)
+        }
+        guard rename(partial.path, final.path) == 0 else {
+          throw CaptureFiles.failure(writing: final, keeping: partial)
+        }
+        return final
       }
+    }
+
+    /// Removes the partial file (a capture that failed leaves nothing behind).
+    func discard() {
+      unlink(partial.path)
     }
   }
 
-  /// Reserves a unique name in `directory` (created if missing): `IMG_20261130-221503_0001.jpg`.
+  /// Reserves a unique generated name in `directory` (created if missing), e.g.
+  /// `IMG_20261130-221503_0001.jpg`, unique across processes: numbers whose final or partial name exists
+  /// are skipped.
   static func reserve(in directory: URL, prefix: String, extension ext: String, movie: Bool) throws -> Reservation {
-    do {
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    } catch {
-      throw HVTCameraError.fileWriteFailed(path: directory.path, reason: error.localizedDescription)
-    }
+    try makeDirectory(directory)
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.dateFormat = "yyyyMMdd-HHmmss"
-    let stamp = formatter.string(from: Date())
+    let stem = "\(prefix)_\(formatter.string(from: Date()))"
     while true {
-      let number = counter.withLock { value in
-        value += 1
-        return value
+      let final = directory.appendingPathComponent(numbered(stem, nextNumber(), ext))
+      guard !exists(final) else { continue }
+      let partial = partialName(for: final, movie: movie)
+      if hvt_create_exclusive(partial.path) == 0 {
+        return Reservation(
+          partial: partial, final: final, naming: .automatic(directory: directory, stem: stem, extension: ext))
       }
-      let stem = "\(prefix)_\(stamp)_\(String(format: "%04d", number))"
-      let final = directory.appendingPathComponent("\(stem).\(ext)")
-      let partial = directory.appendingPathComponent(movie ? "\(stem).partial.\(ext)" : ".\(stem).\(ext).partial")
-      if !FileManager.default.fileExists(atPath: final.path), !FileManager.default.fileExists(atPath: partial.path) {
-        return Reservation(partial: partial, final: final)
-      }
+      guard errno == EEXIST else { throw failure(writing: partial) }
     }
   }
 
-  /// Writes `data` under the partial name, then renames it to the final name.
-  static func write(_ data: Data, to reservation: Reservation) throws {
-    do {
-      try data.write(to: reservation.partial)
-    } catch {
-      throw HVTCameraError.fileWriteFailed(path: reservation.partial.path, reason: error.localizedDescription)
+  /// Reserves the caller's name `final` (its folder is created if missing). Throws when something is
+  /// already there — unless `replacing` and it is a regular file — and when its partial name exists
+  /// (another capture is being written to the same name).
+  static func reserve(_ final: URL, movie: Bool, replacing: Bool) throws -> Reservation {
+    try makeDirectory(final.deletingLastPathComponent())
+    if exists(final) {
+      guard replacing else { throw HVTCameraError.fileExists(path: final.path, kept: nil) }
+      guard isRegularFile(final) else { throw HVTCameraError.notARegularFile(path: final.path, kept: nil) }
     }
-    try reservation.complete()
+    let partial = partialName(for: final, movie: movie)
+    guard hvt_create_exclusive(partial.path) == 0 else {
+      if errno == EEXIST { throw HVTCameraError.fileInUse(path: final.path, partial: partial.path) }
+      throw failure(writing: partial)
+    }
+    return Reservation(partial: partial, final: final, naming: .chosen(replacing: replacing))
+  }
+
+  /// Writes `data` under the reservation's partial name, then gives it its final name, which it returns.
+  /// On failure nothing is left behind, and the error names the file and the system's reason.
+  static func write(_ data: Data, to reservation: Reservation) throws -> URL {
+    do {
+      try writeAll(data, to: reservation.partial)
+      return try reservation.complete()
+    } catch {
+      reservation.discard()
+      throw error
+    }
   }
 
   /// The size of a file in bytes, or 0.
   static func size(of url: URL) -> Int {
-    ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
+    var info = stat()
+    return stat(url.path, &info) == 0 ? Int(info.st_size) : 0
+  }
+
+  /// `name.partial.mp4` for movies (a player opens it); `.name.jpg.partial` for photos (hidden).
+  static func partialName(for final: URL, movie: Bool) -> URL {
+    let folder = final.deletingLastPathComponent()
+    guard movie else { return folder.appendingPathComponent(".\(final.lastPathComponent).partial") }
+    let ext = final.pathExtension
+    let stem = final.deletingPathExtension().lastPathComponent
+    return folder.appendingPathComponent(ext.isEmpty ? "\(stem).partial" : "\(stem).partial.\(ext)")
+  }
+
+  private static func numbered(_ stem: String, _ number: Int, _ ext: String) -> String {
+    "\(stem)_\(String(format: "%04d", number)).\(ext)"
+  }
+
+  private static func nextNumber() -> Int {
+    counter.withLock { value in
+      value += 1
+      return value
+    }
+  }
+
+  /// Whether anything is at `url`, a dangling symbolic link included. Wraps `lstat(2)`.
+  private static func exists(_ url: URL) -> Bool {
+    var info = stat()
+    return lstat(url.path, &info) == 0
+  }
+
+  /// Whether `url` is a regular file itself (not a symbolic link to one). Wraps `lstat(2)`.
+  private static func isRegularFile(_ url: URL) -> Bool {
+    var info = stat()
+    return lstat(url.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+  }
+
+  /// Creates a folder and its parents (`mkdir(2)`), naming the one that failed and why.
+  static func makeDirectory(_ url: URL) throws {
+    var info = stat()
+    if stat(url.path, &info) == 0 {
+      guard (info.st_mode & S_IFMT) == S_IFDIR else {
+        throw HVTCameraError.fileWriteFailed(path: url.path, reason: "not a folder")
+      }
+      return
+    }
+    let parent = url.deletingLastPathComponent()
+    if parent.path != url.path { try makeDirectory(parent) }
+    guard mkdir(url.path, 0o777) == 0 || errno == EEXIST else { throw failure(writing: url) }
+  }
+
+  /// Writes all of `data` to the existing file `url`, truncating it. Wraps `open(2)`, `write(2)`,
+  /// `close(2)`, so that the error is the system's own (`ENOSPC`, `EIO`…).
+  private static func writeAll(_ data: Data, to url: URL) throws {
+    let fd = open(url.path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+    guard fd >= 0 else { throw failure(writing: url) }
+    var failed: Int32 = 0
+    data.withUnsafeBytes { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          failed = errno
+          return
+        }
+        offset += written
+      }
+    }
+    if close(fd) != 0, failed == 0 { failed = errno }
+    guard failed == 0 else {
+      errno = failed
+      throw failure(writing: url)
+    }
+  }
+
+  /// The current `errno` as an error about writing `url`, naming the partial file kept, if any.
+  static func failure(writing url: URL, keeping partial: URL? = nil) -> HVTCameraError {
+    let code = errno
+    let reason = "\(String(cString: strerror(code))) (errno \(code))"
+    return .fileWriteFailed(
+      path: url.path, reason: partial.map { "\(reason); the capture is kept as \($0.path)" } ?? reason)
   }
 }

@@ -16,6 +16,8 @@ final class FrameTap: Sendable {
     let sequence: UInt64
     /// Its timestamp (running time, nanoseconds).
     let presentationTime: UInt
+    /// When it entered the tee.
+    let arrival: ContinuousClock.Instant
   }
 
   private struct State {
@@ -39,7 +41,8 @@ final class FrameTap: Sendable {
         guard let caps = state.caps else { return nil }
         state.count += 1
         let frame = Frame(
-          buffer: buffer.retained(), caps: caps, sequence: state.count, presentationTime: buffer.presentationTime)
+          buffer: buffer.retained(), caps: caps, sequence: state.count, presentationTime: buffer.presentationTime,
+          arrival: .now)
         state.latest = frame
         guard !state.waiters.isEmpty else { return (frame, []) }
         let due = state.waiters.filter { frame.sequence > $0.after }.map(\.deliver)

@@ -1,65 +1,53 @@
 import Foundation
 import HVTGStreamer
 
-/// Encodes one frame at a time to JPEG in a small pipeline of its own:
-/// `appsrc ! <photo encoder chain> ! appsink`, kept in PLAYING between photos so a still costs only
+/// Encodes one frame at a time to JPEG in a small pipeline of its own, the model's photo pipeline
+/// (`appsrc ! <photo encoder chain> ! appsink`), kept in PLAYING between photos so a still costs only
 /// the encode.
 ///
 /// A separate pipeline, rather than a tee branch, is what lets the photo be a frame that has already
 /// passed the tee: the frame of the moment is pushed in after the fact.
 final class PhotoEncoder: Sendable {
+  /// How long an encode may take before it is reported as ``HVTCameraError/photoEncodingTimedOut(seconds:)``.
+  static let timeout = 5.0
+
   private let pipeline: Pipeline
   private let source: Element
   private let sink: Element
   private let lastError = Locked<MessageReport?>(nil)
 
-  /// Builds the encoder pipeline from the model's photo chain and starts it.
+  /// Builds the photo pipeline from its description (`appsrc` first, `appsink` last) and starts it.
   init(chain: [HVTElementDescription], name: String) throws {
     pipeline = Pipeline(named: name)
-    let source = try ElementChain.make(
-      HVTElementDescription("appsrc", name: "photo-source", ["format": "time", "block": "false"]))
-    let sink = try ElementChain.make(
-      HVTElementDescription("appsink", name: "photo-sink", ["sync": "false", "enable-last-sample": "false"]))
-    try pipeline.add(source)
-    let encoder = try ElementChain(chain, in: pipeline)
-    try pipeline.add(sink)
-    try source.link(to: encoder.first)
-    try encoder.last.link(to: sink)
-    self.source = source
-    self.sink = sink
+    let elements = try ElementChain(chain, in: pipeline)
+    source = elements.first
+    sink = elements.last
     pipeline.bus.setSyncHandler { [lastError] message in
       if case .error(let report) = message { lastError.withLock { $0 = report } }
     }
+    // An appsrc pipeline is not live: it returns ASYNC until the first frame prerolls it.
     guard pipeline.setState(.playing) != .failure else {
-      pipeline.setState(.null)
-      throw HVTCameraError.pipelineSetupFailed("the photo encoder did not start")
+      stop()
+      throw HVTCameraError.pipelineSetupFailed(.stateChangeFailed(element: name, target: .playing))
     }
   }
 
-  /// Encodes one frame and returns the JPEG bytes. Blocks until the encoder answers (at most 5 s).
+  /// Encodes one frame and returns the JPEG bytes. Blocks until the encoder answers (at most
+  /// ``timeout``): call it off the controller queue.
   func encode(_ frame: FrameTap.Frame) throws -> Data {
     try source.pushSample(Sample(buffer: frame.buffer, caps: frame.caps))
-    guard let encoded = sink.pullSample(timeout: 5), let buffer = encoded.buffer else {
+    guard let encoded = sink.pullSample(timeout: Self.timeout), let buffer = encoded.buffer else {
       if let report = lastError.withLock({ $0 }) { throw HVTCameraError.gstreamer(HVTGStreamerMessage(report)) }
-      throw HVTCameraError.gstreamer(
-        HVTGStreamerMessage(
-          domain: "hvtcamera", code: 0, message: "the photo encoder produced no image within 5 s", debug: nil,
-          element: sink.path))
+      throw HVTCameraError.photoEncodingTimedOut(seconds: Self.timeout)
     }
     return buffer.withBytes { Data($0) }
   }
 
   /// Stops the encoder pipeline and releases its resources.
   func stop() {
-    pipeline.setState(.null)
+    if pipeline.setState(.null) == .failure {
+      debugLog.log(.warning, "the photo pipeline \(pipeline.name) refused to stop", object: pipeline)
+    }
     pipeline.bus.removeSyncHandler()
-  }
-}
-
-extension HVTGStreamerMessage {
-  /// The same report, in HVTCamera's terms.
-  init(_ report: MessageReport) {
-    self.init(
-      domain: report.domain, code: report.code, message: report.message, debug: report.debug, element: report.source)
   }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import HVTGStreamer
 
@@ -7,22 +6,27 @@ import HVTGStreamer
 ///
 /// A probe at the branch's entry rewrites timestamps to start at zero and enforces the maximum duration
 /// on them: the first buffer whose timestamp reaches the limit is dropped, so the file is exactly as
-/// long as allowed. Probes only record facts and report them through `onEvent`; every state change
-/// happens on the caller's queue.
+/// long as allowed. Probes only record facts and report them through `onEvent`; nothing here waits:
+/// the controller learns that the branch drained from the ``Event/drained`` event, and judges a drain's
+/// progress from ``lastProgress``.
 final class RecordingBranch: @unchecked Sendable {
   /// What the branch reports from its streaming threads.
   enum Event: Sendable {
     /// The first frame entered the branch.
     case started
+    /// The branch holds ``RecordingBranch/minimumFrames`` frames: a stop can now make a movie that plays.
+    case enoughFrames
     /// Whole seconds recorded so far.
     case progress(elapsed: Double)
     /// A frame reached the maximum duration; the recording should stop.
     case limitReached
+    /// The end of stream reached the file sink: the muxer has written everything.
+    case drained
   }
 
-  /// What was written, read after the branch drained.
+  /// What was written.
   struct Summary: Sendable {
-    /// Frames that entered the encoder.
+    /// Frames that entered the branch (and so the encoder).
     var frames = 0
     /// Timestamp of the end of the last frame, from the first frame's start (seconds).
     var duration = 0.0
@@ -37,8 +41,12 @@ final class RecordingBranch: @unchecked Sendable {
     var summary = Summary()
     var reportedSeconds = 0
     var limitReached = false
-    /// When a frame last entered the encoder: how a drain tells progress from a stall.
-    var lastEncoderInput: ContinuousClock.Instant?
+    /// An element of the branch failed: frames are dropped at its entry from then on, so that the tee,
+    /// which stops on the first fatal flow return of any branch, keeps feeding the camera's other
+    /// branches.
+    var failed = false
+    /// When a buffer last entered the encoder or the file sink: how a drain tells progress from a stall.
+    var lastProgress: ContinuousClock.Instant?
   }
 
   let file: CaptureFiles.Reservation
@@ -50,59 +58,63 @@ final class RecordingBranch: @unchecked Sendable {
   private let entry: Pad
   private var teePad: Pad?
   private let timing = Locked(Timing())
-  private let drained = DispatchSemaphore(value: 0)
-  /// Signalled once the branch has `minimumFrames` frames, or reached its limit before that.
-  private let enoughFrames = DispatchSemaphore(value: 0)
+  private let onEvent: @Sendable (Event) -> Void
 
   /// The frames a stop waits for: a one-frame H.264 movie is valid, but some decoders (`openh264dec`, the
   /// one Debian's plugins-bad ships) output nothing for it.
   static let minimumFrames = 2
 
   /// Builds the branch (not yet attached): the model's recording chain, then a `filesink` writing to the
-  /// reservation's partial file.
-  init(chain: [HVTElementDescription], file: CaptureFiles.Reservation, name: String) throws {
+  /// reservation's partial file. `limit` is the maximum duration in seconds; `frameInterval` the expected
+  /// duration of a frame when buffers carry none. `onEvent` is called on streaming threads.
+  init(
+    chain: [HVTElementDescription], file: CaptureFiles.Reservation, name: String, limit: Double,
+    frameInterval: Double, onEvent: @escaping @Sendable (Event) -> Void
+  ) throws {
     self.file = file
+    self.onEvent = onEvent
     bin = Bin(name: name)
-    let elements = try ElementChain(
-      chain + [HVTPipelineModel.movieFileSink(location: file.partial.path)],
-      in: bin)
-    guard let entry = elements.first.staticPad("sink"), let fileSinkPad = elements.last.staticPad("sink") else {
-      throw HVTCameraError.pipelineSetupFailed("the recording branch has no sink pad")
+    let elements = try ElementChain(chain + [HVTPipelineModel.movieFileSink(location: file.partial.path)], in: bin)
+    guard let entry = elements.first.staticPad("sink"), let fileSinkPad = elements.last.staticPad("sink"),
+      let encoderPad = bin.element(named: HVTPipelineModel.movieEncoderName)?.staticPad("sink")
+    else {
+      throw HVTCameraError.pipelineSetupFailed(.missingPad(element: name, pad: "sink"))
     }
     try bin.addGhostPad("sink", target: entry)
     self.entry = entry
-    // When frames enter the encoder: the first one's moment, and the latest, which shows a drain's progress.
-    bin.element(named: HVTPipelineModel.movieEncoderName)?.staticPad("sink")?.addProbe(.buffer) { [timing] _, info in
+    // Buffers entering the encoder and the file sink show a drain's progress; the first one into the
+    // encoder is the recording's start latency.
+    encoderPad.addProbe(.buffer) { [timing] _, info in
       guard info.buffer != nil else { return .ok }
       let now = ContinuousClock.now
       timing.withLock { timing in
         timing.summary.encodingStartedAt = timing.summary.encodingStartedAt ?? now
-        timing.lastEncoderInput = now
+        timing.lastProgress = now
       }
       return .ok
     }
-    fileSinkPad.addProbe(.eventDownstream) { [drained] _, info in
-      if info.event == .endOfStream { drained.signal() }
+    fileSinkPad.addProbe([.buffer, .eventDownstream]) { [timing] _, info in
+      if info.event == .endOfStream {
+        onEvent(.drained)
+      } else if info.buffer != nil {
+        let now = ContinuousClock.now
+        timing.withLock { $0.lastProgress = now }
+      }
       return .ok
     }
+    installTimestampProbe(
+      limit: ClockTime.from(seconds: limit), fallbackDuration: ClockTime.from(seconds: frameInterval))
   }
 
-  /// Adds the branch to the session's running pipeline and links it to a new tee pad, starting with the
-  /// frame of the moment. `limit` is the maximum duration in seconds; `frameInterval` the expected
-  /// duration of a frame when buffers carry none.
-  func attach(
-    to session: CaptureSession, limit: Double, frameInterval: Double,
-    onEvent: @escaping @Sendable (Event) -> Void
-  ) throws {
-    let limitTime = ClockTime.from(seconds: limit)
-    let fallbackDuration = ClockTime.from(seconds: frameInterval)
-    entry.addProbe(.buffer) { [timing, enoughFrames] _, info in
+  /// The probe at the branch's entry: rebases timestamps to zero, counts frames and enforces the limit.
+  private func installTimestampProbe(limit limitTime: UInt, fallbackDuration: UInt) {
+    entry.addProbe(.buffer) { [timing, onEvent] _, info in
       guard let buffer = info.buffer, ClockTime.isValid(buffer.presentationTime) else { return .ok }
       let pts = buffer.presentationTime
       let duration = ClockTime.isValid(buffer.duration) ? buffer.duration : fallbackDuration
       enum Verdict { case pass(base: UInt, first: Bool, enough: Bool, newSecond: Int?), drop(notify: Bool) }
       let verdict = timing.withLock { timing -> Verdict in
-        if timing.limitReached { return .drop(notify: false) }
+        if timing.limitReached || timing.failed { return .drop(notify: false) }
         let first = timing.base == nil
         let base = timing.base ?? pts
         timing.base = base
@@ -112,7 +124,7 @@ final class RecordingBranch: @unchecked Sendable {
           return .drop(notify: true)
         }
         timing.summary.frames += 1
-        timing.summary.duration = ClockTime.seconds(start + duration)
+        timing.summary.duration = ClockTime.seconds(start &+ duration)
         if first { timing.summary.firstTimestamp = pts }
         let seconds = Int(timing.summary.duration)
         let newSecond = seconds > timing.reportedSeconds ? seconds : nil
@@ -122,10 +134,7 @@ final class RecordingBranch: @unchecked Sendable {
       }
       switch verdict {
       case .drop(let notify):
-        if notify {
-          enoughFrames.signal()
-          onEvent(.limitReached)
-        }
+        if notify { onEvent(.limitReached) }
         return .drop
       case .pass(let base, let first, let enough, let newSecond):
         if let writable = info.writableBuffer() {
@@ -134,19 +143,27 @@ final class RecordingBranch: @unchecked Sendable {
           if ClockTime.isValid(dts) { writable.decodingTime = dts >= base ? dts - base : 0 }
         }
         if first { onEvent(.started) }
-        if enough { enoughFrames.signal() }
+        if enough { onEvent(.enoughFrames) }
         if let newSecond { onEvent(.progress(elapsed: Double(newSecond))) }
         return .ok
       }
     }
+  }
+
+  /// Adds the branch to the session's running pipeline and links it to a new tee pad, starting with the
+  /// frame of the moment. Takes as long as the branch's elements need to start (the file sink opens its
+  /// file): call it off the controller queue.
+  func attach(to session: CaptureSession) throws {
     try session.pipeline.add(bin)
+    session.onError(inside: bin.path) { [timing] in timing.withLock { $0.failed = true } }
     guard bin.syncStateWithParent() else {
       remove(from: session)
-      throw HVTCameraError.pipelineSetupFailed("the recording branch did not start (cannot open \(file.partial.path)?)")
+      throw HVTCameraError.fileWriteFailed(
+        path: file.partial.path, reason: "the recording branch did not start (the file could not be opened)")
     }
     guard let teeSink = session.tee.staticPad("sink"), let ghost = bin.staticPad("sink") else {
       remove(from: session)
-      throw HVTCameraError.pipelineSetupFailed("the recording branch has no pad to link")
+      throw HVTCameraError.pipelineSetupFailed(.missingPad(element: bin.path, pad: "sink"))
     }
     // The movie starts with the frame of the moment, as a photo does, not with the camera's next frame
     // (up to a frame interval later). With the tee's input held between two frames, the new tee pad is
@@ -155,7 +172,7 @@ final class RecordingBranch: @unchecked Sendable {
     try teeSink.withStreamLock {
       guard let teePad = session.tee.requestPad("src_%u") else {
         remove(from: session)
-        throw HVTCameraError.pipelineSetupFailed("the tee gave no pad for the recording branch")
+        throw HVTCameraError.pipelineSetupFailed(.missingPad(element: session.tee.path, pad: "src_%u"))
       }
       self.teePad = teePad
       do {
@@ -175,8 +192,15 @@ final class RecordingBranch: @unchecked Sendable {
   /// What has been recorded so far.
   var summary: Summary { timing.withLock { $0.summary } }
 
+  /// Whether the branch holds enough frames for a stop to make a movie that plays, or reached its limit.
+  var hasEnoughFrames: Bool { timing.withLock { $0.summary.frames >= Self.minimumFrames || $0.limitReached } }
+
+  /// When a buffer last entered the encoder or reached the file sink (`nil` before the first).
+  var lastProgress: ContinuousClock.Instant? { timing.withLock { $0.lastProgress } }
+
   /// Stops feeding the branch: once the tee pad is idle, unlinks it and sends EOS into the branch so the
-  /// encoder and muxer flush and the MP4 gets its index. Wraps an idle pad probe.
+  /// encoder and muxer flush and the MP4 gets its index. Returns at once; the ``Event/drained`` event says
+  /// when the file is complete. Wraps an idle pad probe.
   func sendEndOfStream() {
     guard let teePad, let ghost = bin.staticPad("sink") else { return }
     teePad.addProbe(.idle) { pad, _ in
@@ -186,37 +210,19 @@ final class RecordingBranch: @unchecked Sendable {
     }
   }
 
-  /// Waits until the branch has `minimumFrames` frames (or reached its limit first), up to `timeout`
-  /// seconds; true if it did.
-  func waitForMinimumFrames(timeout: Double) -> Bool {
-    guard timing.withLock({ $0.summary.frames < Self.minimumFrames && !$0.limitReached }) else { return true }
-    let arrived = enoughFrames.wait(timeout: .now() + timeout) == .success
-    if arrived { enoughFrames.signal() }
-    return arrived
-  }
-
-  /// Waits until the EOS reached the file sink (the muxer has written everything), for at most `limit`
-  /// seconds. Gives up sooner, once no frame has entered the encoder for `stall` seconds (an element of
-  /// the branch failed). Returns whether the branch drained.
-  func waitUntilDrained(stalledAfter stall: Double, limit: Double) -> Bool {
-    let start = ContinuousClock.now
-    let end = start + .seconds(limit)
-    while true {
-      let lastProgress = timing.withLock { $0.lastEncoderInput }.map { max($0, start) } ?? start
-      let (seconds, attoseconds) = ContinuousClock.now.duration(to: min(lastProgress + .seconds(stall), end)).components
-      let remaining = Double(seconds) + Double(attoseconds) * 1e-18
-      guard remaining > 0 else { return false }
-      if drained.wait(timeout: .now() + remaining) == .success { return true }
-    }
-  }
-
-  /// Stops the branch, closing the file, removes it from the pipeline and gives the tee pad back.
-  func remove(from session: CaptureSession) {
-    bin.setState(.null)
+  /// Stops the branch, closing the file, removes it from the pipeline and gives the tee pad back. Takes as
+  /// long as the branch's streaming threads need to stop: call it off the controller queue. Returns
+  /// whether the branch reached NULL.
+  @discardableResult
+  func remove(from session: CaptureSession) -> Bool {
+    session.onError(inside: bin.path, nil)
+    let stopped = bin.setState(.null) != .failure
+    if !stopped { debugLog.log(.warning, "the recording branch \(bin.path) refused to stop") }
     session.pipeline.remove(bin)
     if let teePad {
       session.tee.releaseRequestPad(teePad)
       self.teePad = nil
     }
+    return stopped
   }
 }

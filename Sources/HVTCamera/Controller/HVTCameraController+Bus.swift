@@ -1,39 +1,60 @@
 import HVTGStreamer
 
 extension HVTCameraController {
-  /// Handles a bus message of the running pipeline (on `queue`). Messages from a pipeline that has since
-  /// been stopped are relayed only as state changes.
-  func handle(_ message: BusMessage) {
+  /// Handles a bus message of session `id`'s pipeline (on the queue). Every message goes to
+  /// ``busMessages``; the pipeline's own state changes become events; errors, warnings, infos and EOS of
+  /// the current session advance the state machine and reach the delegate. Messages of a session that
+  /// has since been replaced are relayed only.
+  func handle(_ message: BusMessage, fromSession id: UInt64) {
     hub.publish(HVTBusMessage(message))
+    let current = state.session.map { $0.id == id } ?? false
     switch message {
     case .stateChanged(let source, let old, let new, _) where source == state.pipelinePath:
       state.lastPipeline?.dumpDotFile(named: "\(name)-\(old)_\(new)")
       if let from = HVTPipelineState(old), let to = HVTPipelineState(new) {
         publish(.stateChanged(from: from, to: to))
       }
-    case .error(let report) where state.session != nil:
+      if current, new == .playing, let session = state.session { sessionRunning(session) }
+    case .error(let report) where current:
       handleError(report)
-    case .warning(let report) where state.session != nil:
+    case .warning(let report) where current:
       publish(.warning(HVTGStreamerMessage(report)))
-    case .info(let report) where state.session != nil:
+    case .info(let report) where current:
       publish(.info(HVTGStreamerMessage(report)))
-    case .endOfStream where state.session != nil:
+    case .endOfStream where current:
       publish(.endOfStream)
     default:
       break
     }
   }
 
-  /// An element failed. A failure inside the recording branch ends the recording (delivering what was
-  /// written) and leaves the camera running; any other failure means the camera stopped: the recording
-  /// is finalized and delivered, and the pipeline is stopped (`present()` again to restart).
+  /// An element failed. A failure inside a recording branch ends that recording (what reached the file
+  /// is kept) and leaves the camera running; a failure while starting means the camera did not start;
+  /// any other failure means the camera stopped: the recording is finalized and delivered, and the
+  /// pipeline is stopped (`present()` again to restart). Errors that follow while it stops are logged.
   private func handleError(_ report: MessageReport) {
     debugLog.log(.warning, "error from \(report.source): \(report.message)")
-    state.lastPipeline?.dumpDotFile(named: "\(name)-error")
-    fail(HVTCameraError.gstreamer(HVTGStreamerMessage(report)))
-    let inRecordingBranch = state.recording.map { report.source.hasPrefix($0.path + "/") } ?? false
-    finishRecording(reason: .error)
-    if !inRecordingBranch { stopSession() }
+    let error = HVTCameraError.gstreamer(HVTGStreamerMessage(report))
+    if let recording = ([state.recording] + state.draining).compactMap({ $0 }).first(where: {
+      report.source.hasPrefix($0.branch.path + "/")
+    }) {
+      return recordingFailed(recording, error)
+    }
+    switch state.phase {
+    case .starting:
+      failStart(error)
+    case .running:
+      state.lastPipeline?.dumpDotFile(named: "\(name)-error")
+      fail(error)
+      state.recording?.interruption = error
+      finishRecording(reason: .error)
+      markDismissed()
+      stopSession(then: .nothing)
+    case .idle, .stopping:
+      // The camera is stopping, after a failure or on request: what fails now (a source's "internal
+      // data stream error" behind the element that failed first) is a consequence, already reported.
+      debugLog.log(.info, "while stopping: \(report.message) (\(report.source))")
+    }
   }
 }
 

@@ -48,9 +48,12 @@ extension HVTCameraController {
       guard let configuration = state.session?.model.configuration,
         path.map({ $0 == configuration.devicePath }) ?? (name == configuration.deviceName)
       else { return }
-      fail(HVTCameraError.cameraDisconnected(name: name, path: path))
+      let error = HVTCameraError.cameraDisconnected(name: name, path: path)
+      fail(error)
+      state.recording?.interruption = error
       finishRecording(reason: .error)
-      stopSession()
+      markDismissed()
+      stopSession(then: .nothing)
     }
   }
 }

@@ -2,84 +2,215 @@ import Foundation
 import HVTGStreamer
 
 extension HVTCameraController {
+  /// A photo asked for: the frame of its moment (taken at the call), and where it goes.
+  struct PhotoRequest: Sendable {
+    /// The camera at the call, or `nil` while it was (re)starting: then the next camera's first frame
+    /// is taken.
+    let session: CaptureSession?
+    /// The newest frame at the call, or `nil` when none had arrived yet (the first one is taken).
+    let frame: FrameTap.Frame?
+    /// The pipeline's running time at the call, to tell the frame's age (`nil` before it plays).
+    let requestTime: UInt?
+    /// The moment of the call, for the frame's age when the running time is not known yet.
+    let requestInstant: ContinuousClock.Instant
+    /// The moment of the call on the wall clock, for the capture date.
+    let requestDate: Date
+    let flashMode: CameraFlashMode
+    /// Photo mode: the flash may fire on a camera with a light.
+    let inPhotoMode: Bool
+    let file: CaptureFiles.Reservation
+    let destination: Destination
+    /// A `takePicture()` photo, which keeps ``isReadyForCapture`` false until the delegate has it.
+    let isInFlight: Bool
+  }
+
+  // MARK: - Public API
+
   /// Captures a still image: the newest frame at the moment of the call (zero shutter lag), encoded as
-  /// JPEG at the configured quality's size and delivered to the delegate.
+  /// JPEG at the configured quality's size, written into ``outputDirectory`` and delivered to the
+  /// delegate.
   ///
-  /// Has no effect while a photo is in progress (until the delegate has returned from receiving it), when the camera is
-  /// not presented, or when `mediaTypes` lacks `.image`. Works while recording, without disturbing it.
-  /// In photo mode on a camera with a flash, a flash that fires lights the scene and the next lit frame
-  /// is taken instead (as real cameras do).
+  /// As with `UIImagePickerController`, has no effect while a photo is in flight (until the delegate has
+  /// returned from receiving it; see ``isReadyForCapture``). When the camera is not presented, without
+  /// `.image` in ``mediaTypes``, or when the file cannot be created, the delegate receives the error
+  /// (``HVTCameraError/notPresented``, ``HVTCameraError/mediaTypeNotEnabled(_:)``, a file error).
+  /// Works while recording, without disturbing it. In photo mode on a camera with a flash, a flash that
+  /// fires lights the scene and the next lit frame is taken instead (as real cameras do). Before the
+  /// camera delivers its first frame — after `present()`, or while it restarts with a new device or
+  /// quality — the first frame is taken.
   public func takePicture() {
-    queue.sync {
-      guard let session = state.session, !state.photoInFlight,
-        state.mediaTypes.contains(.image)
-      else { return }
-      state.photoInFlight = true
-      let requestTime = session.pipeline.runningTime
-      let flashMode = state.cameraFlashMode
-      let usesFlash = session.canLight && state.cameraCaptureMode == .photo
-      let directory = state.outputDirectory
-      let capture: @Sendable (Result<FrameTap.Frame, any Error>, Bool) -> Void = { [self] frame, flashFired in
-        photoQueue.async {
-          let result = Result {
-            try self.writePhoto(
-              frame.get(), session: session, directory: directory, requestTime: requestTime, flashFired: flashFired)
-          }
-          // The photo stays in flight until the delegate has it, as with UIImagePickerController.
-          let done: @Sendable () -> Void = { self.queue.async { self.state.photoInFlight = false } }
-          self.queue.async {
-            switch result {
-            case .success(let info): self.deliver(info, afterwards: done)
-            case .failure(let error): self.fail(error, afterwards: done)
-            }
-          }
-        }
-      }
-      let takeFrame: @Sendable (FrameTap.Frame?) -> Void = { frame in
-        guard let frame else { return capture(.failure(HVTCameraError.notPresented), false) }
-        guard usesFlash, HVTFlashDecision.fires(flashMode, for: frame) else { return capture(.success(frame), false) }
-        // Light the scene, then take the first frame made after the light came on.
-        do { try session.setLight(true) } catch { return capture(.failure(error), false) }
-        session.tap.onFrame(after: frame.sequence + 1) { lit in
-          let result = Result { () throws -> FrameTap.Frame in
-            try session.setLight(false)
-            guard let lit else { throw HVTCameraError.notPresented }
-            return lit
-          }
-          capture(result, true)
-        }
-      }
-      // The frame of the moment: the newest one that entered the tee (the first, if none has yet).
-      if let frame = session.tap.latest {
-        takeFrame(frame)
-      } else {
-        session.tap.onFrame(after: 0, takeFrame)
+    let allowed = shared.withLock { shared -> Bool? in
+      guard shared.isPresented else { return nil }
+      guard !shared.photoInFlight else { return false }
+      shared.photoInFlight = true
+      return true
+    }
+    guard let allowed else { return queue.async { self.fail(HVTCameraError.notPresented) } }
+    guard allowed else { return }
+    if case .failure(let error) = requestPhoto(to: nil, replacing: false, destination: .delegate, isInFlight: true) {
+      shared.withLock { $0.photoInFlight = false }
+      queue.async {
+        self.fail(error)
+        self.announceReadiness()
       }
     }
   }
 
-  /// Encodes a frame, writes it (partial name, then rename) and builds the delegate's info.
+  /// Captures a still image, as ``takePicture()`` does, and returns it once written. Each call takes the
+  /// frame of its own moment — calls issued back to back, faster than the frame rate, share a frame —
+  /// and yields one photo or throws; none is dropped, whether or not another photo is in flight.
+  ///
+  /// `url` names the file (default: a generated name in ``outputDirectory``); its folder is created. An
+  /// existing file there is an error unless `replacingExisting` and it is a regular file; something else
+  /// (a symbolic link, a device) is never replaced. Throws ``HVTCameraError/notPresented``,
+  /// ``HVTCameraError/mediaTypeNotEnabled(_:)``, file errors (path and reason), or GStreamer's error.
+  public func capturePhoto(to url: URL? = nil, replacingExisting: Bool = false) async throws -> HVTCapture {
+    try await withCheckedThrowingContinuation { continuation in
+      let destination = Destination.caller { continuation.resume(with: $0.mapError { $0 }) }
+      if case .failure(let error) = requestPhoto(
+        to: url, replacing: replacingExisting, destination: destination, isInFlight: false)
+      {
+        continuation.resume(throwing: error)
+      }
+    }
+  }
+
+  // MARK: - The photo's life
+
+  /// Takes the frame of the moment, reserves the file and hands the photo to the queue (any thread).
+  private func requestPhoto(to url: URL?, replacing: Bool, destination: Destination, isInFlight: Bool)
+    -> Result<Void, HVTCameraError>
+  {
+    let (settings, session, presented) = read { ($0.settings, $0.session, $0.isPresented) }
+    guard presented else { return .failure(.notPresented) }
+    guard settings.mediaTypes.contains(.image) else { return .failure(.mediaTypeNotEnabled(.image)) }
+    let (requestInstant, requestDate) = (ContinuousClock.now, Date())
+    let frame = session?.tap.latest
+    let requestTime = session?.pipeline.runningTime
+    do {
+      let file =
+        if let url {
+          try CaptureFiles.reserve(url, movie: false, replacing: replacing)
+        } else {
+          try CaptureFiles.reserve(
+            in: settings.outputDirectory, prefix: "IMG", extension: settings.preset.photoExtension, movie: false)
+        }
+      let request = PhotoRequest(
+        session: session, frame: frame, requestTime: requestTime, requestInstant: requestInstant,
+        requestDate: requestDate, flashMode: settings.cameraFlashMode,
+        inPhotoMode: settings.cameraCaptureMode == .photo, file: file, destination: destination,
+        isInFlight: isInFlight)
+      queue.async { self.beginPhoto(request) }
+      return .success(())
+    } catch {
+      return .failure(HVTCameraError(error))
+    }
+  }
+
+  /// Starts a photo on the queue: on the camera of its moment if that still runs, else — while the
+  /// camera (re)starts — on the next camera's first frame.
+  func beginPhoto(_ request: PhotoRequest) {
+    if request.isInFlight { announceReadiness() }
+    guard read(\.isPresented) else {
+      request.file.discard()
+      return photoFinished(request, .failure(.notPresented), counted: false)
+    }
+    guard state.phase == .running, let session = state.session else {
+      state.photosAwaitingCamera.append(request)
+      return
+    }
+    state.photosInProgress += 1
+    guard session === request.session, let frame = request.frame else {
+      session.tap.onFrame(after: 0) { [queue] first in
+        queue.async { self.takeFrame(first, on: session, for: request) }
+      }
+      return
+    }
+    takeFrame(frame, on: session, for: request)
+  }
+
+  /// Fails the photos waiting for a camera that will not come.
+  func abandonAwaitingPhotos(_ error: HVTCameraError) {
+    let waiting = state.photosAwaitingCamera
+    state.photosAwaitingCamera = []
+    for request in waiting {
+      request.file.discard()
+      photoFinished(request, .failure(error), counted: false)
+    }
+  }
+
+  /// Encodes `frame`, or — when the flash fires — lights the scene and encodes the first lit frame.
+  private func takeFrame(_ frame: FrameTap.Frame?, on session: CaptureSession, for request: PhotoRequest) {
+    guard let frame else { return photoFailed(request, .notPresented) }
+    guard request.inPhotoMode, session.canLight, HVTFlashDecision.fires(request.flashMode, for: frame) else {
+      return encode(frame, on: session, for: request, flashFired: false)
+    }
+    do { try session.setLight(true) } catch { return photoFailed(request, HVTCameraError(error)) }
+    session.tap.onFrame(after: frame.sequence + 1) { [queue] lit in
+      queue.async {
+        do { try session.setLight(false) } catch { return self.photoFailed(request, HVTCameraError(error)) }
+        guard let lit else { return self.photoFailed(request, .notPresented) }
+        self.encode(lit, on: session, for: request, flashFired: true)
+      }
+    }
+  }
+
+  /// Encodes and writes the photo on the photo queue (the encoder answers within its timeout).
+  private func encode(_ frame: FrameTap.Frame, on session: CaptureSession, for request: PhotoRequest, flashFired: Bool)
+  {
+    photoQueue.async {
+      let result = Result { try self.writePhoto(frame, on: session, for: request, flashFired: flashFired) }
+      self.queue.async { self.photoFinished(request, result.mapError(HVTCameraError.init), counted: true) }
+    }
+  }
+
+  private func photoFailed(_ request: PhotoRequest, _ error: HVTCameraError) {
+    request.file.discard()
+    photoFinished(request, .failure(error), counted: true)
+  }
+
+  /// Hands the photo over; a `takePicture()` photo stays in flight until the delegate has returned.
+  private func photoFinished(_ request: PhotoRequest, _ result: Result<HVTCapture, HVTCameraError>, counted: Bool) {
+    if counted { state.photosInProgress -= 1 }
+    let afterwards: (@Sendable () -> Void)? =
+      request.isInFlight
+      ? { @Sendable in
+        // On the delegate queue, as soon as the delegate has returned: a `takePicture()` made from the
+        // delegate callback's queue right after it takes a photo.
+        self.shared.withLock { $0.photoInFlight = false }
+        self.queue.async { self.announceReadiness() }
+      } : nil
+    deliver(result, to: request.destination, afterwards: afterwards)
+    continueStopping()
+  }
+
+  /// Encodes a frame and writes it (partial name, then the final one); on failure nothing is left.
   private func writePhoto(
-    _ frame: FrameTap.Frame, session: CaptureSession, directory: URL, requestTime: UInt?, flashFired: Bool
-  ) throws -> [InfoKey: any Sendable] {
-    let jpeg = try session.photoEncoder.encode(frame)
+    _ frame: FrameTap.Frame, on session: CaptureSession, for request: PhotoRequest, flashFired: Bool
+  ) throws -> HVTCapture {
+    let jpeg: Data
+    do {
+      jpeg = try session.photoEncoder.encode(frame)
+    } catch {
+      request.file.discard()
+      throw error
+    }
     debugLog.log(.debug, "photo of frame #\(frame.sequence) (pts \(frame.presentationTime) ns), flash \(flashFired)")
-    let file = try CaptureFiles.reserve(
-      in: directory, prefix: "IMG", extension: session.model.photoExtension, movie: false)
-    try CaptureFiles.write(jpeg, to: file)
+    let url = try CaptureFiles.write(jpeg, to: request.file)
     let structure = frame.caps.structure(at: 0)
-    let age = requestTime.map { (ClockTime.seconds($0) - ClockTime.seconds(frame.presentationTime)) }
+    // On the pipeline's clock when the call came while it played; else by when the frame reached the tee.
+    let age =
+      if let requestTime = request.requestTime, session === request.session {
+        ClockTime.seconds(requestTime) - ClockTime.seconds(frame.presentationTime)
+      } else {
+        Self.seconds(request.requestInstant - frame.arrival)
+      }
     let metadata = HVTMediaMetadata(
-      captureDate: Date(timeIntervalSinceNow: -(age ?? 0)), configuration: session.model.configuration,
+      captureDate: request.requestDate.addingTimeInterval(-age), configuration: session.model.configuration,
       frameTimestamp: ClockTime.seconds(frame.presentationTime), frameAge: age, flashFired: flashFired,
       duration: nil, frameCount: nil, encoder: session.model.photoEncoderFactory, muxer: nil, stopReason: nil,
       fileSize: jpeg.count)
-    return [
-      .mediaType: HVTMediaType.image,
-      .originalImage: HVTImage(
-        jpegData: jpeg, width: structure.int("width") ?? 0, height: structure.int("height") ?? 0),
-      .imageURL: file.final,
-      .mediaMetadata: metadata,
-    ]
+    let image = HVTImage(jpegData: jpeg, width: structure.int("width") ?? 0, height: structure.int("height") ?? 0)
+    return HVTCapture(mediaType: .image, url: url, image: image, metadata: metadata, interruption: nil)
   }
 }

@@ -54,7 +54,7 @@ public enum HVTCapsSelection {
   ) throws -> HVTCapsChoice? {
     let caps: Caps
     do { caps = try Caps(deviceCaps) } catch {
-      throw HVTCameraError.pipelineSetupFailed("invalid device caps: \(deviceCaps)")
+      throw HVTCameraError.pipelineSetupFailed(.invalidCaps(deviceCaps))
     }
     let structures = caps.structures.filter { $0.name == "video/x-raw" || $0.name == "image/jpeg" }
     guard !structures.isEmpty else { return nil }

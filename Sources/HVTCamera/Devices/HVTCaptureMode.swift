@@ -91,7 +91,7 @@ public struct HVTCaptureMode: Sendable, Hashable, CustomStringConvertible {
   public static func modes(in caps: String) throws -> [HVTCaptureMode] {
     let parsed: Caps
     do { parsed = try Caps(caps) } catch {
-      throw HVTCameraError.pipelineSetupFailed("invalid device caps: \(caps)")
+      throw HVTCameraError.pipelineSetupFailed(.invalidCaps(caps))
     }
     var formatOrder: [String] = []
     var modes: [Key: FrameRates] = [:]

@@ -1,26 +1,66 @@
 import Foundation
 import HVTGStreamer
 
-/// Why the camera could not do what was asked.
+/// Why the camera could not do what was asked. Every case says what failed and where: GStreamer's own
+/// reports keep their `GError` domain, code, text and debug string, and failures of the GStreamer wrapper
+/// keep their kind (``HVTGStreamer/GStreamerError``).
 public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
   /// No camera: no V4L2 device was found and the simulated camera is not enabled.
   case noCameraAvailable(reason: String)
   /// The requested camera position has no device (e.g. `.front` on a machine with one webcam).
   case cameraDeviceUnavailable(HVTCameraController.CameraDevice)
+  /// The camera offers no format the engine can use (raw video or MJPEG); `caps` is what it offers.
+  case unsupportedCameraFormats(camera: String, caps: String)
   /// `setMediaTypes([])`.
   case emptyMediaTypes
   /// None of the requested media types can be captured from this source.
   case mediaTypesUnavailable(requested: [HVTMediaType], available: [HVTMediaType])
+  /// The call needs a media type that ``HVTCameraController/mediaTypes`` does not include
+  /// (`takePicture()` without `.image`, a recording without `.movie`).
+  case mediaTypeNotEnabled(HVTMediaType)
+  /// The call needs the other capture mode (a recording in `.photo` mode).
+  case wrongCaptureMode(HVTCameraController.CameraCaptureMode)
   /// The operation needs a presented camera.
   case notPresented
+  /// A recording is already in progress.
+  case recordingInProgress
+  /// The camera did not reach PLAYING within `seconds` (a device that never delivers).
+  case startTimedOut(seconds: Double)
   /// The camera in use was unplugged.
   case cameraDisconnected(name: String, path: String?)
   /// GStreamer reported an error on the bus.
   case gstreamer(HVTGStreamerMessage)
-  /// The pipeline could not be built or started: a missing element, a failed link, a refused property.
-  case pipelineSetupFailed(String)
-  /// A capture could not be written.
+  /// The pipeline could not be built or changed: a missing element, a refused property or state change,
+  /// a failed link. The wrapper's error says which element and what.
+  case pipelineSetupFailed(GStreamerError)
+  /// A photo's encoder gave no image within `seconds` (`appsink` of the photo pipeline).
+  case photoEncodingTimedOut(seconds: Double)
+  /// A recording's branch made no progress for `seconds` while it drained (no buffer entered its encoder
+  /// or reached its file sink): the movie was not finalized. `partial` holds what was written.
+  case drainStalled(partial: String, seconds: Double, frames: Int)
+  /// A recording could not be finalized; its file stays under its partial name, `partial`, holding
+  /// `bytes` bytes and about `duration` seconds of `frames` frames (`hvtcam repair` finishes it).
+  case recordingIncomplete(partial: String, bytes: Int, duration: Double, frames: Int, reason: String)
+  /// The recording that was to be written to `path` stopped before any frame was captured; no file was
+  /// left.
+  case recordingEmpty(path: String)
+  /// A capture could not be written: the path, and the system's reason (with its `errno`).
   case fileWriteFailed(path: String, reason: String)
+  /// Something is already at the capture's final name and was not replaced; `kept` is where the capture
+  /// is, when it was already made.
+  case fileExists(path: String, kept: String?)
+  /// The final name is taken by something that is not a regular file (a folder, a symbolic link, a
+  /// device node), which is never replaced, even when replacing was allowed; `kept` as for
+  /// ``fileExists(path:kept:)``.
+  case notARegularFile(path: String, kept: String?)
+  /// Another capture is being written to the same name: its partial file `partial` exists.
+  case fileInUse(path: String, partial: String)
+  /// None of a slot's candidate elements is installed; `hint` names the package that has the first.
+  case noInstalledCandidate(slot: String, candidates: [String], hint: String?)
+  /// The preset the controller was given cannot be used here.
+  case invalidPreset(HVTPresetError)
+  /// An error from outside the engine (Foundation, the system) that has no case of its own; its text.
+  case unexpected(String)
 
   /// What went wrong, in one sentence (GStreamer's message and debug string for `.gstreamer`).
   public var description: String {
@@ -29,32 +69,78 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
       "no camera available: \(reason)"
     case .cameraDeviceUnavailable(let device):
       "no \(device.rawValue) camera on this machine"
+    case .unsupportedCameraFormats(let camera, let caps):
+      "\(camera) offers no raw or MJPEG video (it offers: \(caps))"
     case .emptyMediaTypes:
       "mediaTypes must not be empty"
     case .mediaTypesUnavailable(let requested, let available):
       "media types \(requested.map(\.rawValue)) are not available from this source (available: \(available.map(\.rawValue)))"
-    case .cameraDisconnected(let name, let path):
-      "the camera in use was disconnected: \(name)\(path.map { " (\($0))" } ?? "")"
+    case .mediaTypeNotEnabled(let type):
+      "mediaTypes does not include \(type.rawValue); add it with setMediaTypes(_:)"
+    case .wrongCaptureMode(let mode):
+      "this needs cameraCaptureMode = .\(mode.rawValue)"
     case .notPresented:
       "the camera is not presented; call present() first"
+    case .recordingInProgress:
+      "a recording is already in progress"
+    case .startTimedOut(let seconds):
+      "the camera did not start within \(Self.format(seconds)) s"
+    case .cameraDisconnected(let name, let path):
+      "the camera in use was disconnected: \(name)\(path.map { " (\($0))" } ?? "")"
     case .gstreamer(let message):
       message.description
-    case .pipelineSetupFailed(let reason):
-      "could not set up the camera pipeline: \(reason)"
+    case .pipelineSetupFailed(let error):
+      "could not set up the camera pipeline: \(error)"
+    case .photoEncodingTimedOut(let seconds):
+      "the photo encoder produced no image within \(Self.format(seconds)) s"
+    case .drainStalled(let partial, let seconds, let frames):
+      "the recording made no progress for \(Self.format(seconds)) s while finishing; \(partial) holds what was "
+        + "written of its \(frames) frames (hvtcam repair can finish it)"
+    case .recordingIncomplete(let partial, let bytes, let duration, let frames, let reason):
+      "the movie could not be finalized (\(reason)); \(partial) holds \(bytes) bytes, about "
+        + "\(Self.format(duration)) s of \(frames) frames (hvtcam repair can finish it)"
     case .fileWriteFailed(let path, let reason):
       "could not write \(path): \(reason)"
+    case .recordingEmpty(let path):
+      "the recording to \(path) stopped before any frame was captured; no file was written"
+    case .fileExists(let path, let kept):
+      "\(path) already exists and was not replaced" + (kept.map { "; the capture is kept as \($0)" } ?? "")
+        + (kept == nil ? " (choose another name, or allow replacing it)" : "")
+    case .notARegularFile(let path, let kept):
+      "\(path) exists and is not a regular file; it is never replaced"
+        + (kept.map { "; the capture is kept as \($0)" } ?? "")
+    case .fileInUse(let path, let partial):
+      "\(path) is being written by another capture (\(partial) exists)"
+    case .noInstalledCandidate(let slot, let candidates, let hint):
+      "\(slot): none of \(candidates.joined(separator: ", ")) is installed" + (hint.map { " (\($0))" } ?? "")
+    case .invalidPreset(let error):
+      "invalid preset: \(error)"
+    case .unexpected(let text):
+      text
     }
   }
+
+  private static func format(_ seconds: Double) -> String { String(format: "%.3g", seconds) }
 }
 
 extension HVTCameraError {
-  /// Any error in HVTCamera's terms: GStreamer's reports keep their domain, code and debug string;
-  /// other wrapper failures (a missing element, a refused property) become `.pipelineSetupFailed`.
+  /// Any error in HVTCamera's terms: GStreamer's reports keep their domain, code and debug string, and
+  /// other wrapper failures keep their kind in ``pipelineSetupFailed(_:)``.
   init(_ error: any Error) {
     switch error {
     case let error as HVTCameraError: self = error
     case GStreamerError.reported(let report): self = .gstreamer(HVTGStreamerMessage(report))
-    default: self = .pipelineSetupFailed(String(describing: error))
+    case let error as GStreamerError: self = .pipelineSetupFailed(error)
+    case let error as HVTPresetError: self = .invalidPreset(error)
+    default: self = .unexpected(String(describing: error))
     }
+  }
+}
+
+extension HVTGStreamerMessage {
+  /// The same report, in HVTCamera's terms.
+  init(_ report: MessageReport) {
+    self.init(
+      domain: report.domain, code: report.code, message: report.message, debug: report.debug, element: report.source)
   }
 }

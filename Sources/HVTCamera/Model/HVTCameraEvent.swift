@@ -12,6 +12,9 @@ public enum HVTCameraEvent: Sendable {
   /// (taken on the streaming thread as the frame arrived; the event itself arrives a little later).
   /// `at` minus a `ContinuousClock.now` taken before `present()` is the camera's start-up time.
   case previewStarted(at: ContinuousClock.Instant)
+  /// ``HVTCameraController/isReadyForCapture`` changed: `true` when the camera delivers frames and no
+  /// `takePicture()` photo is in flight (camerabin's `ready-for-capture`).
+  case readyForCapture(Bool)
   /// An element posted a warning (`GST_MESSAGE_WARNING`); capture goes on.
   case warning(HVTGStreamerMessage)
   /// An element posted an informational message (`GST_MESSAGE_INFO`).

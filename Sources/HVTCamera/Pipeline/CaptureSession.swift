@@ -1,10 +1,15 @@
-import Dispatch
 import HVTGStreamer
+import Synchronization
 
-/// One running camera pipeline, built from a model: `source… ! tee`, the preview branch, the frame tap on
-/// the tee, the photo encoder, and the bus relayed to a handler. Rebuilt when the device or quality
-/// changes; the recording branch comes and goes on top of it.
+/// One camera pipeline, built from a model: `source… ! tee`, the preview branch, the frame tap on the
+/// tee, the photo encoder, and the bus relayed to a handler. Rebuilt when the device or quality changes;
+/// recording branches come and go on top of it.
+///
+/// Building and stopping take as long as GStreamer needs (opening the device, joining streaming
+/// threads): the controller does both off its own queue, and learns that the camera runs from the bus.
 final class CaptureSession: @unchecked Sendable {
+  /// Tells this session's bus messages from those of earlier sessions, whose pipelines have the same name.
+  let id: UInt64
   let model: HVTPipelineModel
   let pipeline: Pipeline
   let tee: Element
@@ -14,58 +19,61 @@ final class CaptureSession: @unchecked Sendable {
   /// Counts what reaches the preview sink.
   let previewMonitor = PreviewMonitor()
   let photoEncoder: PhotoEncoder
-  /// The first error the pipeline posted, and a signal for it, so that a failed start reports it.
-  private let firstError = Locked<MessageReport?>(nil)
-  private let errorPosted = DispatchSemaphore(value: 0)
 
-  /// Builds the pipeline (in NULL) and routes its bus to `onMessage` (called on GStreamer's threads).
-  init(model: HVTPipelineModel, name: String, onMessage: @escaping @Sendable (BusMessage) -> Void) throws {
+  private static let sessions = Mutex<UInt64>(0)
+  /// What to do, on the posting thread, when an element inside a bin (by its path) posts an error.
+  private let errorHandlers = Locked<[String: @Sendable () -> Void]>([:])
+
+  /// Builds the pipeline (in NULL) from the model's topology and routes its bus to `onMessage`, with this
+  /// session's ``id`` (called on GStreamer's threads).
+  init(model: HVTPipelineModel, name: String, onMessage: @escaping @Sendable (UInt64, BusMessage) -> Void) throws {
+    id = Self.sessions.withLock { count in
+      count += 1
+      return count
+    }
     self.model = model
     pipeline = Pipeline(named: name)
-    let source = try ElementChain(model.source, in: pipeline)
-    let tee = try ElementChain.make(HVTElementDescription("tee", name: HVTPipelineModel.teeName))
-    try pipeline.add(tee)
-    try source.last.link(to: tee)
+    let camera = try ElementChain(model.cameraChain, in: pipeline)
     let preview = try ElementChain(model.preview, in: pipeline)
-    guard let teePad = tee.requestPad("src_%u"), let previewPad = preview.first.staticPad("sink"),
-      let teeSink = tee.staticPad("sink"), let previewSinkPad = preview.last.staticPad("sink")
-    else { throw HVTCameraError.pipelineSetupFailed("the tee gave no pad for the preview") }
+    let tee = camera.last
+    guard let teePad = tee.requestPad("src_%u") else {
+      throw HVTCameraError.pipelineSetupFailed(.missingPad(element: tee.path, pad: "src_%u"))
+    }
+    guard let previewPad = preview.first.staticPad("sink"), let teeSink = tee.staticPad("sink"),
+      let previewSinkPad = preview.last.staticPad("sink")
+    else { throw HVTCameraError.pipelineSetupFailed(.missingPad(element: preview.first.path, pad: "sink")) }
     try teePad.link(to: previewPad)
     tap.install(on: teeSink)
     previewMonitor.install(on: previewSinkPad)
     self.tee = tee
     light = pipeline.element(named: HVTPipelineModel.lightName)
-    photoEncoder = try PhotoEncoder(chain: model.photoEncoder, name: "\(name)-photo")
-    pipeline.bus.setSyncHandler { [firstError, errorPosted] message in
+    photoEncoder = try PhotoEncoder(chain: model.photoPipeline, name: "\(name)-photo")
+    pipeline.bus.setSyncHandler { [id, errorHandlers] message in
       if case .error(let report) = message {
-        let isFirst = firstError.withLock { first in
-          guard first == nil else { return false }
-          first = report
-          return true
-        }
-        if isFirst { errorPosted.signal() }
+        let handlers = errorHandlers.withLock { $0 }
+        handlers.filter { report.source.hasPrefix($0.key + "/") }.values.forEach { $0() }
       }
-      onMessage(message)
+      onMessage(id, message)
     }
+  }
+
+  /// Calls `handler` on the posting thread — before the failing element returns its error to the
+  /// elements upstream — when an element inside the bin at `path` posts an error; `nil` removes it.
+  /// The handler only records the fact.
+  func onError(inside path: String, _ handler: (@Sendable () -> Void)?) {
+    errorHandlers.withLock { $0[path] = handler }
   }
 
   /// The pipeline's own object path, to tell its messages from its children's.
   var path: String { pipeline.path }
 
-  /// Sets the pipeline to PLAYING and waits (up to 10 s) until it is there; throws GStreamer's error if
-  /// the camera does not start, after dumping the pipeline as `<name>-error` to `GST_DEBUG_DUMP_DOT_DIR`.
-  func start() throws {
+  /// Asks the pipeline to go to PLAYING. Returns once the device is open (GStreamer opens it on the way to
+  /// READY); the bus says when frames flow. On failure, dumps the pipeline as `<name>-error` to
+  /// `GST_DEBUG_DUMP_DOT_DIR`.
+  func requestPlaying() -> StateChangeResult {
     let result = pipeline.setState(.playing)
-    let settled = result == .failure ? result : pipeline.state(timeout: 10).result
-    guard settled == .failure || firstError.withLock({ $0 }) != nil else { return }
-    // A bin fails its state change as soon as a child posts an error, before the message has travelled
-    // up to the pipeline's bus: the message follows at once.
-    if settled == .failure { _ = errorPosted.wait(timeout: .now() + .seconds(1)) }
-    let report = firstError.withLock { $0 }
-    pipeline.dumpDotFile(named: "\(pipeline.name)-error")
-    stop()
-    throw report.map { HVTCameraError.gstreamer(HVTGStreamerMessage($0)) }
-      ?? HVTCameraError.pipelineSetupFailed("the camera pipeline did not start")
+    if result == .failure { pipeline.dumpDotFile(named: "\(pipeline.name)-error") }
+    return result
   }
 
   /// Whether this camera has a light the engine can fire: the simulated camera's. (A V4L2 flash is
@@ -77,11 +85,15 @@ final class CaptureSession: @unchecked Sendable {
     try light?.set("brightness", lit ? HVTFlashDecision.simulatedLightBrightness : 0)
   }
 
-  /// Stops everything: answers frame waiters, stops the photo encoder and sets the pipeline to NULL.
-  func stop() {
+  /// Stops everything: answers frame waiters, stops the photo encoder and sets the pipeline to NULL, which
+  /// waits for its streaming threads. Returns whether the pipeline reached NULL.
+  @discardableResult
+  func stop() -> Bool {
     tap.cancelWaiters()
     photoEncoder.stop()
-    pipeline.setState(.null)
+    let stopped = pipeline.setState(.null) != .failure
+    if !stopped { debugLog.log(.warning, "the camera pipeline \(pipeline.name) refused to stop", object: pipeline) }
     pipeline.bus.removeSyncHandler()
+    return stopped
   }
 }

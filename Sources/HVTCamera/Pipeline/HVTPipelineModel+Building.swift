@@ -97,8 +97,9 @@ extension HVTPipelineModel {
   /// The first installed candidate of a slot.
   static func resolve(_ slot: HVTElementSlot, _ keyPath: String) throws -> HVTElementDescription {
     guard let element = slot.installed else {
-      throw HVTCameraError.pipelineSetupFailed(
-        "\(keyPath): none of the candidate elements is installed (\(slot.description))")
+      let factories = slot.candidates.map(\.factory)
+      throw HVTCameraError.noInstalledCandidate(
+        slot: keyPath, candidates: factories, hint: PluginPackages.installHint(for: factories))
     }
     return element
   }

@@ -1,11 +1,12 @@
-/// The camera pipeline as a value: everything the live pipeline, the `gst-launch-1.0` line and the graph
-/// are rendered from.
+/// The camera pipeline as a value: everything the live pipeline, the `gst-launch-1.0` line, the graph
+/// and preset checking are rendered from. Its topology is declared once, in `HVTPipelineModel+Topology`:
 ///
 /// ```
-/// source… ! tee name=t
-///   t. ! preview…                      (always)
-///   photo tap → photo…                 (the frame of the moment, encoded on demand)
-///   t. ! recording…                    (added while recording)
+/// source… ! tee name=t                                   cameraChain
+///   t. ! preview…                                        preview (always)
+///   t's sink pad → the frame of the moment →
+///     appsrc ! photo encoder… ! appsink                  photoPipeline (a pipeline of its own)
+///   t. ! recording… ! filesink                           recordingBranch(location:) (while recording)
 /// ```
 public struct HVTPipelineModel: Sendable, Hashable {
   /// From the camera up to the tee: source element, caps, decoder for MJPEG, simulated light.
@@ -30,15 +31,6 @@ public struct HVTPipelineModel: Sendable, Hashable {
   /// The factory of the photo encoder, e.g. `"jpegenc"`.
   public var photoEncoderFactory: String {
     photoEncoder.first { $0.name == HVTPipelineModel.photoEncoderName }?.factory ?? ""
-  }
-
-  /// The file sink at the end of the recording branch. Unbuffered, so that every byte the muxer pushed
-  /// is in the file: a crash loses nothing the muxer wrote, and the movie is complete as soon as the end
-  /// of stream reaches the sink (before the branch is torn down). `async=false`: it joins a pipeline
-  /// that is already playing.
-  static func movieFileSink(location: String) -> HVTElementDescription {
-    HVTElementDescription(
-      "filesink", name: "file", ["location": location, "buffer-mode": "unbuffered", "async": "false"])
   }
 
   /// Element names the engine looks elements up by.

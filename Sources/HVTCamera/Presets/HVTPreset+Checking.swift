@@ -129,8 +129,9 @@ extension HVTPreset {
         }
       }
     }
-    try link(model.source + [HVTElementDescription("tee", name: HVTPipelineModel.teeName)] + model.preview)
-    try link(model.source + model.photoEncoder + [HVTElementDescription("fakesink")])
-    try link(model.source + model.recording + [HVTElementDescription("fakesink")])
+    // The branches as the model connects them; the photo pipeline's appsrc stands for the camera chain.
+    try link(model.cameraChain + model.preview)
+    try link(model.source + model.photoPipeline.dropFirst())
+    try link(model.cameraChain + model.recordingBranch(location: "/dev/null"))
   }
 }

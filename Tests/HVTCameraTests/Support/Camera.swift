@@ -18,8 +18,8 @@ final class TestCamera {
     delegate.attach(to: controller)
     controller.outputDirectory = directory
     controller.videoQuality = quality
-    controller.cameraCaptureMode = mode
     try controller.setMediaTypes(mediaTypes)
+    controller.cameraCaptureMode = mode
     if present { try controller.present() }
   }
 

@@ -1,0 +1,155 @@
+import Dispatch
+import Foundation
+import HVTGStreamer
+
+extension HVTCameraController {
+  /// What the app configures. Lives in ``Shared``: set and read from any thread without waiting.
+  struct Settings: Sendable {
+    var mediaTypes: [HVTMediaType] = [.image]
+    var videoQuality = QualityType.type1920x1080
+    var videoMaximumDuration: Double = 600
+    var cameraDevice = CameraDevice.rear
+    var cameraCaptureMode = CameraCaptureMode.photo
+    var cameraFlashMode = CameraFlashMode.auto
+    var outputDirectory = CaptureFiles.defaultDirectory
+    var previewOutput = HVTPreviewOutput.preset
+    var preset: HVTPreset
+    var drainStallTimeout: Double = 10
+    var startTimeout: Double = 10
+  }
+
+  /// The lock-protected snapshot every getter reads: the settings, and what the camera is doing as far
+  /// as a caller can tell. Calls update it at once (a `startVideoCapture()` that returned true makes
+  /// `isRecording` true before the branch exists); the controller queue keeps it current as events
+  /// arrive.
+  struct Shared: Sendable {
+    var settings: Settings {
+      didSet { settingsVersion &+= 1 }
+    }
+    /// Counts changes of ``settings``, so that `present()` can tell whether the settings it built a
+    /// pipeline from are still current.
+    var settingsVersion: UInt64 = 0
+    /// Between `present()` and `dismiss()` (or a failure that stopped the camera).
+    var isPresented = false
+    /// The session being started or running.
+    var session: CaptureSession?
+    /// What the running camera delivers; set once it plays.
+    var configuration: HVTCaptureConfiguration?
+    /// The recording asked for or running (its number), until it is stopped.
+    var recording: UInt64?
+    /// Numbers recordings.
+    var recordingCount: UInt64 = 0
+    /// A `takePicture()` photo is on its way to the delegate.
+    var photoInFlight = false
+    /// The camera plays and its first frame has arrived.
+    var cameraReady = false
+
+    /// Whether `takePicture()` would take a photo now.
+    var isReadyForCapture: Bool { isPresented && cameraReady && !photoInFlight }
+  }
+
+  /// Where the camera is in its life. Only the controller queue moves it.
+  enum Phase: Equatable {
+    /// Not presented.
+    case idle
+    /// The pipeline was asked to play; waiting for PLAYING (or an error, or the start timeout).
+    case starting
+    /// Frames flow.
+    case running
+    /// Recordings drain and photos finish; then the pipeline goes to NULL off the queue.
+    case stopping
+  }
+
+  /// What happens once the stopping session has reached NULL.
+  enum AfterStop {
+    /// Nothing: the camera stays dismissed.
+    case nothing
+    /// A session `present()` built meanwhile starts.
+    case start(CaptureSession)
+    /// A session is built with the current settings (a change of device, quality or preset).
+    case rebuild
+  }
+
+  /// Who receives a capture: the delegate (`takePicture()`, `startVideoCapture()`), or the caller of an
+  /// `async` capture.
+  enum Destination: Sendable {
+    case delegate
+    case caller(@Sendable (Result<HVTCapture, HVTCameraError>) -> Void)
+  }
+
+  /// Everything the controller queue owns. Read and written only there (asserted in debug builds).
+  struct State {
+    var phase = Phase.idle
+    /// The session of `phase` (nil when idle).
+    var session: CaptureSession?
+    /// Fires when the camera takes too long to reach PLAYING.
+    var startTimer: DispatchSourceTimer?
+    /// The pipeline refused PLAYING; its error message is awaited (it follows at once) before reporting.
+    var startRefused = false
+    var afterStop = AfterStop.nothing
+    /// The recording taking frames.
+    var recording: Recording?
+    /// A recording asked for while the camera was starting; it begins when the camera plays.
+    var pendingRecording: RecordingRequest?
+    /// Why the pending recording was stopped before it began: it stops right after its first frames.
+    var pendingStop: HVTRecordingStopReason?
+    /// Recordings finishing (draining their branch) on the running or stopping session.
+    var draining: [Recording] = []
+    /// Photos started and not yet handed over; the session stops only after them.
+    var photosInProgress = 0
+    /// Photos asked for while the camera was (re)starting; they take its first frame when it runs.
+    var photosAwaitingCamera: [PhotoRequest] = []
+    /// `present()` callers waiting for the camera to be ready.
+    var readyWaiters: [@Sendable (Result<Void, HVTCameraError>) -> Void] = []
+    /// `dismiss()` callers waiting for the camera to be stopped.
+    var stopWaiters: [@Sendable () -> Void] = []
+    /// The readiness last announced with ``HVTCameraEvent/readyForCapture(_:)``.
+    var announcedReadiness = false
+    /// The object path of the pipeline (the same name for every session), to recognise its own messages.
+    var pipelinePath = ""
+    /// Reports cameras coming and going while presented on real cameras.
+    var deviceWatcher: DeviceWatcher?
+    /// The last session's pipeline, kept after it stops so that its last state changes can still be
+    /// dumped to `GST_DEBUG_DUMP_DOT_DIR`.
+    var lastPipeline: Pipeline?
+    var torchLit = false
+  }
+
+  /// A recording asked for: its number, its file, where it goes, and when it stops by itself.
+  struct RecordingRequest {
+    let id: UInt64
+    let destination: Destination
+    /// The movie's file, reserved when the recording was asked for.
+    let file: CaptureFiles.Reservation
+    /// Seconds after which it stops by itself.
+    let limit: Double
+  }
+
+  /// A recording in progress or draining, as the controller queue tracks it. Its variables are read and
+  /// written only on the controller queue; other queues only carry it back there.
+  final class Recording: @unchecked Sendable {
+    let request: RecordingRequest
+    let branch: RecordingBranch
+    let session: CaptureSession
+    /// Whether `RecordingBranch.attach` has returned (EOS can only be sent into a linked branch).
+    var attached = false
+    /// Why it ended, once it did.
+    var stopReason: HVTRecordingStopReason?
+    /// The error that cut it short, if one did.
+    var interruption: HVTCameraError?
+    /// A stop waits for ``RecordingBranch/minimumFrames`` before the end of stream is sent.
+    var waitingForFrames = false
+    /// When the end of stream was sent: the drain's progress is judged from then.
+    var endOfStreamSent: ContinuousClock.Instant?
+    /// The end of stream reached the file sink: the movie is complete.
+    var drained = false
+    /// Watches a drain's progress, or a stop waiting for its frames.
+    var timer: DispatchSourceTimer?
+
+    init(request: RecordingRequest, branch: RecordingBranch, session: CaptureSession) {
+      self.request = request
+      self.branch = branch
+      self.session = session
+    }
+  }
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+extension HVTCameraController {
+  /// The media types the user may capture (default `[.image]`). Set with ``setMediaTypes(_:)``.
+  public var mediaTypes: [HVTMediaType] { read(\.settings.mediaTypes) }
+
+  /// Sets the media types. Throws for an empty list, or when none of them can be captured from this
+  /// source (``availableMediaTypes(for:source:)``). The capture mode follows: without `.image` it becomes
+  /// `.video` (the movie camera), without `.movie` it becomes `.photo`; a recording in progress is then
+  /// finalized and delivered. Without `.movie`, `startVideoCapture()` returns false; without `.image`,
+  /// `takePicture()` reports ``HVTCameraError/mediaTypeNotEnabled(_:)``.
+  public func setMediaTypes(_ types: [HVTMediaType]) throws {
+    guard !types.isEmpty else { throw HVTCameraError.emptyMediaTypes }
+    let available = Self.availableMediaTypes(for: .camera, source: source) ?? []
+    guard types.contains(where: available.contains) else {
+      throw HVTCameraError.mediaTypesUnavailable(requested: types, available: available)
+    }
+    shared.withLock { shared in
+      shared.settings.mediaTypes = types
+      if !types.contains(.image) { shared.settings.cameraCaptureMode = .video }
+      if !types.contains(.movie) {
+        shared.settings.cameraCaptureMode = .photo
+        stopRecording(in: &shared, reason: .cameraStopped)
+      }
+    }
+  }
+
+  /// The size of photos and movies (default `.type1920x1080`). Changing it while presented restarts the
+  /// camera with the new size (a recording in progress is finalized and delivered first); the new
+  /// ``configuration`` is announced with ``HVTCameraEvent/configured(_:)``.
+  public var videoQuality: QualityType {
+    get { read(\.settings.videoQuality) }
+    set { change(\.videoQuality, to: newValue, restarts: true) }
+  }
+
+  /// The longest a recording may last, in seconds (default 600). The recording stops by itself when a
+  /// frame's timestamp reaches it, so the movie lasts exactly this long. Values are clamped to
+  /// ``HVTCaptureLimits/recordingDuration`` (one frame interval at 30 fps up to 24 hours); NaN is ignored.
+  public var videoMaximumDuration: Double {
+    get { read(\.settings.videoMaximumDuration) }
+    set {
+      guard !newValue.isNaN else { return }
+      change(\.videoMaximumDuration, to: HVTCaptureLimits.recordingDuration.clamp(newValue), restarts: false)
+    }
+  }
+
+  /// Which camera to use (default `.rear`). Changing it while presented switches cameras (a recording in
+  /// progress is finalized and delivered first).
+  public var cameraDevice: CameraDevice {
+    get { read(\.settings.cameraDevice) }
+    set { change(\.cameraDevice, to: newValue, restarts: true) }
+  }
+
+  /// Photo or video (default `.photo`). Switching never stops the camera; switching to `.photo` while
+  /// recording finalizes and delivers the movie. A mode whose media type ``mediaTypes`` lacks (`.video`
+  /// without `.movie`) is refused: the mode stays, and ``HVTCameraError/mediaTypeNotEnabled(_:)`` is
+  /// reported to the delegate and the event stream.
+  public var cameraCaptureMode: CameraCaptureMode {
+    get { read(\.settings.cameraCaptureMode) }
+    set {
+      let needed: HVTMediaType = newValue == .video ? .movie : .image
+      let refused = shared.withLock { shared -> Bool in
+        guard shared.settings.mediaTypes.contains(needed) else { return true }
+        shared.settings.cameraCaptureMode = newValue
+        if newValue == .photo { stopRecording(in: &shared, reason: .cameraStopped) }
+        return false
+      }
+      if refused { queue.async { self.fail(HVTCameraError.mediaTypeNotEnabled(needed)) } }
+    }
+  }
+
+  /// Flash (photo mode) or torch (video mode) setting (default `.auto`). Only cameras with a flash use
+  /// it (see ``isFlashAvailable(for:source:)``).
+  public var cameraFlashMode: CameraFlashMode {
+    get { read(\.settings.cameraFlashMode) }
+    set { change(\.cameraFlashMode, to: newValue, restarts: false) }
+  }
+
+  /// Where captures are written (default: a folder of this process's own in the temporary directory).
+  /// Created when needed. Names are unique (`IMG_…jpg`, `MOV_…mp4`).
+  public var outputDirectory: URL {
+    get { read(\.settings.outputDirectory) }
+    set { change(\.outputDirectory, to: newValue, restarts: false) }
+  }
+
+  /// The pipeline preset (default: the built-in `default`): formats, encoders, muxer, preview sink.
+  /// Setting it also sets ``videoQuality`` to the preset's quality; while presented, the camera restarts
+  /// with it (a recording in progress is finalized and delivered first).
+  public var preset: HVTPreset {
+    get { read(\.settings.preset) }
+    set {
+      shared.withLock { shared in
+        let changed = shared.settings.preset != newValue || shared.settings.videoQuality != newValue.quality
+        shared.settings.preset = newValue
+        shared.settings.videoQuality = newValue.quality
+        if changed { restart(in: &shared) }
+      }
+    }
+  }
+
+  /// Where the live preview goes (default `.preset`: the preset's sink). Takes effect at the next
+  /// `present()`.
+  public var previewOutput: HVTPreviewOutput {
+    get { read(\.settings.previewOutput) }
+    set { change(\.previewOutput, to: newValue, restarts: false) }
+  }
+
+  /// How long a finishing recording may go without progress — no buffer entering its encoder or reaching
+  /// its file sink — before it is given up with ``HVTCameraError/drainStalled(partial:seconds:frames:)``
+  /// (default 10 s, clamped to ``HVTCaptureLimits/stallTimeout``). A drain that makes progress is never
+  /// cut short, however long it takes: every frame that entered the recording is kept.
+  public var drainStallTimeout: Double {
+    get { read(\.settings.drainStallTimeout) }
+    set {
+      guard !newValue.isNaN else { return }
+      change(\.drainStallTimeout, to: HVTCaptureLimits.stallTimeout.clamp(newValue), restarts: false)
+    }
+  }
+
+  /// How long the camera may take to reach PLAYING after `present()` before the start is given up with
+  /// ``HVTCameraError/startTimedOut(seconds:)`` (default 10 s, clamped to ``HVTCaptureLimits/stallTimeout``).
+  public var startTimeout: Double {
+    get { read(\.settings.startTimeout) }
+    set {
+      guard !newValue.isNaN else { return }
+      change(\.startTimeout, to: HVTCaptureLimits.stallTimeout.clamp(newValue), restarts: false)
+    }
+  }
+
+  /// Changes a setting and, if it changed and `restarts`, restarts a presented camera with it.
+  private func change<Value: Equatable>(_ setting: WritableKeyPath<Settings, Value>, to value: Value, restarts: Bool) {
+    shared.withLock { shared in
+      guard shared.settings[keyPath: setting] != value else { return }
+      shared.settings[keyPath: setting] = value
+      if restarts { restart(in: &shared) }
+    }
+  }
+
+  /// Restarts a presented camera with the current settings (on the queue, in the order of the calls).
+  private func restart(in shared: inout Shared) {
+    guard shared.isPresented else { return }
+    shared.recording = nil
+    shared.configuration = nil
+    shared.cameraReady = false
+    queue.async { self.stopSession(then: .rebuild) }
+  }
+}

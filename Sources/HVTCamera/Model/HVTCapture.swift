@@ -1,0 +1,30 @@
+import Foundation
+
+/// A finished capture, as the `async` calls return it: the same facts the delegate receives in its info
+/// dictionary, typed.
+public struct HVTCapture: Sendable {
+  /// Photo or movie.
+  public var mediaType: HVTMediaType
+  /// The file: a JPEG for photos, the movie for movies.
+  public var url: URL
+  /// Photos: the JPEG and its size.
+  public var image: HVTImage?
+  /// When and how it was made, and what came out.
+  public var metadata: HVTMediaMetadata
+  /// Movies cut short by a failure (``HVTMediaMetadata/stopReason`` is `.error`): the error. The movie
+  /// holds every frame captured before it.
+  public var interruption: HVTCameraError?
+
+  /// The capture as the delegate's info dictionary (`.mediaType`, `.mediaMetadata`, and `.originalImage`
+  /// with `.imageURL` for photos or `.mediaURL` for movies).
+  public var info: [HVTCameraController.InfoKey: any Sendable] {
+    var info: [HVTCameraController.InfoKey: any Sendable] = [.mediaType: mediaType, .mediaMetadata: metadata]
+    if let image {
+      info[.originalImage] = image
+      info[.imageURL] = url
+    } else {
+      info[.mediaURL] = url
+    }
+    return info
+  }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Synchronization
+
+/// Standard output and standard error for the command line. A write that fails — a closed pipe
+/// (`| head`), a full device (`2>/dev/full`) — is counted and otherwise ignored: output never stops or
+/// crashes a capture. `main` exits with ``Console/writeFailureStatus`` when any write failed.
+enum Console {
+  /// The exit status of a command whose own work succeeded but whose output could not all be written
+  /// (`EX_IOERR`).
+  static let writeFailureStatus: Int32 = 74
+
+  private static let failedWrites = Atomic(0)
+
+  /// Writes a line to standard output.
+  static func out(_ line: String) {
+    write(line + "\n", to: STDOUT_FILENO)
+  }
+
+  /// Writes text to standard output as it is.
+  static func write(_ text: String) {
+    write(text, to: STDOUT_FILENO)
+  }
+
+  /// Writes a line to standard error.
+  static func error(_ line: String) {
+    write(line + "\n", to: STDERR_FILENO)
+  }
+
+  /// Writes text to standard error as it is (progress that rewrites its line with `\r`).
+  static func progress(_ text: String) {
+    write(text, to: STDERR_FILENO)
+  }
+
+  /// Whether any write has failed.
+  static var hadWriteFailure: Bool { failedWrites.load(ordering: .relaxed) > 0 }
+
+  /// Writes all of `text` with `write(2)`, unbuffered, so that each line is out as soon as it is known;
+  /// gives up on the first error other than `EINTR`.
+  private static func write(_ text: String, to descriptor: Int32) {
+    let failed = Array(text.utf8).withUnsafeBytes { bytes -> Bool in
+      var offset = 0
+      while offset < bytes.count {
+        let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          return true
+        }
+        offset += written
+      }
+      return false
+    }
+    if failed { failedWrites.add(1, ordering: .relaxed) }
+  }
+}
