@@ -35,8 +35,10 @@ enum CaptureFiles {
 
     /// Renames the partial file to its final name and returns where it ended up. Never replaces anything
     /// but a regular file the caller allowed to be replaced; on failure the partial file stays, and the
-    /// error names both. Wraps `renameat2(RENAME_NOREPLACE)`.
+    /// error names both. A partial file unlinked while still open (its folder removed) is first put back
+    /// (``restoreUnlinkedPartial()``). Wraps `renameat2(RENAME_NOREPLACE)`.
     func complete() throws -> URL {
+      try restoreUnlinkedPartial()
       switch naming {
       case .automatic(let directory, let stem, let ext):
         var target = final
@@ -82,7 +84,7 @@ enum CaptureFiles {
         return Reservation(
           partial: partial, final: final, naming: .automatic(directory: directory, stem: stem, extension: ext))
       }
-      guard errno == EEXIST else { throw failure(writing: partial) }
+      guard errno == EEXIST else { throw failure(writing: final) }
     }
   }
 
@@ -98,7 +100,7 @@ enum CaptureFiles {
     let partial = partialName(for: final, movie: movie)
     guard hvt_create_exclusive(partial.path) == 0 else {
       if errno == EEXIST { throw HVTCameraError.fileInUse(path: final.path, partial: partial.path) }
-      throw failure(writing: partial)
+      throw failure(writing: final)
     }
     return Reservation(partial: partial, final: final, naming: .chosen(replacing: replacing))
   }
@@ -107,7 +109,7 @@ enum CaptureFiles {
   /// On failure nothing is left behind, and the error names the file and the system's reason.
   static func write(_ data: Data, to reservation: Reservation) throws -> URL {
     do {
-      try writeAll(data, to: reservation.partial)
+      try writeAll(data, to: reservation.partial, naming: reservation.final)
       return try reservation.complete()
     } catch {
       reservation.discard()
@@ -167,11 +169,11 @@ enum CaptureFiles {
     guard mkdir(url.path, 0o777) == 0 || errno == EEXIST else { throw failure(writing: url) }
   }
 
-  /// Writes all of `data` to the existing file `url`, truncating it. Wraps `open(2)`, `write(2)`,
+  /// Writes all of `data` to the existing file `url`, truncating it; errors name `final`. Wraps `open(2)`, `write(2)`,
   /// `close(2)`, so that the error is the system's own (`ENOSPC`, `EIO`…).
-  private static func writeAll(_ data: Data, to url: URL) throws {
+  private static func writeAll(_ data: Data, to url: URL, naming final: URL) throws {
     let fd = open(url.path, O_WRONLY | O_TRUNC | O_CLOEXEC)
-    guard fd >= 0 else { throw failure(writing: url) }
+    guard fd >= 0 else { throw failure(writing: final) }
     var failed: Int32 = 0
     data.withUnsafeBytes { bytes in
       var offset = 0
@@ -188,7 +190,7 @@ enum CaptureFiles {
     if close(fd) != 0, failed == 0 { failed = errno }
     guard failed == 0 else {
       errno = failed
-      throw failure(writing: url)
+      throw failure(writing: final)
     }
   }
 

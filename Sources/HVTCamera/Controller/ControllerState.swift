@@ -141,8 +141,8 @@ extension HVTCameraController {
     var waitingForFrames = false
     /// When the end of stream was sent: the drain's progress is judged from then.
     var endOfStreamSent: ContinuousClock.Instant?
-    /// The end of stream reached the file sink: the movie is complete.
-    var drained = false
+    /// Delivered or given up: nothing happens to it any more but the removal of its branch.
+    var finished = false
     /// Watches a drain's progress, or a stop waiting for its frames.
     var timer: DispatchSourceTimer?
 

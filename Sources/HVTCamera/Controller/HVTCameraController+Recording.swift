@@ -190,7 +190,8 @@ extension HVTCameraController {
       if recording.waitingForFrames { sendEndOfStream(recording) }
       finishRecording(id: id, reason: .maximumDurationReached)
     case .drained:
-      recording.drained = true
+      // A recording given up (its branch failed, its drain stalled) stays given up.
+      guard !recording.finished else { return }
       recording.timer?.cancel()
       complete(recording)
     }
@@ -245,7 +246,7 @@ extension HVTCameraController {
       recording.timer = schedule(after: remaining) { $0.watchDrain(recording) }
       return
     }
-    guard !recording.drained else { return }
+    guard !recording.finished else { return }
     debugLog.log(.warning, "the recording drain made no progress for \(stall) s")
     let summary = recording.branch.summary
     giveUp(
@@ -256,7 +257,7 @@ extension HVTCameraController {
   /// An element of the recording branch failed: nothing more reaches the file, which cannot be
   /// finalized; it stays under its partial name, and the error says what it holds.
   func recordingFailed(_ recording: Recording, _ error: HVTCameraError) {
-    guard !recording.drained else { return }
+    guard !recording.finished else { return }
     if state.recording === recording { finishRecording(reason: .error) }
     recording.timer?.cancel()
     recording.waitingForFrames = false
@@ -277,7 +278,7 @@ extension HVTCameraController {
 
   /// Reports a recording that will not be finalized and removes its branch.
   private func giveUp(_ recording: Recording, _ error: HVTCameraError) {
-    recording.drained = true
+    recording.finished = true
     recording.timer?.cancel()
     deliver(.failure(error), to: recording.request.destination)
     removeBranch(recording)
@@ -285,6 +286,7 @@ extension HVTCameraController {
 
   /// The file is complete: gives it its final name and delivers it, then removes the branch.
   private func complete(_ recording: Recording) {
+    recording.finished = true
     let summary = recording.branch.summary
     let file = recording.request.file
     guard summary.frames > 0 else {

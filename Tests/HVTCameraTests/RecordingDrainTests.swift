@@ -1,0 +1,65 @@
+import Foundation
+import MediaInspection
+import Testing
+
+@testable import HVTCamera
+
+/// A stop on a machine that encodes slower than the camera: the drain keeps every frame that entered the
+/// recording as long as the branch makes progress, and only a hard stall ends it, with a typed error.
+@Suite("Draining a slow recording", .timeLimit(.minutes(2)))
+struct RecordingDrainTests {
+  /// The default preset with an `identity sleep-time=…` after the encoder: each encoded frame takes
+  /// `microseconds` to reach the muxer, as on a machine far too slow for the camera.
+  static func slowPreset(microseconds: Int) throws -> HVTPreset {
+    try HVTPreset.parse(
+      """
+      {
+        "name": "slow", "description": "an encoder stage of \(microseconds) µs per frame", "quality": "640x480",
+        "preview": "fakesink sync=false",
+        "photo": { "encoder": "jpegenc", "extension": "jpg" },
+        "movie": {
+          "encoder": "x264enc speed-preset=ultrafast tune=zerolatency",
+          "parser": "identity sleep-time=\(microseconds)",
+          "muxer": "mp4mux fragment-duration=500", "extension": "mp4"
+        }
+      }
+      """)
+  }
+
+  @Test("a drain that takes 12 s, with progress every 0.3 s, keeps every frame (the stall timeout is 1 s)")
+  func slowDrainKeepsEveryFrame() async throws {
+    let camera = try TestCamera(mode: .video, present: false)
+    camera.controller.preset = try Self.slowPreset(microseconds: 300_000)
+    camera.controller.drainStallTimeout = 1
+    try await camera.controller.present()
+    let movie = try await camera.controller.recordMovie(maximumDuration: 1.5)
+    #expect(movie.interruption == nil)
+    let frames = try #require(movie.metadata.frameCount)
+    #expect(frames == 45, "45 frames entered the recording")
+    let counted = try await MediaInspector.frameCount(movie.url.path)
+    #expect(counted.frames == frames, "\(counted.output)")
+    let discovery = try await MediaInspector.discover(movie.url.path)
+    #expect(abs((discovery.duration ?? 0) - 1.5) <= 1.0 / 30 + 1e-6, "\(discovery)")
+    await camera.controller.dismiss()
+  }
+
+  @Test("a branch that makes no progress for drainStallTimeout ends with drainStalled, naming the partial file")
+  func hardStallIsATypedError() async throws {
+    let camera = try TestCamera(mode: .video, present: false)
+    camera.controller.preset = try Self.slowPreset(microseconds: 4_000_000)
+    camera.controller.drainStallTimeout = 0.5
+    try await camera.controller.present()
+    let error = await #expect(throws: HVTCameraError.self) {
+      try await camera.controller.recordMovie(maximumDuration: 0.5)
+    }
+    guard case .drainStalled(let partial, let seconds, let frames) = error else {
+      Issue.record("expected drainStalled, got \(String(describing: error))")
+      return
+    }
+    #expect(seconds == 0.5 && frames == 15)
+    #expect(partial.hasSuffix(".partial.mp4") && FileManager.default.fileExists(atPath: partial))
+    // The camera keeps running: a photo still works.
+    #expect(try await camera.controller.capturePhoto().image?.width == 640)
+    await camera.controller.dismiss()
+  }
+}
