@@ -19,6 +19,9 @@ struct CameraOptions {
   static let verbose = CommandLineParser.Option(
     names: ["-v", "--verbose"], valueName: nil,
     help: "Print every bus message as it arrives, with element paths (like gst-launch-1.0 -m), on stderr.")
+  static let preview = CommandLineParser.Option(
+    names: ["--preview"], valueName: "WHERE",
+    help: "preset (the preset's sink, default), none, or window (a window of its own on the display).")
   static let output = CommandLineParser.Option(names: ["-o", "--output"], valueName: "PATH", help: "Where to write.")
   static let overwrite = CommandLineParser.Option(
     names: ["--overwrite"], valueName: nil,
@@ -28,6 +31,7 @@ struct CameraOptions {
   let device: HVTCameraController.CameraDevice
   let quality: HVTCameraController.QualityType?
   let preset: String?
+  let preview: HVTPreviewOutput?
   let verbose: Bool
 
   init(_ arguments: ParsedArguments) throws {
@@ -42,6 +46,13 @@ struct CameraOptions {
     }
     preset = arguments["--preset"]
     verbose = arguments.flag("--verbose")
+    preview = try arguments["--preview"].map { name in
+      guard let preview = HVTPreviewOutput(rawValue: name) else {
+        let names = HVTPreviewOutput.allCases.map(\.rawValue).joined(separator: ", ")
+        throw UsageError("hvtcam \(arguments.command): --preview must be one of \(names), not '\(name)'")
+      }
+      return preview
+    }
     quality = try arguments["--quality"].map { name in
       guard let quality = HVTCameraController.QualityType(commandLineName: name) else {
         let names = HVTCameraController.QualityType.allCases.map(\.commandLineName).joined(separator: " ")
@@ -73,6 +84,7 @@ struct CameraOptions {
     if let preset { controller.preset = try HVTPreset.named(preset) }
     controller.cameraDevice = device
     if let quality { controller.videoQuality = quality }
+    if let preview { controller.previewOutput = preview }
     if mode == .video { try controller.setMediaTypes([.image, .movie]) }
     controller.cameraCaptureMode = mode
     return controller

@@ -57,6 +57,8 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
   case fileInUse(path: String, partial: String)
   /// None of a slot's candidate elements is installed; `hint` names the package that has the first.
   case noInstalledCandidate(slot: String, candidates: [String], hint: String?)
+  /// A window preview was asked for, and there is no display to show it on (or no sink could open it).
+  case noDisplay(reason: String)
   /// The preset the controller was given cannot be used here.
   case invalidPreset(HVTPresetError)
   /// An error from outside the engine (Foundation, the system) that has no case of its own; its text.
@@ -113,6 +115,8 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
       "\(path) is being written by another capture (\(partial) exists)"
     case .noInstalledCandidate(let slot, let candidates, let hint):
       "\(slot): none of \(candidates.joined(separator: ", ")) is installed" + (hint.map { " (\($0))" } ?? "")
+    case .noDisplay(let reason):
+      "cannot show the preview in a window: \(reason)"
     case .invalidPreset(let error):
       "invalid preset: \(error)"
     case .unexpected(let text):

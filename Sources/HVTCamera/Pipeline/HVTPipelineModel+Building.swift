@@ -1,3 +1,5 @@
+import Foundation
+
 extension HVTPipelineModel {
   /// What a model is built from, besides the camera and the caps chosen for it.
   struct Settings {
@@ -62,9 +64,10 @@ extension HVTPipelineModel {
     case .none:
       return [queue, HVTElementDescription("fakesink", name: "preview", ["sync": "false"])]
     case .window:
+      let sink = try WindowSink.choose(environment: ProcessInfo.processInfo.environment)
       return [
         queue, HVTElementDescription("videoconvert", name: "preview-convert"),
-        HVTElementDescription("autovideosink", name: "preview", ["sync": "false"]),
+        HVTElementDescription(sink, name: "preview", ["sync": "false"]),
       ]
     }
   }
@@ -111,7 +114,9 @@ public enum HVTPreviewOutput: String, Sendable, Hashable, CaseIterable {
   case preset
   /// Nowhere (`fakesink`): headless capture, services, tests.
   case none
-  /// A window (`autovideosink`), as `gst-launch-1.0` would show it.
+  /// A window of its own, on the display the process has: `waylandsink`, `xvimagesink`, `ximagesink` or
+  /// `glimagesink`, the first that opens it (see `present()`'s errors: without a display,
+  /// ``HVTCameraError/noDisplay(reason:)``).
   case window
 }
 

@@ -1,0 +1,42 @@
+import HVTGStreamer
+
+/// Chooses the sink of a `.window` preview explicitly, never through `autovideosink`, whose pick on a
+/// machine without a usable display can be a sink that crashes the process (`dfbvideosink`).
+///
+/// Candidates follow the display the process has: Wayland (`WAYLAND_DISPLAY`) → `waylandsink`,
+/// `glimagesink`; X11 (`DISPLAY`) → `xvimagesink`, `ximagesink`, `glimagesink`. Each installed candidate
+/// is opened (set to READY, which connects to the display) and the first that opens is used. Without a
+/// display, or when none opens, the error says so.
+enum WindowSink {
+  /// The sinks to try for a display environment, in order.
+  static func candidates(environment: [String: String]) -> [String] {
+    var names: [String] = []
+    if environment["WAYLAND_DISPLAY"].map({ !$0.isEmpty }) ?? false { names += ["waylandsink", "glimagesink"] }
+    if environment["DISPLAY"].map({ !$0.isEmpty }) ?? false { names += ["xvimagesink", "ximagesink", "glimagesink"] }
+    var seen = Set<String>()
+    return names.filter { seen.insert($0).inserted }
+  }
+
+  /// The first candidate that is installed and opens the display. Wraps `gst_element_set_state` to READY
+  /// and back to NULL on a probe element.
+  static func choose(environment: [String: String]) throws -> String {
+    let candidates = candidates(environment: environment)
+    guard !candidates.isEmpty else {
+      throw HVTCameraError.noDisplay(reason: "neither DISPLAY nor WAYLAND_DISPLAY is set")
+    }
+    var refused: [String] = []
+    for factory in candidates where GStreamer.hasElement(factory) {
+      let probe = try Element(factory: factory)
+      let opened = probe.setState(.ready) != .failure
+      _ = probe.setState(.null)
+      if opened { return factory }
+      refused.append(factory)
+    }
+    let display =
+      environment["WAYLAND_DISPLAY"].map { "Wayland display \($0)" } ?? "X display \(environment["DISPLAY"] ?? "")"
+    throw HVTCameraError.noDisplay(
+      reason: refused.isEmpty
+        ? "none of \(candidates.joined(separator: ", ")) is installed (Debian: gstreamer1.0-x, gstreamer1.0-gl)"
+        : "\(refused.joined(separator: ", ")) could not open the \(display)")
+  }
+}
