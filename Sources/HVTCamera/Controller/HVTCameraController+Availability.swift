@@ -11,12 +11,29 @@ extension HVTCameraController {
     }
   }
 
-  /// The media types a source type offers, or `nil` when it is unavailable. Cameras offer
-  /// `[.image, .movie]`; so do the photo library and album.
+  /// The media types a source type offers, or `nil` when it is unavailable. A camera offers `.image`, and
+  /// `.movie` when a movie can be encoded here: the default preset's movie encoder and muxer (or one of
+  /// their candidates) are installed; without them it is a stills-only camera, `[.image]`. The photo
+  /// library and album offer `[.image, .movie]`.
   public static func availableMediaTypes(for type: SourceType, source: HVTCameraSource = .automatic)
     -> [HVTMediaType]?
   {
-    isSourceTypeAvailable(type, source: source) ? [.image, .movie] : nil
+    guard isSourceTypeAvailable(type, source: source) else { return nil }
+    guard type == .camera else { return [.image, .movie] }
+    return canEncodeMovies ? [.image, .movie] : [.image]
+  }
+
+  /// Whether the default preset's movie encoder and muxer have an installed candidate.
+  static var canEncodeMovies: Bool {
+    guard let preset = try? HVTPreset.default else { return false }
+    return preset.movieEncoder.installed != nil && preset.muxer.installed != nil
+  }
+
+  /// Why `source` offers no camera: the error of the camera that failed to open, else
+  /// ``HVTCameraError/noCameraAvailable(reason:)``.
+  static func unavailability(of source: HVTCameraSource) -> HVTCameraError {
+    cameras(for: source).lazy.compactMap(\.failure).first
+      ?? .noCameraAvailable(reason: "no V4L2 camera was found and the simulated camera is not enabled")
   }
 
   /// Whether a camera position has a device for `source`.

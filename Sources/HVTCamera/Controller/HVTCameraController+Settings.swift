@@ -4,14 +4,17 @@ extension HVTCameraController {
   /// The media types the user may capture (default `[.image]`). Set with ``setMediaTypes(_:)``.
   public var mediaTypes: [HVTMediaType] { read(\.settings.mediaTypes) }
 
-  /// Sets the media types. Throws for an empty list, or when none of them can be captured from this
-  /// source (``availableMediaTypes(for:source:)``). The capture mode follows: without `.image` it becomes
+  /// Sets the media types. Throws for an empty list, when the source has no usable camera (the camera's
+  /// own error, e.g. GStreamer's when the device does not open), or when none of them can be captured
+  /// from this source (``availableMediaTypes(for:source:)``). The capture mode follows: without `.image` it becomes
   /// `.video` (the movie camera), without `.movie` it becomes `.photo`; a recording in progress is then
   /// finalized and delivered. Without `.movie`, `startVideoCapture()` returns false; without `.image`,
   /// `takePicture()` reports ``HVTCameraError/mediaTypeNotEnabled(_:)``.
   public func setMediaTypes(_ types: [HVTMediaType]) throws {
     guard !types.isEmpty else { throw HVTCameraError.emptyMediaTypes }
-    let available = Self.availableMediaTypes(for: .camera, source: source) ?? []
+    guard let available = Self.availableMediaTypes(for: .camera, source: source) else {
+      throw Self.unavailability(of: source)
+    }
     guard types.contains(where: available.contains) else {
       throw HVTCameraError.mediaTypesUnavailable(requested: types, available: available)
     }

@@ -1,0 +1,33 @@
+import Foundation
+
+/// A private X server (`Xvfb`) for tests that open windows, on a display number it picks itself.
+struct PrivateDisplay {
+  private let server: Subprocess
+  /// `:N`, for `DISPLAY`.
+  let name: String
+
+  /// Starts `Xvfb` and waits until it accepts clients: `-displayfd 2` makes it print its display number on
+  /// standard error once it is ready.
+  init() async throws {
+    let xvfb = URL(fileURLWithPath: "/usr/bin/Xvfb")
+    guard FileManager.default.isExecutableFile(atPath: xvfb.path) else {
+      throw TestFailure("no /usr/bin/Xvfb (Debian: xvfb; ./dev test installs it)")
+    }
+    server = try Subprocess(
+      xvfb, ["-displayfd", "2", "-nolisten", "tcp", "-screen", "0", "640x480x24"],
+      environment: ProcessInfo.processInfo.environment)
+    let number = await server.standardErrorLine { line in !line.isEmpty && line.allSatisfy(\.isNumber) }
+    guard let number else { throw TestFailure("Xvfb did not start: \(await server.result())") }
+    name = ":\(number)"
+  }
+
+  /// Stops the server and removes its lock file and socket. SIGKILL, because a child inherits the test
+  /// runner's ignored signals, and this one may ignore SIGTERM.
+  func stop() async {
+    server.send(SIGKILL)
+    _ = await server.result()
+    let number = name.dropFirst()
+    unlink("/tmp/.X\(number)-lock")
+    unlink("/tmp/.X11-unix/X\(number)")
+  }
+}
