@@ -14,6 +14,10 @@ enum DescribeCommand {
       .init(names: ["--mode"], valueName: "MODE", help: "photo or video (default photo)."),
       CameraOptions.device, CameraOptions.quality, CameraOptions.preset,
       .init(names: ["--frames"], valueName: "N", help: "Stop after N frames (num-buffers)."),
+      .init(
+        names: ["--engine"], valueName: nil,
+        help: "Print the pipelines as the engine runs them instead: camera, photo (appsrc ! … ! appsink) and recording."
+      ),
       CameraOptions.output,
     ])
 
@@ -27,6 +31,12 @@ enum DescribeCommand {
     let model = try controller.pipelineModel()
     let defaultName =
       captureMode == .photo ? "hvtcam-photo.\(model.photoExtension)" : "hvtcam-movie.\(model.movieExtension)"
-    Console.out(model.launchCommand(mode: captureMode, output: arguments["--output"] ?? defaultName, frames: frames))
+    let output = arguments["--output"] ?? defaultName
+    if arguments.flag("--engine") {
+      Console.out(
+        model.engineDescription(movie: captureMode == .video ? output : "hvtcam-movie.\(model.movieExtension)"))
+    } else {
+      Console.out(model.launchCommand(mode: captureMode, output: output, frames: frames))
+    }
   }
 }

@@ -43,6 +43,9 @@ final class PhotoEncoder: Sendable {
     return buffer.withBytes { Data($0) }
   }
 
+  /// GStreamer's DOT description of the photo pipeline.
+  func dotGraph() -> String { pipeline.dotGraph() }
+
   /// Stops the encoder pipeline and releases its resources.
   func stop() {
     if pipeline.setState(.null) == .failure {

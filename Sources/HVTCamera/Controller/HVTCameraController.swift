@@ -140,6 +140,12 @@ public final class HVTCameraController: @unchecked Sendable {
     read(\.session)?.pipeline.dotGraph()
   }
 
+  /// GStreamer's own DOT description of the live photo pipeline (`appsrc ! … ! appsink`, into which each
+  /// photo's frame is pushed), or `nil` when not presented. Wraps `gst_debug_bin_to_dot_data`.
+  public func photoPipelineGraph() -> String? {
+    read(\.session)?.photoEncoder.dotGraph()
+  }
+
   // MARK: - State
 
   /// Whether the camera is presented: from `present()` until `dismiss()`, or until a failure stops it.

@@ -25,19 +25,31 @@ extension HVTPipelineModel {
     return words.map(LaunchQuoting.shellWord).joined(separator: " ")
   }
 
-  /// The photo pipeline as the engine runs it, in `gst-launch-1.0` syntax (not runnable by itself: the
-  /// engine pushes each photo's frame into its `appsrc` and pulls the JPEG from its `appsink`).
-  public var photoPipelineDescription: String {
-    Self.launchWords(photoPipeline).joined(separator: " ")
+  /// The pipelines as the engine runs them, one per line in `gst-launch-1.0` syntax: the camera pipeline
+  /// up to its tee and the preview, the photo pipeline (`appsrc ! … ! appsink`, into which the frame of
+  /// the moment, taken at the tee's sink pad, is pushed), and the recording branch the engine adds to the
+  /// tee while recording, writing `movie`. Shows what runs; unlike ``launchCommand(mode:output:frames:)``
+  /// it cannot be pasted as one command.
+  public func engineDescription(movie: String) -> String {
+    let words = { (chain: [HVTElementDescription]) in Self.launchWords(chain, namingCapsFilters: true) }
+    let camera = words(cameraChain) + ["\(Self.teeName).", "!"] + words(preview)
+    let recording = ["\(Self.teeName).", "!"] + words(recordingBranch(location: movie))
+    return [("camera", camera), ("photo", words(photoPipeline)), ("recording", recording)]
+      .map { "\($0.0): " + $0.1.map(LaunchQuoting.shellWord).joined(separator: " ") }
+      .joined(separator: "\n")
   }
 
   /// The words of a chain: each element as `factory name=… property=…` (a caps filter as its bare caps),
   /// joined by `!`.
-  static func launchWords(_ chain: [HVTElementDescription]) -> [String] {
+  /// With `namingCapsFilters`, caps filters are written as `capsfilter name=… caps=…`, as the engine
+  /// names them.
+  static func launchWords(_ chain: [HVTElementDescription], namingCapsFilters: Bool = false) -> [String] {
     var words: [String] = []
     for (index, element) in chain.enumerated() {
       if index > 0 { words.append("!") }
-      if element.factory == "capsfilter", let caps = element.value(of: "caps"), element.properties.count == 1 {
+      if !namingCapsFilters, element.factory == "capsfilter", let caps = element.value(of: "caps"),
+        element.properties.count == 1
+      {
         words.append(caps)
         continue
       }

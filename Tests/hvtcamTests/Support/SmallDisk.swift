@@ -6,11 +6,11 @@ struct SmallDisk {
   /// Where it is mounted.
   let directory: TemporaryDirectory
 
-  /// Mounts a tmpfs of `kilobytes` on a new temporary folder.
-  init(kilobytes: Int) async throws {
+  /// Mounts a tmpfs of `kilobytes` on a new temporary folder, read-only when asked.
+  init(kilobytes: Int, readOnly: Bool = false) async throws {
     directory = try TemporaryDirectory()
-    let result = try await Subprocess.run(
-      tool: "mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", directory.url.path])
+    let options = "size=\(kilobytes)k" + (readOnly ? ",ro" : "")
+    let result = try await Subprocess.run(tool: "mount", ["-t", "tmpfs", "-o", options, "tmpfs", directory.url.path])
     guard result.succeeded else {
       directory.remove()
       throw TestFailure("cannot mount a tmpfs (the disk tests need root): \(result)")

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// The topology is declared once: `describe --engine` prints the same pipelines, element for element,
+/// that GStreamer draws from the live camera, photo and recording pipelines.
+@Suite("hvtcam describe --engine against the live pipelines", .timeLimit(.minutes(2)))
+struct EngineDescriptionTests {
+  /// The `name=` of each element in one line of `describe --engine`.
+  static func elementNames(inLine line: String) -> Set<String> {
+    Set(line.matches(of: #/ name=([A-Za-z0-9_-]+)/#).map { String($0.1) })
+  }
+
+  /// The lines of `describe --engine`, by their label (`camera`, `photo`, `recording`).
+  static func engineLines(_ extra: [String] = []) async throws -> [String: String] {
+    let result = try await HVTCam.run(["describe", "--engine", "--mode", "video"] + HVTCam.simulated + extra)
+    #expect(result.succeeded, "\(result)")
+    var lines: [String: String] = [:]
+    for line in result.outputLines {
+      guard let colon = line.firstIndex(of: ":") else { continue }
+      lines[String(line[..<colon])] = String(line[line.index(after: colon)...])
+    }
+    #expect(lines.keys.sorted() == ["camera", "photo", "recording"], "\(result)")
+    return lines
+  }
+
+  @Test(
+    "the photo line is the live photo pipeline (hvtcam graph --photo), appsrc to appsink",
+    arguments: ["default", "archival"])
+  func photoPipeline(preset: String) async throws {
+    let lines = try await Self.engineLines(["--preset", preset])
+    let photo = try #require(lines["photo"])
+    #expect(photo.hasPrefix(" appsrc name=photo-source") && photo.contains("! appsink name=photo-sink"), "\(photo)")
+    let graph = try await HVTCam.run(["graph", "--photo", "--preset", preset] + HVTCam.simulated)
+    #expect(graph.succeeded, "\(graph)")
+    #expect(GraphCommandTests.elementNames(inDOT: graph.standardOutput) == Self.elementNames(inLine: photo))
+  }
+
+  @Test("the camera and recording lines are the live pipeline while recording (hvtcam graph --recording)")
+  func cameraAndRecording() async throws {
+    let lines = try await Self.engineLines()
+    let described = Self.elementNames(inLine: try #require(lines["camera"]))
+      .union(Self.elementNames(inLine: try #require(lines["recording"])))
+    let graph = try await HVTCam.run(["graph", "--recording"] + HVTCam.simulated)
+    #expect(graph.succeeded, "\(graph)")
+    // The live pipeline holds the recording bin itself besides the elements the line names.
+    #expect(GraphCommandTests.elementNames(inDOT: graph.standardOutput) == described.union(["recording"]))
+  }
+}
