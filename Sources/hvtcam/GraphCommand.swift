@@ -7,12 +7,14 @@ enum GraphCommand {
     command: "graph",
     summary: """
       Starts the camera and writes GStreamer's DOT graph of the live pipeline (gst_debug_bin_to_dot_data), \
-      with the recording branch attached when --recording is given. Writes DOT to stdout, or to -o FILE: \
-      .dot as it is, .svg or .png rendered by graphviz dot.
+      with the recording branch attached when --recording is given, or of the photo pipeline \
+      (appsrc ! … ! appsink, into which each photo's frame is pushed) after one photo with --photo. \
+      Writes DOT to stdout, or to -o FILE: .dot as it is, .svg or .png rendered by graphviz dot.
       """,
     options: [
       CameraOptions.device, CameraOptions.quality, CameraOptions.preset,
       .init(names: ["--recording"], valueName: nil, help: "Attach the recording branch (video mode) first."),
+      .init(names: ["--photo"], valueName: nil, help: "Draw the photo pipeline, after taking one photo."),
       .init(names: ["-o", "--output"], valueName: "FILE", help: "FILE.dot, FILE.svg or FILE.png."),
       CameraOptions.verbose,
     ])
@@ -25,12 +27,21 @@ enum GraphCommand {
       throw UsageError("hvtcam graph: -o must end in .dot, .svg or .png, not '.\(format)'")
     }
     let recording = arguments.flag("--recording")
+    let photo = arguments.flag("--photo")
+    guard !(recording && photo) else {
+      throw UsageError("hvtcam graph: --recording and --photo draw different pipelines; give one")
+    }
     let controller = try options.makeController(mode: recording ? .video : .photo)
     // A recording made only to be drawn goes to a scratch folder, removed afterwards.
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hvtcam-graph-\(getpid())")
     controller.outputDirectory = scratch
     defer { try? FileManager.default.removeItem(at: scratch) }
     let graph = try await options.withPresented(controller) { () async throws -> String in
+      if photo {
+        _ = try await bounded(PhotoCommand.photoTimeout, "photo") { try await controller.capturePhoto() }
+        guard let graph = controller.photoPipelineGraph() else { throw HVTCameraError.notPresented }
+        return graph
+      }
       guard recording else { return try liveGraph(of: controller) }
       let events = controller.events
       let movie = Task { try await controller.recordMovie() }
