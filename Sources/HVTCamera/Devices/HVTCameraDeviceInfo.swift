@@ -114,7 +114,9 @@ enum CameraDiscovery {
       if case .error(let report) = message { failure.withLock { $0 = $0 ?? report } }
     }
     defer {
-      pipeline.setState(.null)
+      if pipeline.setState(.null) == .failure {
+        debugLog.log(.warning, "the probe of \(source.factory) refused to stop", object: pipeline)
+      }
       pipeline.bus.removeSyncHandler()
     }
     let element = try ElementChain.make(source)

@@ -28,7 +28,7 @@ enum WindowSink {
     for factory in candidates where GStreamer.hasElement(factory) {
       let probe = try Element(factory: factory)
       let opened = probe.setState(.ready) != .failure
-      _ = probe.setState(.null)
+      if probe.setState(.null) == .failure { debugLog.log(.warning, "\(factory) refused to close its display") }
       if opened { return factory }
       refused.append(factory)
     }
