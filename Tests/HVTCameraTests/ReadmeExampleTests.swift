@@ -42,4 +42,22 @@ struct ReadmeExampleTests {
     }
     #expect(!camera.isPresented)
   }
+
+  @Test("the async example runs", .timeLimit(.minutes(1)))
+  func asyncExample() async throws {
+    let camera = try HVTCameraController(source: .simulated)
+    camera.videoQuality = .type640x480
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    camera.outputDirectory = directory
+    try camera.setMediaTypes([.image, .movie])
+    camera.cameraCaptureMode = .video
+    try await camera.present()
+    let photo = try await camera.capturePhoto()  // the frame of this call's moment
+    let movie = try await camera.recordMovie(maximumDuration: 1)  // returns the finalized movie
+    print(photo.url.path, movie.url.path, movie.metadata.frameCount ?? 0)
+    await camera.dismiss()  // once every callback has run
+    #expect(movie.metadata.frameCount == 30)
+    #expect(!camera.isPresented)
+  }
 }
