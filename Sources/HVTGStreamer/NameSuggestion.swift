@@ -6,8 +6,10 @@ public enum NameSuggestion {
     to name: String, among candidates: some Sequence<String>, maxDistance: Int? = nil
   ) -> String? {
     let limit = maxDistance ?? max(1, name.count / 3)
+    let length = name.unicodeScalars.count
     var best: (name: String, distance: Int)?
-    for candidate in candidates {
+    // The distance is at least the difference in length: a long name is compared with none it cannot match.
+    for candidate in candidates where abs(candidate.unicodeScalars.count - length) <= limit {
       let distance = editDistance(name, candidate)
       if distance <= limit, distance < (best?.distance ?? .max) {
         best = (candidate, distance)

@@ -43,7 +43,7 @@ enum PresetsCommand {
     let preset = try HVTPreset.named(nameOrPath)
     if let url = preset.url {
       Console.out("# \(url.path)")
-      Console.write(try String(contentsOf: url, encoding: .utf8))
+      Console.write(try HVTPreset.text(contentsOf: url))
     }
     Console.out("# resolved here:")
     let slots: [(String, HVTElementSlot)] = [

@@ -1,5 +1,6 @@
 /// Reads one element as `gst-launch-1.0` users write it: `x264enc speed-preset=ultrafast tune=zerolatency`,
 /// with values in double quotes when they hold spaces (`location="my file.mp4"`, `\"` and `\\` escaped).
+/// Values nest brackets at most ``PresetLimits/maxNesting`` deep, as GStreamer parses them recursively.
 enum ElementSyntax {
   /// A syntax error, with the character offset in the text where it was found.
   struct Failure: Error {
@@ -24,6 +25,9 @@ enum ElementSyntax {
       let value = String(word.text[word.text.index(after: equals)...])
       guard name != "name" else {
         throw Failure(message: "name= is not allowed: the engine names elements by their role", offset: word.offset)
+      }
+      if let offset = PresetLimits.tooDeepOffset(in: value) {
+        throw Failure(message: PresetLimits.nestingMessage, offset: word.offset + name.count + 1 + offset)
       }
       element.properties.append(HVTElementDescription.Property(name: name, value: value))
     }

@@ -11,17 +11,20 @@ extension HVTPreset {
     ("encoder", true), ("parser", false), ("caps", false), ("muxer", true), ("extension", true),
   ]
 
-  /// Reads a preset from JSON text, checking its shape (keys, types, element syntax), but not yet whether
-  /// GStreamer has its elements. Every issue found is reported.
+  /// Reads a preset from JSON text, checking its size and shape (keys, types, element syntax, nesting), but
+  /// not yet whether GStreamer has its elements. Every issue found is reported.
   static func decode(_ text: String, file: String, expectedName: String?) throws(HVTPresetError) -> (
     preset: HVTPreset, positions: [String: TextPosition]
   ) {
+    guard text.utf8.count <= PresetLimits.maxBytes else {
+      throw HVTPresetError(issues: [PresetLimits.sizeIssue(file: file)])
+    }
     var diagnostics = PresetDiagnostics(file: file)
     let root: JSONNode
     do {
       root = try JSONReader.parse(text)
     } catch {
-      diagnostics.report("syntax error: \(error.message)", at: "", error.position)
+      diagnostics.report(error.diagnostic, at: "", error.position)
       throw HVTPresetError(issues: diagnostics.issues)
     }
     var reader = PresetReader(diagnostics: diagnostics)
@@ -43,6 +46,7 @@ private struct PresetReader {
   }
 
   mutating func read(_ root: JSONNode, expectedName: String?) -> HVTPreset? {
+    positions[""] = root.position
     guard let members = object(root, at: "", keys: HVTPreset.topLevelKeys) else { return nil }
     let name = string(members["name"], at: "name")
     if let name, let expectedName, name != expectedName {
@@ -62,7 +66,7 @@ private struct PresetReader {
     let movie = members["movie"].flatMap { object($0, at: "movie", keys: HVTPreset.movieKeys) }
     let movieEncoder = movie?["encoder"].flatMap { slot($0, at: "movie.encoder") }
     let parser = movie?["parser"].flatMap { element($0, at: "movie.parser") }
-    let caps = movie?["caps"].flatMap { string($0, at: "movie.caps") }
+    let caps = movie?["caps"].flatMap { capsValue($0, at: "movie.caps") }
     let muxer = movie?["muxer"].flatMap { slot($0, at: "movie.muxer") }
     let movieExtension = movie.flatMap { fileExtension($0["extension"], at: "movie.extension") }
     guard let name, let summary, let quality, let preview, let photoEncoder, let photoExtension, let movieEncoder,
@@ -148,17 +152,30 @@ private struct PresetReader {
     return text
   }
 
+  /// Caps text, nested no deeper than GStreamer's parser can take.
+  mutating func capsValue(_ node: JSONNode, at path: String) -> String? {
+    guard let text = string(node, at: path) else { return nil }
+    if let offset = PresetLimits.tooDeepOffset(in: text) {
+      diagnostics.report(PresetLimits.nestingMessage, at: path, position(in: node, offset: offset))
+      return nil
+    }
+    return text
+  }
+
   /// One element in gst-launch syntax.
   mutating func element(_ node: JSONNode, at path: String) -> HVTElementDescription? {
     guard let text = string(node, at: path) else { return nil }
     do {
       return try ElementSyntax.parse(text)
     } catch {
-      // The value starts one column after its opening quote.
-      diagnostics.report(error.message, at: path, node.position.advanced(by: 1 + error.offset))
+      diagnostics.report(error.message, at: path, position(in: node, offset: error.offset))
       return nil
     }
   }
+
+  /// Where the character `offset` characters into a string value stands: its text starts one column
+  /// after the opening quote.
+  func position(in node: JSONNode, offset: Int) -> TextPosition { node.position.advanced(by: 1 + offset) }
 
   /// A slot: one element, or an array of candidate elements.
   mutating func slot(_ node: JSONNode, at path: String) -> HVTElementSlot? {

@@ -41,9 +41,18 @@ extension HVTPreset {
     return config.appendingPathComponent("hvtcam/pipelines", isDirectory: true)
   }
 
-  /// The built-in `default` preset: 1920x1080 at 30 fps, `jpegenc`, `x264enc` in fragmented MP4.
+  /// The built-in `default` preset: 1920x1080 at 30 fps, `jpegenc`, H.264 (`x264enc`, else `openh264enc`)
+  /// in fragmented MP4. Always the built-in, also when the user's folder has a `default.json` (which
+  /// ``named(_:)`` finds first), so that a broken file there cannot keep a controller from being made.
   public static var `default`: HVTPreset {
-    get throws { try named("default") }
+    get throws {
+      guard let preset = try builtIn(named: "default") else {
+        throw HVTPresetError(issues: [
+          HVTPresetIssue(file: "default", keyPath: "", message: "the built-in presets are missing from the library")
+        ])
+      }
+      return preset
+    }
   }
 
   /// Finds a preset by name or path: an explicit path (with a `/` or ending in `.json`), then the user's
@@ -54,15 +63,7 @@ extension HVTPreset {
     }
     let user = userDirectory.appendingPathComponent("\(nameOrPath).json")
     if FileManager.default.fileExists(atPath: user.path) { return try load(contentsOf: user) }
-    if let builtIn = builtInDirectory?.appendingPathComponent("\(nameOrPath).json"),
-      FileManager.default.fileExists(atPath: builtIn.path)
-    {
-      // Built-ins ship with the library and do not change: each is read and checked once per process.
-      if let cached = builtInCache.withLock({ $0[nameOrPath] }) { return cached }
-      let preset = try load(contentsOf: builtIn)
-      builtInCache.withLock { $0[nameOrPath] = preset }
-      return preset
-    }
+    if let preset = try builtIn(named: nameOrPath) { return preset }
     let names = available().map(\.name)
     let hint = NameSuggestion.nearest(to: nameOrPath, among: names).map { "; did you mean '\($0)'?" } ?? ""
     throw HVTPresetError(issues: [
@@ -72,33 +73,43 @@ extension HVTPreset {
     ])
   }
 
-  /// Reads, validates and returns the preset in a file. Throws every issue found: syntax (with line and
-  /// column), unknown or missing keys, unknown elements, properties or values, bad caps, branches that do
-  /// not link. The file's name (without `.json`) must match the preset's `name`.
+  /// The built-in preset of this name, if there is one. Built-ins ship with the library and do not change:
+  /// each is read and checked once per process.
+  private static func builtIn(named name: String) throws -> HVTPreset? {
+    guard let url = builtInDirectory?.appendingPathComponent("\(name).json"),
+      FileManager.default.fileExists(atPath: url.path)
+    else { return nil }
+    if let cached = builtInCache.withLock({ $0[name] }) { return cached }
+    let preset = try load(contentsOf: url)
+    builtInCache.withLock { $0[name] = preset }
+    return preset
+  }
+
+  /// Reads, validates and returns the preset in a file. Throws every issue found: the file's own problems
+  /// (unreadable, with the system's reason and `errno`; larger than 1 MiB; not UTF-8), syntax (with line
+  /// and column), nesting deeper than 32, unknown or missing keys, unknown elements, properties or values,
+  /// bad caps, branches that do not link. The file's name (without `.json`) must match the preset's `name`.
   public static func load(contentsOf url: URL) throws -> HVTPreset {
-    let text: String
-    do {
-      text = try String(contentsOf: url, encoding: .utf8)
-    } catch {
-      throw HVTPresetError(issues: [
-        HVTPresetIssue(
-          file: url.relativePath, keyPath: "", message: "cannot read the file: \(error.localizedDescription)")
-      ])
-    }
+    let text = try PresetFile.text(of: url, file: url.relativePath)
     return try parse(
       text, file: url.relativePath, expectedName: url.deletingPathExtension().lastPathComponent, url: url)
+  }
+
+  /// The text of a preset file, read with the limits and errors of ``load(contentsOf:)`` but not checked
+  /// as a preset.
+  public static func text(contentsOf url: URL) throws -> String {
+    try PresetFile.text(of: url, file: url.relativePath)
   }
 
   /// Checks that the preset schema (`pipelines/schema.json`) is well-formed JSON, reporting syntax errors
   /// with their line and column.
   public static func validateSchemaDocument(contentsOf url: URL) throws {
+    let text = try PresetFile.text(of: url, file: url.relativePath)
     var diagnostics = PresetDiagnostics(file: url.relativePath)
     do {
-      _ = try JSONReader.parse(String(contentsOf: url, encoding: .utf8))
-    } catch let error as JSONSyntaxError {
-      diagnostics.report("syntax error: \(error.message)", at: "", error.position)
+      _ = try JSONReader.parse(text)
     } catch {
-      diagnostics.report("cannot read the file: \(error.localizedDescription)", at: "", nil)
+      diagnostics.report(error.diagnostic, at: "", error.position)
     }
     try diagnostics.check()
   }
@@ -129,13 +140,11 @@ extension HVTPreset {
         let name = url.deletingPathExtension().lastPathComponent
         guard !listings.contains(where: { $0.name == name }) else { continue }
         let summary: String
-        do {
-          summary = try decode(String(contentsOf: url, encoding: .utf8), file: url.path, expectedName: name).preset
+        do throws(HVTPresetError) {
+          summary = try decode(PresetFile.text(of: url, file: url.path), file: url.path, expectedName: name).preset
             .summary
-        } catch let error as HVTPresetError {
-          summary = "unreadable: \(error.issues[0])"
         } catch {
-          summary = "unreadable: \(error.localizedDescription)"
+          summary = "unreadable: \(error.issues[0])"
         }
         listings.append(Listing(name: name, summary: summary, origin: origin, url: url))
       }

@@ -39,24 +39,36 @@ struct TextPosition: Sendable, Hashable, CustomStringConvertible {
   var line: Int
   var column: Int
 
+  /// Whether the character ends a line: `\n`, or `\r\n` (which Swift reads as one character).
+  static func isLineBreak(_ character: Character) -> Bool { character == "\n" || character == "\r\n" }
+
   /// The position `offset` characters further along the same line.
   func advanced(by offset: Int) -> TextPosition { TextPosition(line: line, column: column + offset) }
 
   var description: String { "\(line):\(column)" }
 }
 
-/// A syntax error in a JSON text.
+/// A syntax error in a JSON text, or a text nested deeper than the reader goes.
 struct JSONSyntaxError: Error, Sendable {
   let message: String
   let position: TextPosition
+  /// Whether the text broke a limit (``PresetLimits/maxNesting``) rather than the grammar.
+  var isLimit = false
+
+  /// The message as a preset diagnostic: `syntax error: …`, or the limit as it is.
+  var diagnostic: String { isLimit ? message : "syntax error: \(message)" }
 }
 
-/// Parses JSON (RFC 8259) into positioned nodes.
+/// Parses JSON (RFC 8259) into positioned nodes. Arrays and objects nest at most
+/// ``PresetLimits/maxNesting`` deep: the reader recurses once per level, and stops before the stack could
+/// run out.
 struct JSONReader {
   private let characters: [Character]
   private var index = 0
   private var line = 1
   private var column = 1
+  /// How many arrays and objects are open.
+  private var depth = 0
 
   /// Parses a whole document; throws the first syntax error with its position.
   static func parse(_ text: String) throws(JSONSyntaxError) -> JSONNode {
@@ -81,7 +93,7 @@ struct JSONReader {
   private var current: Character? { index < characters.count ? characters[index] : nil }
 
   private mutating func advance() {
-    if characters[index] == "\n" {
+    if TextPosition.isLineBreak(characters[index]) {
       line += 1
       column = 1
     } else {
@@ -91,7 +103,10 @@ struct JSONReader {
   }
 
   private mutating func skipWhitespace() {
-    while let character = current, character == " " || character == "\t" || character == "\n" || character == "\r" {
+    while let character = current,
+      character == " " || character == "\t" || character == "\r"
+        || TextPosition.isLineBreak(character)
+    {
       advance()
     }
   }
@@ -106,8 +121,14 @@ struct JSONReader {
   private mutating func readValue() throws(JSONSyntaxError) -> JSONNode {
     let start = position
     switch current {
-    case "{": return JSONNode(value: .object(try readObject()), position: start)
-    case "[": return JSONNode(value: .array(try readArray()), position: start)
+    case "{":
+      try enterNesting()
+      defer { depth -= 1 }
+      return JSONNode(value: .object(try readObject()), position: start)
+    case "[":
+      try enterNesting()
+      defer { depth -= 1 }
+      return JSONNode(value: .array(try readArray()), position: start)
     case "\"": return JSONNode(value: .string(try readString()), position: start)
     case "t": return JSONNode(value: try readWord("true", .bool(true)), position: start)
     case "f": return JSONNode(value: try readWord("false", .bool(false)), position: start)
@@ -117,6 +138,14 @@ struct JSONReader {
     case let character?: throw error("unexpected '\(character)': expected a value")
     case nil: throw error("unexpected end of the file: expected a value")
     }
+  }
+
+  /// Counts one more open array or object, at the bracket that opens it; throws when that is too deep.
+  private mutating func enterNesting() throws(JSONSyntaxError) {
+    guard depth < PresetLimits.maxNesting else {
+      throw JSONSyntaxError(message: PresetLimits.nestingMessage, position: position, isLimit: true)
+    }
+    depth += 1
   }
 
   private mutating func readObject() throws(JSONSyntaxError) -> [JSONNode.Member] {
@@ -196,7 +225,7 @@ struct JSONReader {
         } else {
           throw error("invalid escape '\\\(escaped)'")
         }
-      case "\n":
+      case let character where TextPosition.isLineBreak(character):
         throw error("line break inside a string")
       default:
         text.append(character)
