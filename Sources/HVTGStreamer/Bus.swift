@@ -21,30 +21,23 @@ public final class Bus: @unchecked Sendable {
   /// `gst_bus_set_sync_handler`.
   public func setSyncHandler(_ handler: @escaping @Sendable (BusMessage) -> Void) {
     removeSyncHandler()
-    let context = Unmanaged.passRetained(SyncHandlerContext(handler)).toOpaque()
+    let context = CallbackContext.retained(handler)
     gst_bus_set_sync_handler(
       pointer,
       { _, message, data in
         guard let message else { return GST_BUS_DROP }
         if let data {
-          Unmanaged<SyncHandlerContext>.fromOpaque(data).takeUnretainedValue().handler(BusMessage(message))
+          CallbackContext<@Sendable (BusMessage) -> Void>.callback(from: data)(BusMessage(message))
         }
         gst_message_unref(message)
         return GST_BUS_DROP
       },
       context,
-      { data in
-        if let data { Unmanaged<SyncHandlerContext>.fromOpaque(data).release() }
-      })
+      { data in CallbackContext<@Sendable (BusMessage) -> Void>.release(data) })
   }
 
   /// Removes the sync handler, releasing its closure. Wraps `gst_bus_set_sync_handler` with `NULL`.
   public func removeSyncHandler() {
     gst_bus_set_sync_handler(pointer, nil, nil, nil)
   }
-}
-
-private final class SyncHandlerContext {
-  let handler: @Sendable (BusMessage) -> Void
-  init(_ handler: @escaping @Sendable (BusMessage) -> Void) { self.handler = handler }
 }

@@ -114,7 +114,7 @@ public final class DeviceWatcher: @unchecked Sendable {
     }
     self.monitor = monitor
     self.bus = bus
-    let context = Unmanaged.passRetained(DeviceChangeContext(handler)).toOpaque()
+    let context = CallbackContext.retained(handler)
     gst_bus_set_sync_handler(
       bus,
       { _, message, data in
@@ -129,15 +129,13 @@ public final class DeviceWatcher: @unchecked Sendable {
           let owned = Device(adopting: device)
           let change: DeviceChange =
             hvt_gst_message_type(message) == GST_MESSAGE_DEVICE_ADDED ? .added(owned) : .removed(owned)
-          Unmanaged<DeviceChangeContext>.fromOpaque(data).takeUnretainedValue().handler(change)
+          CallbackContext<@Sendable (DeviceChange) -> Void>.callback(from: data)(change)
         }
         gst_message_unref(message)
         return GST_BUS_DROP
       },
       context,
-      { data in
-        if let data { Unmanaged<DeviceChangeContext>.fromOpaque(data).release() }
-      })
+      { data in CallbackContext<@Sendable (DeviceChange) -> Void>.release(data) })
     guard gst_device_monitor_start(monitor) != 0 else {
       gst_bus_set_sync_handler(bus, nil, nil, nil)
       gst_object_unref(bus)
@@ -152,9 +150,4 @@ public final class DeviceWatcher: @unchecked Sendable {
     gst_object_unref(bus)
     gst_object_unref(monitor)
   }
-}
-
-private final class DeviceChangeContext {
-  let handler: @Sendable (DeviceChange) -> Void
-  init(_ handler: @escaping @Sendable (DeviceChange) -> Void) { self.handler = handler }
 }

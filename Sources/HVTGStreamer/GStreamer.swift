@@ -1,5 +1,4 @@
 import CGStreamer
-import Synchronization
 
 /// Process-wide GStreamer set-up: initialisation, version, and plugin registry queries.
 public enum GStreamer {

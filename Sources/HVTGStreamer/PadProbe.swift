@@ -98,30 +98,22 @@ public struct PadProbeInfo: ~Copyable {
 /// It must only look at data and record facts; never change element states from it.
 public typealias PadProbeCallback = @Sendable (_ pad: Pad, _ info: inout PadProbeInfo) -> PadProbeReturn
 
-private final class ProbeContext {
-  let callback: PadProbeCallback
-  init(_ callback: @escaping PadProbeCallback) { self.callback = callback }
-}
-
 extension Pad {
   /// Installs a probe and returns its id (for `removeProbe`). The callback's context is released when the
   /// probe is removed or the pad goes away. Wraps `gst_pad_add_probe`.
   @discardableResult
   public func addProbe(_ type: PadProbeType, _ callback: @escaping PadProbeCallback) -> UInt {
-    let context = Unmanaged.passRetained(ProbeContext(callback)).toOpaque()
+    let context = CallbackContext.retained(callback)
     return UInt(
       gst_pad_add_probe(
         pointer, GstPadProbeType(rawValue: type.rawValue),
         { pad, info, data in
           guard let pad, let info, let data else { return GST_PAD_PROBE_OK }
-          let context = Unmanaged<ProbeContext>.fromOpaque(data).takeUnretainedValue()
           var view = PadProbeInfo(info: info)
-          return context.callback(Pad(retaining: pad), &view).gstValue
+          return CallbackContext<PadProbeCallback>.callback(from: data)(Pad(retaining: pad), &view).gstValue
         },
         context,
-        { data in
-          if let data { Unmanaged<ProbeContext>.fromOpaque(data).release() }
-        }))
+        { data in CallbackContext<PadProbeCallback>.release(data) }))
   }
 
   /// Removes a probe installed with `addProbe`. Wraps `gst_pad_remove_probe`.

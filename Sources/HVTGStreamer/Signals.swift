@@ -26,11 +26,6 @@ extension Element {
 /// Called with each element added anywhere inside a bin, on the thread that adds it.
 public typealias DeepElementAddedHandler = @Sendable (_ element: Element) -> Void
 
-private final class DeepElementAddedContext {
-  let handler: DeepElementAddedHandler
-  init(_ handler: @escaping DeepElementAddedHandler) { self.handler = handler }
-}
-
 extension Bin {
   /// Calls `handler` with every element added to this bin or to any bin inside it, from now on, on the
   /// thread that adds it (often while a state change is in progress: only configure the element or add
@@ -46,13 +41,11 @@ extension Bin {
       ) -> Void
     let callback: Callback = { _, _, element, data in
       guard let element, let data else { return }
-      Unmanaged<DeepElementAddedContext>.fromOpaque(data).takeUnretainedValue().handler(Element(retaining: element))
+      CallbackContext<DeepElementAddedHandler>.callback(from: data)(Element(retaining: element))
     }
-    let context = Unmanaged.passRetained(DeepElementAddedContext(handler)).toOpaque()
+    let context = CallbackContext.retained(handler)
     g_signal_connect_data(
       pointer, "deep-element-added", unsafeBitCast(callback, to: GCallback.self), context,
-      { data, _ in
-        if let data { Unmanaged<DeepElementAddedContext>.fromOpaque(data).release() }
-      }, GConnectFlags(rawValue: 0))
+      { data, _ in CallbackContext<DeepElementAddedHandler>.release(data) }, GConnectFlags(rawValue: 0))
   }
 }

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import HVTCamera
-import Synchronization
 
 /// A wait of the command line that took longer than its bound.
 struct WaitTimedOut: Error, CustomStringConvertible {
@@ -34,17 +33,19 @@ func bounded<Value: Sendable>(
 }
 
 /// A continuation resumed by whichever of several parties comes first.
-private final class OnceContinuation<Value: Sendable>: Sendable {
-  private let continuation = Mutex<CheckedContinuation<Value, any Error>?>(nil)
+private final class OnceContinuation<Value: Sendable>: @unchecked Sendable {
+  /// Guarded by `lock` (a pthread mutex, which ThreadSanitizer sees, unlike `Synchronization.Mutex`).
+  private var continuation: CheckedContinuation<Value, any Error>?
+  private let lock = NSLock()
 
   func set(_ continuation: CheckedContinuation<Value, any Error>) {
-    self.continuation.withLock { $0 = continuation }
+    lock.withLock { self.continuation = continuation }
   }
 
   /// Resumes the continuation if nobody has yet; returns whether this call did.
   @discardableResult
   func resume(with result: Result<Value, any Error>) -> Bool {
-    guard let continuation = continuation.withLock({ $0.take() }) else { return false }
+    guard let continuation = lock.withLock({ self.continuation.take() }) else { return false }
     continuation.resume(with: result)
     return true
   }

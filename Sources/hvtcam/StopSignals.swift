@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// The signals that end a capture cleanly — SIGINT (Ctrl-C), SIGTERM, SIGHUP (the terminal closed) and
 /// SIGQUIT (Ctrl-\) — and SIGPIPE, which is ignored so that a closed output pipe is a failed write, not
@@ -8,7 +7,7 @@ import Synchronization
 ///
 /// `install()` runs first thing in `main`, before any camera starts, so that no signal is lost: one that
 /// arrives before a command is ready to stop is remembered (``received``) and acted on when it is.
-final class StopSignals: Sendable {
+final class StopSignals: @unchecked Sendable {
   /// The process's one instance.
   static let shared = StopSignals()
 
@@ -18,7 +17,9 @@ final class StopSignals: Sendable {
     var nextHandler = 0
   }
 
-  private let state = Mutex(State())
+  /// Guarded by `lock` (a pthread mutex, which ThreadSanitizer sees, unlike `Synchronization.Mutex`).
+  private var state = State()
+  private let lock = NSLock()
   /// The dispatch sources, kept for the life of the process; set once by `install()`.
   nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
 
@@ -36,13 +37,13 @@ final class StopSignals: Sendable {
   }
 
   /// The first stop signal received, if any.
-  var received: Int32? { state.withLock { $0.received } }
+  var received: Int32? { lock.withLock { state.received } }
 
   /// Calls `handler` on every stop signal from now on — at once if one was already received. Returns a
   /// token for ``remove(_:)``.
   @discardableResult
   func onStop(_ handler: @escaping @Sendable (Int32) -> Void) -> Int {
-    let (token, pending) = state.withLock { state -> (Int, Int32?) in
+    let (token, pending) = lock.withLock { () -> (Int, Int32?) in
       state.nextHandler += 1
       state.handlers[state.nextHandler] = handler
       return (state.nextHandler, state.received)
@@ -53,11 +54,11 @@ final class StopSignals: Sendable {
 
   /// Stops calling the handler `token` names.
   func remove(_ token: Int) {
-    _ = state.withLock { $0.handlers.removeValue(forKey: token) }
+    _ = lock.withLock { state.handlers.removeValue(forKey: token) }
   }
 
   private func deliver(_ number: Int32) {
-    let handlers = state.withLock { state in
+    let handlers = lock.withLock {
       if state.received == nil { state.received = number }
       return Array(state.handlers.values)
     }

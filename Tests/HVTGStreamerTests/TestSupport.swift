@@ -1,21 +1,25 @@
-import Synchronization
+import Foundation
 import Testing
 
 @testable import HVTGStreamer
 
-/// A value shared between a streaming thread and the test, behind one lock.
-final class Locked<Value: Sendable>: Sendable {
-  private let mutex: Mutex<Value>
+/// A value shared between a streaming thread and the test, behind one pthread lock (which
+/// ThreadSanitizer sees, unlike `Synchronization.Mutex` on Linux).
+final class Locked<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: Value
 
-  init(_ value: Value) { mutex = Mutex(value) }
+  init(_ value: Value) { stored = value }
 
   /// Runs `body` with exclusive access to the value.
   func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
-    mutex.withLock { value in body(&value) }
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&stored)
   }
 
   /// A copy of the value now.
-  var value: Value { mutex.withLock { $0 } }
+  var value: Value { withLock { $0 } }
 }
 
 /// Makes an element and sets its properties from gst-launch text, in order.

@@ -1,6 +1,5 @@
 import CFiles
 import Foundation
-import Synchronization
 
 /// Names and writes capture files without ever replacing what is there.
 ///
@@ -13,7 +12,7 @@ enum CaptureFiles {
   static let defaultDirectory: URL = FileManager.default.temporaryDirectory
     .appendingPathComponent("hvtcamera-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
 
-  private static let counter = Mutex(0)
+  private static let counter = Locked(0)
 
   /// How a reservation got its final name, which decides what happens when that name is taken.
   enum Naming: Sendable {

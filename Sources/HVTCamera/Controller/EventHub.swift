@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Fans events out to the delegate (on its queue) and to every `AsyncStream` handed out.
 final class EventHub: Sendable {
@@ -17,7 +16,7 @@ final class EventHub: Sendable {
     var nextStream = 0
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   var delegate: (any HVTCameraControllerDelegate)? {
     get { state.withLock { $0.delegate.delegate } }

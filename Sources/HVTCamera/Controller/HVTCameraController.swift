@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import HVTGStreamer
-import Synchronization
 
 /// A camera for Linux apps, with the semantics of `UIImagePickerController`: configure it, `present()`
 /// it, take pictures and record movies, and receive them through a delegate — or `await` them.
@@ -35,12 +34,12 @@ public final class HVTCameraController: @unchecked Sendable {
   /// Encodes and writes photos.
   let photoQueue: DispatchQueue
   let hub = EventHub()
-  let shared: Mutex<Shared>
+  let shared: Locked<Shared>
   let name: String
   /// The controller queue's state; reach it through `state`.
   private var storage = State()
 
-  private static let instances = Mutex(0)
+  private static let instances = Locked(0)
 
   /// Creates a controller for a source (by default `.automatic`: `HVT_CAMERA_SOURCE`, else real cameras).
   ///
@@ -63,7 +62,7 @@ public final class HVTCameraController: @unchecked Sendable {
       throw HVTCameraError.noCameraAvailable(reason: "no device node \(path)")
     }
     self.source = source
-    shared = Mutex(Shared(settings: Settings(preset: try HVTPreset.default)))
+    shared = Locked(Shared(settings: Settings(preset: try HVTPreset.default)))
     let number = Self.instances.withLock { count in
       count += 1
       return count

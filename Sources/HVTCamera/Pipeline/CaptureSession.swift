@@ -1,5 +1,4 @@
 import HVTGStreamer
-import Synchronization
 
 /// One camera pipeline, built from a model: `source… ! tee`, the preview branch, the frame tap on the
 /// tee, the photo encoder, and the bus relayed to a handler. Rebuilt when the device or quality changes;
@@ -20,7 +19,7 @@ final class CaptureSession: @unchecked Sendable {
   let previewMonitor = PreviewMonitor()
   let photoEncoder: PhotoEncoder
 
-  private static let sessions = Mutex<UInt64>(0)
+  private static let sessions = Locked<UInt64>(0)
   /// What to do, on the posting thread, when an element inside a bin (by its path) posts an error.
   private let errorHandlers = Locked<[String: @Sendable () -> Void]>([:])
 

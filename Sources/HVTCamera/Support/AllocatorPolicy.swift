@@ -1,6 +1,5 @@
 import CAllocator
 import Foundation
-import Synchronization
 
 extension HVTCameraRuntime {
   /// Whether the first ``HVTCameraController`` pins glibc's mmap threshold at its default, 128 KiB
@@ -28,7 +27,7 @@ enum AllocatorPolicy {
     var applied = false
   }
 
-  static let state = Mutex(State())
+  static let state = Locked(State())
 
   /// Pins the threshold the first time it is called, if enabled and the environment does not set it.
   static func apply(environment: [String: String] = ProcessInfo.processInfo.environment) {

@@ -1,5 +1,6 @@
 import Foundation
-import Synchronization
+
+@testable import HVTCamera
 
 /// How a subprocess ended and everything it printed.
 struct ProcessResult: Sendable, CustomStringConvertible {
@@ -57,7 +58,7 @@ final class Subprocess: @unchecked Sendable {
       var exitWaiters: [CheckedContinuation<ProcessResult, Never>] = []
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
 
     func append(_ data: Data, toError: Bool) {
       let matched = state.withLock { state -> [(LineWaiter, String)] in
