@@ -14,28 +14,38 @@ struct PresetValidationTests {
     "bad-extension": ["15:18: movie.extension: \".mp4\" is not a file extension (letters and digits, without the dot)"],
     "candidate-typo": [
       "13:30: movie.encoder[1]: no element 'openh264enk'; did you mean 'openh264enc'?",
-      "13:16: movie.encoder: none of the candidates is installed here (nvh264enc | openh264enk)",
+      "13:16: movie.encoder: none of the candidates is installed here (nvh264enc | openh264enk; Debian: gstreamer1.0-plugins-bad)",
     ],
+    "caps-too-deep": ["14:65: movie.caps: nesting deeper than 32"],
+    "crlf-line-ends": ["13:16: movie.encoder: no element 'x264enk'; did you mean 'x264enc'?"],
     "duplicate-key": ["6:3: syntax error: duplicate key \"frameRate\""],
     "empty-candidates": ["13:16: movie.encoder: expected at least one candidate element"],
     "filter-not-video": [
       "7:15: filters[0]: cannot link 'videobalance' to 'audioconvert': audioconvert does not take what videobalance makes"
     ],
     "fractional-frame-rate": ["5:16: frameRate: expected a whole number of frames per second from 1 to 240"],
+    "known-element-missing": [
+      "13:16: movie.encoder: element 'nvh264enc' is not installed (Debian: gstreamer1.0-plugins-bad)"
+    ],
     "missing-movie": ["1:1: missing required key \"movie\""],
     "name-mismatch": ["2:11: name: \"something-else\" does not match the file name; expected \"name-mismatch\""],
     "name-property": ["9:25: photo.encoder: name= is not allowed: the engine names elements by their role"],
     "no-candidate-installed": [
-      "13:16: movie.encoder: none of the candidates is installed here (nvh264enc | vah264enc)"
+      "13:16: movie.encoder: none of the candidates is installed here (nvh264enc | vah264enc; Debian: gstreamer1.0-plugins-bad)"
     ],
     "not-an-object": ["1:1: expected an object, found array"],
+    "not-utf8": ["3:45: syntax error: the file is not UTF-8 text"],
     "out-of-range": [
       "9:16: photo.encoder: element 'jpegenc' rejects quality=150: expected a value of type gint in 0...100 (Quality of encoding)"
     ],
     "property-without-value": ["13:48: movie.encoder: expected property=value, found 'zerolatency'"],
     "quality-not-a-string": ["4:14: quality: expected a string, found number"],
     "read-only-property": ["7:14: preview: property 'last-message' of element 'fakesink' is read-only"],
+    "too-deep": ["8:45: nesting deeper than 32"],
     "trailing-comma": ["16:3: syntax error: expected a key in double quotes, found '}'"],
+    "typo-of-missing-element": [
+      "13:16: movie.encoder: no element 'nvh264enk'; did you mean 'nvh264enc'? (not installed; Debian: gstreamer1.0-plugins-bad)"
+    ],
     "unknown-element": ["13:16: movie.encoder: no element 'x264enk'; did you mean 'x264enc'?"],
     "unknown-format": ["6:13: format: unknown format \"I421\"; did you mean \"I420\"? (MJPEG or a raw video format)"],
     "unknown-key": [
@@ -52,6 +62,7 @@ struct PresetValidationTests {
     ],
     "unterminated-quote": ["7:29: preview: unterminated double quote"],
     "unterminated-string": ["3:45: syntax error: line break inside a string"],
+    "value-too-deep": ["8:64: filters[0]: nesting deeper than 32"],
   ]
 
   static var corpus: URL {

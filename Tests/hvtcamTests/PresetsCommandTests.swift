@@ -145,7 +145,7 @@ struct PresetsCommandTests {
       name: "candidate-typo",
       errors: [
         "13:30: movie.encoder[1]: no element 'openh264enk'; did you mean 'openh264enc'?",
-        "13:16: movie.encoder: none of the candidates is installed here (nvh264enc | openh264enk)",
+        "13:16: movie.encoder: none of the candidates is installed here (nvh264enc | openh264enk; Debian: gstreamer1.0-plugins-bad)",
       ]),
   ]
 

@@ -10,12 +10,16 @@ enum EncoderTuning {
     /// Bits per unit of the bit-rate property: 1000 for kbit/s, 1 for bit/s.
     let bitsPerUnit: Double
     let keyFrameInterval: String
+    /// The property and value that make the bit rate the target, for an encoder whose default rate
+    /// control does not hold it (OpenH264's `quality` mode makes about three times the bits asked).
+    var bitrateMode: (property: String, value: String)? = nil
   }
 
   static let spellings: [String: Spelling] = [
     "x264enc": Spelling(bitrate: "bitrate", bitsPerUnit: 1000, keyFrameInterval: "key-int-max"),
     "x265enc": Spelling(bitrate: "bitrate", bitsPerUnit: 1000, keyFrameInterval: "key-int-max"),
-    "openh264enc": Spelling(bitrate: "bitrate", bitsPerUnit: 1, keyFrameInterval: "gop-size"),
+    "openh264enc": Spelling(
+      bitrate: "bitrate", bitsPerUnit: 1, keyFrameInterval: "gop-size", bitrateMode: ("rate-control", "bitrate")),
     "vah264enc": Spelling(bitrate: "bitrate", bitsPerUnit: 1000, keyFrameInterval: "key-int-max"),
     "vah265enc": Spelling(bitrate: "bitrate", bitsPerUnit: 1000, keyFrameInterval: "key-int-max"),
     "vaapih264enc": Spelling(bitrate: "bitrate", bitsPerUnit: 1000, keyFrameInterval: "keyframe-period"),
@@ -23,8 +27,9 @@ enum EncoderTuning {
     "vp9enc": Spelling(bitrate: "target-bitrate", bitsPerUnit: 1, keyFrameInterval: "keyframe-max-dist"),
   ]
 
-  /// The encoder with the engine's bit rate and key-frame interval added where the preset set none.
-  /// About 0.1 bit per pixel (0.3 for intra-only), at least 500 kbit/s.
+  /// The encoder with the engine's bit rate and key-frame interval added where the preset set none (and,
+  /// with the bit rate, the rate control that holds it, unless the preset chose one). About 0.1 bit per
+  /// pixel (0.3 for intra-only), at least 500 kbit/s. Only the encoder's own properties are written.
   static func tuned(
     _ encoder: HVTElementDescription, size: HVTFrameSize, frameRate: HVTFrameRate, intraOnly: Bool
   ) -> HVTElementDescription {
@@ -33,6 +38,9 @@ enum EncoderTuning {
     let bits = max(500_000, Double(size.area) * frameRate.framesPerSecond * (intraOnly ? 0.3 : 0.1))
     if encoder.value(of: spelling.bitrate) == nil {
       tuned = tuned.setting(spelling.bitrate, to: String(Int(bits / spelling.bitsPerUnit)))
+      if let mode = spelling.bitrateMode, encoder.value(of: mode.property) == nil {
+        tuned = tuned.setting(mode.property, to: mode.value)
+      }
     }
     if intraOnly || encoder.value(of: spelling.keyFrameInterval) == nil {
       let interval = intraOnly ? 1 : max(1, Int(frameRate.framesPerSecond.rounded()))

@@ -3,23 +3,19 @@ import HVTGStreamer
 extension HVTPreset {
   /// Checks the preset against this machine's GStreamer: every element exists (or, in a candidate list,
   /// is plausibly just not installed here), accepts its properties and values, caps parse, and the
-  /// pipeline it describes links — by building it, in NULL, and releasing it again.
+  /// pipeline it describes links — by building it, in NULL, and releasing it again — with each installed
+  /// movie encoder candidate, since another machine may use any of them.
   func check(file: String, positions: [String: TextPosition]) throws(HVTPresetError) {
     var diagnostics = PresetDiagnostics(file: file)
     let factories = GStreamer.elementFactoryNames()
     func report(_ message: String, _ keyPath: String) {
-      diagnostics.report(message, at: keyPath, positions[keyPath])
+      diagnostics.report(message, at: keyPath, Self.position(of: keyPath, in: positions))
     }
     /// Checks one element; returns whether it can be made with its properties.
     func checkElement(_ element: HVTElementDescription, _ keyPath: String, candidate: Bool) -> Bool {
       guard HVTElementDescription.isInstalled(element.factory) else {
-        // A candidate may name an element this machine lacks (a hardware encoder); only a name one edit
-        // away from an installed one is taken for a typo there.
-        let nearest = NameSuggestion.nearest(to: element.factory, among: factories, maxDistance: candidate ? 1 : nil)
-        if let nearest {
-          report("no element '\(element.factory)'; did you mean '\(nearest)'?", keyPath)
-        } else if !candidate {
-          report("no element '\(element.factory)' (is its GStreamer plugin installed? see gst-inspect-1.0)", keyPath)
+        if let missing = Self.missingElementMessage(element.factory, among: factories, candidate: candidate) {
+          report(missing, keyPath)
         }
         return false
       }
@@ -37,7 +33,8 @@ extension HVTPreset {
         checkElement(element, single ? keyPath : "\(keyPath)[\(index)]", candidate: !single)
       }
       if !single, !usable.contains(true), slot.installed == nil {
-        report("none of the candidates is installed here (\(slot.description))", keyPath)
+        let hint = PluginPackages.installHint(for: slot.candidates.map(\.factory)).map { "; \($0)" } ?? ""
+        report("none of the candidates is installed here (\(slot.description)\(hint))", keyPath)
       }
     }
     if let source { _ = checkElement(source, "source", candidate: false) }
@@ -56,9 +53,38 @@ extension HVTPreset {
     } catch let failure as LinkFailure {
       report(failure.message, failure.keyPath)
     } catch {
-      report(String(describing: error), "")
+      report(String(describing: HVTCameraError(error)), "")
     }
     try diagnostics.check()
+  }
+
+  /// What to say of an element that is not installed, or `nil` when nothing needs saying. An element this
+  /// library knows by name (``PluginPackages``) is never taken for a typo: it is not installed, and its
+  /// package is named — unless it is a candidate, which another machine may have. Another name is a typo
+  /// when a known or installed name is close (within one edit for a candidate).
+  static func missingElementMessage(_ factory: String, among installed: [String], candidate: Bool) -> String? {
+    if let package = PluginPackages.debianPackage[factory] {
+      return candidate ? nil : "element '\(factory)' is not installed (Debian: \(package))"
+    }
+    let known = installed + PluginPackages.debianPackage.keys.sorted()
+    if let nearest = NameSuggestion.nearest(to: factory, among: known, maxDistance: candidate ? 1 : nil) {
+      let elsewhere = PluginPackages.debianPackage[nearest].flatMap { package in
+        HVTElementDescription.isInstalled(nearest) ? nil : " (not installed; Debian: \(package))"
+      }
+      return "no element '\(factory)'; did you mean '\(nearest)'?\(elsewhere ?? "")"
+    }
+    return candidate ? nil : "no element '\(factory)' (is its GStreamer plugin installed? see gst-inspect-1.0)"
+  }
+
+  /// Where the value at a key path stands, else where the nearest enclosing value does (a defaulted key
+  /// has no place of its own): `movie.encoder[1]`, `movie.encoder`, `movie`, then the document.
+  static func position(of keyPath: String, in positions: [String: TextPosition]) -> TextPosition? {
+    var path = Substring(keyPath)
+    while true {
+      if let position = positions[String(path)] { return position }
+      guard let cut = path.lastIndex(where: { $0 == "." || $0 == "[" }) else { return positions[""] }
+      path = path[..<cut]
+    }
   }
 
   /// A wrapper error in the words of a preset author.
@@ -99,7 +125,8 @@ extension HVTPreset {
   }
 
   /// Builds the preset's pipeline for the simulated camera at a small size, links every branch (in NULL)
-  /// and releases it; throws the first pair that does not link.
+  /// — the recording branch once per installed movie encoder candidate — and releases it; throws the first
+  /// pair that does not link.
   private func checkLinks() throws {
     let camera = CameraDiscovery.simulatedDevices()[0]
     guard
@@ -107,11 +134,12 @@ extension HVTPreset {
         deviceCaps: CameraDiscovery.simulatedCaps, size: HVTFrameSize(width: 320, height: 240), frameRate: frameRate,
         preferredFormat: format)
     else { return }
-    let model = try HVTPipelineModel.build(
-      camera: camera, choice: choice,
-      settings: .init(preset: self, quality: .typeLow, failingAfterFrames: nil, preview: .preset))
-    let paths = keyPaths
-    func link(_ chain: [HVTElementDescription]) throws {
+    func model(of preset: HVTPreset) throws -> HVTPipelineModel {
+      try HVTPipelineModel.build(
+        camera: camera, choice: choice,
+        settings: .init(preset: preset, quality: .typeLow, failingAfterFrames: nil, preview: .preset))
+    }
+    func link(_ chain: [HVTElementDescription], _ paths: [String: String]) throws {
       let bin = Bin(name: "check")
       let elements = try ElementChain(chain, in: bin, link: false)
       for (index, (upstream, downstream)) in zip(elements.elements, elements.elements.dropFirst()).enumerated() {
@@ -129,9 +157,23 @@ extension HVTPreset {
         }
       }
     }
-    // The branches as the model connects them; the photo pipeline's appsrc stands for the camera chain.
-    try link(model.cameraChain + model.preview)
-    try link(model.source + model.photoPipeline.dropFirst())
-    try link(model.cameraChain + model.recordingBranch(location: "/dev/null"))
+    // The branches as the model connects them; the photo pipeline's appsrc stands for the camera chain. A
+    // preset's own source is left out: the camera caps are chosen from what it offers when it runs (and a
+    // failure then names it), not from the simulated camera's.
+    func cameraChain(_ model: HVTPipelineModel) -> [HVTElementDescription] {
+      Array(model.cameraChain.dropFirst(source == nil ? 0 : 1))
+    }
+    let full = try model(of: self)
+    try link(cameraChain(full) + full.preview, keyPaths)
+    try link(cameraChain(full).dropLast() + full.photoPipeline.dropFirst(), keyPaths)
+    for (index, candidate) in movieEncoder.candidates.enumerated()
+    where HVTElementDescription.isInstalled(candidate.factory) {
+      var single = self
+      single.movieEncoder = HVTElementSlot([candidate])
+      var paths = keyPaths
+      if movieEncoder.candidates.count > 1 { paths[HVTPipelineModel.movieEncoderName] = "movie.encoder[\(index)]" }
+      let recording = try model(of: single)
+      try link(cameraChain(recording) + recording.recordingBranch(location: "/dev/null"), paths)
+    }
   }
 }
