@@ -81,7 +81,8 @@ struct CameraOptions {
   /// A controller configured with these options.
   func makeController(mode: HVTCameraController.CameraCaptureMode) throws -> HVTCameraController {
     let controller = try HVTCameraController(source: source)
-    if let preset { controller.preset = try HVTPreset.named(preset) }
+    // By name, so that the user's default.json, if any, replaces the built-in the controller starts with.
+    controller.preset = try HVTPreset.named(preset ?? "default")
     controller.cameraDevice = device
     if let quality { controller.videoQuality = quality }
     if let preview { controller.previewOutput = preview }

@@ -25,7 +25,7 @@ enum DemoCommand {
     let output = OutputPath(arguments["--output"], directoryOnly: true)
     let hasCamera = HVTCameraController.isSourceTypeAvailable(.camera)
     let controller = try HVTCameraController(source: hasCamera ? .automatic : .simulated)
-    if let preset = options.preset { controller.preset = try HVTPreset.named(preset) }
+    controller.preset = try HVTPreset.named(options.preset ?? "default")
     if let quality = options.quality { controller.videoQuality = quality }
     controller.videoMaximumDuration = seconds
     controller.outputDirectory = output.directory

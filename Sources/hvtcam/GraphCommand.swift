@@ -64,14 +64,8 @@ enum GraphCommand {
       return graph ?? ""
     }
     guard let output else { return Console.write(graph) }
-    if format == "dot" {
-      guard FileManager.default.createFile(atPath: output.path, contents: Data(graph.utf8)) else {
-        throw HVTCameraError.fileWriteFailed(
-          path: output.path, reason: "\(String(cString: strerror(errno))) (errno \(errno))")
-      }
-    } else {
-      try render(graph, format: format, to: output)
-    }
+    let bytes = format == "dot" ? Data(graph.utf8) : try render(graph, format: format, for: output.path)
+    try write(bytes, to: output.path)
     Console.out(output.path)
   }
 
@@ -81,28 +75,59 @@ enum GraphCommand {
     return graph
   }
 
-  /// Renders DOT through graphviz: `dot -Tsvg|-Tpng -o FILE`, the graph on its standard input.
-  static func render(_ graph: String, format: String, to output: URL) throws {
+  /// Renders DOT through graphviz, `dot -Tsvg|-Tpng`: the graph on its standard input, the picture from
+  /// its standard output (written by ``write(_:to:)``, so that a file error reads as every other one).
+  static func render(_ graph: String, format: String, for path: String) throws -> Data {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["dot", "-T\(format)", "-o", output.path]
+    process.arguments = ["dot", "-T\(format)"]
     let input = Pipe()
+    let picture = Pipe()
     let errors = Pipe()
     process.standardInput = input
+    process.standardOutput = picture
     process.standardError = errors
     do {
       try process.run()
     } catch {
-      throw HVTCameraError.fileWriteFailed(path: output.path, reason: "cannot run graphviz dot: \(error)")
+      // Foundation reports a failed spawn as an NSError in the POSIX domain; its code is the errno.
+      let code = (error as NSError).domain == NSPOSIXErrorDomain ? Int32((error as NSError).code) : ENOENT
+      throw HVTCameraError.fileWriteFailed(
+        path: path, reason: "cannot run graphviz (/usr/bin/env dot): \(systemReason(code))")
     }
     input.fileHandleForWriting.write(Data(graph.utf8))
     try input.fileHandleForWriting.close()
-    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let bytes = picture.fileHandleForReading.readDataToEndOfFile()
+    let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
       throw HVTCameraError.fileWriteFailed(
-        path: output.path,
-        reason: "dot failed (\(process.terminationStatus)): \(message.isEmpty ? "is graphviz installed?" : message)")
+        path: path,
+        reason: "dot failed (\(process.terminationStatus)): \(text.isEmpty ? "is graphviz installed?" : text)")
     }
+    return bytes
   }
+
+  /// Writes `bytes` to `path`, replacing what is there; a failure says the system's reason and errno.
+  static func write(_ bytes: Data, to path: String) throws {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+    guard descriptor >= 0 else { throw HVTCameraError.fileWriteFailed(path: path, reason: systemReason(errno)) }
+    var failed: Int32 = 0
+    bytes.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count, failed == 0 {
+        let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if count >= 0 {
+          offset += count
+        } else if errno != EINTR {
+          failed = errno
+        }
+      }
+    }
+    if close(descriptor) != 0, failed == 0 { failed = errno }
+    guard failed == 0 else { throw HVTCameraError.fileWriteFailed(path: path, reason: systemReason(failed)) }
+  }
+
+  /// `No such file or directory (errno 2)`.
+  static func systemReason(_ code: Int32) -> String { "\(String(cString: strerror(code))) (errno \(code))" }
 }

@@ -183,10 +183,93 @@ struct PresetsCommandTests {
       let result = try await HVTCam.run(arguments, environment: environment)
       #expect(!result.signalled && result.status == 1, "\(arguments):\n\(result)")
       #expect(result.errorLines.count == 1, "\(arguments):\n\(result)")
-      #expect(result.standardError.contains("\(missing): cannot read the file"), "\(arguments):\n\(result)")
+      #expect(
+        result.standardError.contains("\(missing): cannot read the file: No such file or directory (errno 2)"),
+        "\(arguments):\n\(result)")
       #expect(result.standardOutput.isEmpty, "\(arguments):\n\(result)")
     }
     #expect(try directory.contents().isEmpty)
+  }
+
+  /// A file no preset reader may crash on: arrays nested 50 000 deep.
+  static let deeplyNested = String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000)
+
+  @Test(
+    "broken files in the user folder (50 000 deep, a FIFO) are listed with their errors and break nothing else",
+    .timeLimit(.minutes(2)))
+  func brokenUserFiles() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let deep = try Self.writeUserPreset("other", Self.deeplyNested, configHome: directory.url)
+    let fifo = directory.url.appendingPathComponent("hvtcam/pipelines/fifo.json").path
+    try #require(mkfifo(fifo, 0o600) == 0)
+    let environment = HVTCam.environment(configHome: directory.url)
+
+    let list = try await HVTCam.run(["presets"], environment: environment)
+    #expect(list.succeeded && list.standardError.isEmpty, "\(list)")
+    #expect(list.outputLines.count == BuiltInPreset.all.count + 2, "\(list)")
+    #expect(
+      list.outputLines.contains {
+        $0.wholeMatch(of: #/other +\(user\) +unreadable: (.+)/#)?.1 == "\(deep):1:33: nesting deeper than 32"
+      },
+      "\(list)")
+    #expect(
+      list.outputLines.contains {
+        $0.wholeMatch(of: #/fifo +\(user\) +unreadable: (.+)/#)?.1
+          == "\(fifo):1:1: syntax error: unexpected end of the file: expected a value"
+      }, "\(list)")
+
+    let shot = directory.path("shot.jpg")
+    let photo = try await HVTCam.run(["photo"] + HVTCam.simulated + ["-o", shot], environment: environment)
+    #expect(photo.succeeded && photo.outputLines == [shot], "\(photo)")
+    try await expectJPEG(at: shot)
+  }
+
+  @Test(
+    "a broken user default.json fails the commands that use it, naming its file, line and column; --preset webm-vp8 works",
+    .timeLimit(.minutes(2)))
+  func brokenUserDefault() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let broken = try Self.writeUserPreset("default", Self.deeplyNested, configHome: directory.url)
+    let environment = HVTCam.environment(configHome: directory.url)
+    for command in [["photo"], ["describe"], ["presets", "show", "default"]] {
+      let arguments = command + (command[0] == "presets" ? [] : HVTCam.simulated + ["-o", directory.path("out.jpg")])
+      let result = try await HVTCam.run(arguments, environment: environment)
+      #expect(!result.signalled && result.status == 1, "\(arguments):\n\(result)")
+      #expect(
+        result.errorLines == ["hvtcam \(command[0]): \(broken):1:33: nesting deeper than 32"],
+        "\(arguments):\n\(result)")
+    }
+    let shot = directory.path("shot.jpg")
+    let photo = try await HVTCam.run(
+      ["photo"] + HVTCam.simulated + ["--preset", "webm-vp8", "-o", shot], environment: environment)
+    #expect(photo.succeeded && photo.outputLines == [shot], "\(photo)")
+    try await expectJPEG(at: shot)
+  }
+
+  @Test(
+    "a preset's own source that fails is named: filesrc (it says nothing of its caps), multifilesrc (fails running)",
+    .timeLimit(.minutes(2)),
+    arguments: [
+      (#""source": "filesrc location=/nonexistent/video.raw""#, "the preset's source 'filesrc' offers no raw or MJPEG"),
+      (
+        #""source": "multifilesrc location=/nonexistent/%05d.jpg caps=image/jpeg,width=640,height=480,framerate=30/1", "format": "MJPEG""#,
+        #"Error while reading from file "/nonexistent/00000.jpg". (/GstPipeline:hvtcamera1/GstMultiFileSrc:camera)"#
+      ),
+    ])
+  func failingSource(keys: String, naming: String) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let preset = Self.snapshotPreset(named: "source").replacingOccurrences(
+      of: #""quality": "640x480","#, with: #""quality": "640x480", \#(keys),"#)
+    let file = try Self.writeUserPreset("source", preset, configHome: directory.url)
+    let result = try await HVTCam.run(
+      ["photo"] + HVTCam.simulated + ["--preset", file, "-o", directory.path("shot.jpg")],
+      environment: HVTCam.environment(configHome: directory.url))
+    #expect(!result.signalled && result.status == 1, "\(result)")
+    #expect(result.standardError.hasPrefix("hvtcam photo: ") && result.standardError.contains(naming), "\(result)")
+    #expect(!FileManager.default.fileExists(atPath: directory.path("shot.jpg")))
   }
 
   @Test(

@@ -114,7 +114,8 @@ extension HVTCameraController {
         deviceCaps: deviceCaps, size: settings.videoQuality.requestedSize, frameRate: preset.frameRate,
         preferredFormat: preset.format)
     else {
-      throw HVTCameraError.unsupportedCameraFormats(camera: camera.name, caps: deviceCaps)
+      let source = preset.source.map { "the preset's source '\($0.factory)'" } ?? camera.name
+      throw HVTCameraError.unsupportedCameraFormats(camera: source, caps: deviceCaps)
     }
     debugLog.log(
       .info, "\(camera.name): \(choice.caps) for \(settings.videoQuality.commandLineName) (offers \(deviceCaps))")
