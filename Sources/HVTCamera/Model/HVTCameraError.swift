@@ -63,6 +63,20 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
   case invalidPreset(HVTPresetError)
   /// An error from outside the engine (Foundation, the system) that has no case of its own; its text.
   case unexpected(String)
+  /// A file could not be read: the path, and the system's reason (with its `errno`), or what it is
+  /// instead of a regular file.
+  case fileReadFailed(path: String, reason: String)
+  /// The file is not a movie container ``HVTMovieRepair`` can rebuild (MP4, QuickTime, Matroska, WebM);
+  /// `found` is the media type GStreamer's `typefind` recognised, or `nil` when it recognised none.
+  case notAMovie(path: String, found: String?)
+  /// The movie holds no complete frame to recover (an empty file, or headers without a fragment).
+  case nothingRecoverable(path: String, reason: String)
+  /// Repairing the movie at `path` failed: `underlying` is GStreamer's error or the pipeline's set-up
+  /// failure. Nothing was written.
+  indirect case repairFailed(path: String, underlying: HVTCameraError)
+  /// Repairing the movie at `path` made no progress for `seconds` (no buffer reached the muxer or the file
+  /// sink), after `frames` frames; it was stopped and nothing was written.
+  case repairStalled(path: String, seconds: Double, frames: Int)
 
   /// What went wrong, in one sentence (GStreamer's message and debug string for `.gstreamer`).
   public var description: String {
@@ -121,6 +135,19 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
       "invalid preset: \(error)"
     case .unexpected(let text):
       text
+    case .fileReadFailed(let path, let reason):
+      "could not read \(path): \(reason)"
+    case .notAMovie(let path, let found):
+      "\(path) is not a movie that can be repaired: "
+        + (found.map { "it holds \($0), not MP4, QuickTime, Matroska or WebM" }
+          ?? "GStreamer does not recognise what it holds")
+    case .nothingRecoverable(let path, let reason):
+      "\(path) holds no frame that can be recovered: \(reason)"
+    case .repairFailed(let path, let underlying):
+      "could not repair \(path): \(underlying)"
+    case .repairStalled(let path, let seconds, let frames):
+      "repairing \(path) made no progress for \(Self.format(seconds)) s (after \(frames) frames); "
+        + "it was stopped and nothing was written"
     }
   }
 

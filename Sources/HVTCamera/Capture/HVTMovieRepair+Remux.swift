@@ -1,0 +1,87 @@
+import Foundation
+import HVTGStreamer
+
+extension HVTMovieRepair {
+  /// Copies every stream of `source` into a new, complete file at `output`, without decoding:
+  /// `filesrc ! <demuxer>`, each stream pad the demuxer adds linked to a pad of `<muxer> ! filesink`.
+  ///
+  /// The demuxer reads the fragments that survived: `qtdemux` walks the `moof`/`mdat` pairs and ends the
+  /// stream at a truncated one, `matroskademux` reads clusters up to the cut. The muxer, not fragmented,
+  /// writes the index and the duration of what it was given when end of stream reaches it. Returns the
+  /// stream the repair reports on: the first video stream the muxer took, else its first stream.
+  static func remux(
+    _ source: URL, as container: Container, into output: URL, stallTimeout: Double
+  ) throws -> Stream {
+    let pipeline = Pipeline(named: "hvtcamera-repair")
+    let reading = try chain(
+      [
+        HVTElementDescription("filesrc", name: "source", ["location": source.path]),
+        HVTElementDescription(container.demuxer, name: "demuxer"),
+      ], in: pipeline, repairing: source)
+    let writing = try chain(
+      [
+        HVTElementDescription(container.muxer, name: "muxer"),
+        HVTElementDescription("filesink", name: "file", ["location": output.path]),
+      ], in: pipeline, repairing: source)
+    let progress = Progress()
+    let streams = Locked<[Stream]>([])
+    let muxer = writing.first
+    reading.last.onPadAdded { [progress, streams, muxer] pad in
+      guard let sink = muxer.compatiblePad(for: pad) else {
+        debugLog.log(.info, "repair: \(muxer.name) takes no stream like \(pad.name); it is left out", object: muxer)
+        return
+      }
+      let index = streams.withLock { streams -> Int in
+        streams.append(Stream())
+        return streams.count - 1
+      }
+      pad.addProbe(.buffer) { [progress, streams] pad, info in
+        guard let buffer = info.buffer else { return .ok }
+        streams.withLock { streams in
+          if streams[index].caps == nil { streams[index].caps = pad.currentCaps }
+          streams[index].record(buffer)
+        }
+        progress.noteProgress()
+        return .ok
+      }
+      do {
+        try pad.link(to: sink)
+      } catch {
+        progress.finish(.failed(HVTCameraError(error)))
+      }
+    }
+    writing.last.staticPad("sink")?.addProbe(.buffer) { [progress] _, _ in
+      progress.noteProgress()
+      return .ok
+    }
+    let end = progress.run(pipeline, stallTimeout: stallTimeout)
+    let main = streams.withLock { streams in streams.first(where: \.isVideo) ?? streams.first }
+    let frames = main?.frames ?? 0
+    switch end {
+    case .endOfStream, .found:
+      guard let main, frames > 0 else {
+        throw HVTCameraError.nothingRecoverable(path: source.path, reason: "it holds no complete frame")
+      }
+      return main
+    case .error(let report) where frames == 0:
+      throw HVTCameraError.nothingRecoverable(path: source.path, reason: report.message)
+    case .error(let report):
+      throw HVTCameraError.repairFailed(path: source.path, underlying: .gstreamer(HVTGStreamerMessage(report)))
+    case .failed(let error):
+      throw HVTCameraError.repairFailed(path: source.path, underlying: error)
+    case .stalled:
+      throw HVTCameraError.repairStalled(path: source.path, seconds: stallTimeout, frames: frames)
+    }
+  }
+
+  /// The elements of one of the repair's pipelines, made, added and linked; a failure names the movie.
+  static func chain(
+    _ descriptions: [HVTElementDescription], in pipeline: Pipeline, repairing source: URL
+  ) throws -> ElementChain {
+    do {
+      return try ElementChain(descriptions, in: pipeline)
+    } catch {
+      throw HVTCameraError.repairFailed(path: source.path, underlying: HVTCameraError(error))
+    }
+  }
+}
