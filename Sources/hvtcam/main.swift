@@ -17,6 +17,7 @@ let commands: [(parser: CommandLineParser, run: (ParsedArguments) async throws -
   (PresetsCommand.parser, PresetsCommand.run),
   (GraphCommand.parser, GraphCommand.run),
   (DevicesCommand.parser, DevicesCommand.run),
+  (RepairCommand.parser, RepairCommand.run),
 ]
 
 let overview = """

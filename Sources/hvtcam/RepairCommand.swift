@@ -1,0 +1,35 @@
+import Foundation
+import HVTCamera
+
+/// `hvtcam repair`: finishes a movie that a crash left under its partial name.
+enum RepairCommand {
+  static let parser = CommandLineParser(
+    command: "repair",
+    summary: """
+      Finishes a movie left incomplete by a crash or kill -9 (NAME.partial.mp4, .mkv or .webm): copies \
+      the fragments that survived, without re-encoding, into a complete file with its index and the right \
+      duration — NAME.mp4 unless -o says otherwise. A fragment cut short is left out; the partial file is \
+      kept as it was. Prints the repaired file's path on stdout and what it holds on stderr. An existing \
+      file is never replaced unless --overwrite is given.
+      """,
+    options: [
+      .init(
+        names: ["-o", "--output"], valueName: "PATH",
+        help: "Where to write the repaired movie (default: the name without .partial)."),
+      .init(
+        names: ["--overwrite"], valueName: nil,
+        help: "Replace an existing regular file at that name (never a link, folder or device)."),
+    ],
+    operands: "FILE")
+
+  static func run(_ arguments: ParsedArguments) async throws {
+    guard arguments.operands.count == 1 else {
+      throw UsageError("hvtcam repair: give one movie file to repair (see hvtcam repair --help)")
+    }
+    let movie = try await HVTMovieRepair.repair(
+      URL(fileURLWithPath: arguments.operands[0]), to: arguments["--output"].map { URL(fileURLWithPath: $0) },
+      replacingExisting: arguments.flag("--overwrite"))
+    Console.out(movie.url.path)
+    Console.error("recovered \(movie.summary) from \(movie.source.path) (\(movie.sourceBytes) bytes)")
+  }
+}
