@@ -6,11 +6,11 @@ enum RepairCommand {
   static let parser = CommandLineParser(
     command: "repair",
     summary: """
-      Finishes a movie left incomplete by a crash or kill -9 (NAME.partial.mp4, .mkv or .webm): copies \
-      the fragments that survived, without re-encoding, into a complete file with its index and the right \
-      duration — NAME.mp4 unless -o says otherwise. A fragment cut short is left out; the partial file is \
-      kept as it was. Prints the repaired file's path on stdout and what it holds on stderr. An existing \
-      file is never replaced unless --overwrite is given.
+      Finishes a movie that a crash or kill -9 left under its partial name. Copies the fragments that \
+      survived in FILE (NAME.partial.mp4, .mkv or .webm), without re-encoding, into a complete file with \
+      its index and the right duration: NAME.mp4 (.mkv, .webm) unless -o says otherwise. A fragment cut \
+      short is left out; FILE is kept as it was. Prints the repaired file's path on stdout and what it \
+      holds on stderr. An existing file is never replaced unless --overwrite is given.
       """,
     options: [
       .init(

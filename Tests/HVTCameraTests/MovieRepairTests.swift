@@ -1,0 +1,254 @@
+import Foundation
+import HVTGStreamer
+import MediaInspection
+import Testing
+
+@testable import HVTCamera
+
+@Suite("HVTMovieRepair", .timeLimit(.minutes(2)))
+struct MovieRepairTests {
+  /// The simulated camera's frame rate, and so the length of one frame.
+  static let frame = 1.0 / 30
+
+  /// Records with the simulated camera at 640x480 and returns a copy of the movie's partial file taken
+  /// while it is still being written — what a crash at that moment leaves behind — at the first progress
+  /// event (one per recorded second) from `seconds` on at which `enough` holds for the copy.
+  static func partialCopy(
+    preset: String? = nil, seconds: Double, enough: @escaping (Data) -> Bool = { _ in true }
+  ) async throws -> (data: Data, partial: URL) {
+    let camera = try TestCamera(mode: .video, present: false)
+    if let preset { camera.controller.preset = try HVTPreset.named(preset) }
+    camera.controller.videoQuality = .type640x480
+    try await camera.controller.present()
+    guard camera.controller.startVideoCapture() else { throw TestFailure("startVideoCapture() returned false") }
+    let partial = try await camera.delegate.nextEvent { if case .recordingStarted(let url) = $0 { url } else { nil } }
+    var copy = Data()
+    while true {
+      try await camera.waitForRecorded(seconds: seconds)
+      copy = try Data(contentsOf: partial)
+      if enough(copy) { break }
+    }
+    camera.controller.stopVideoCapture()
+    _ = try await camera.delegate.nextCapture(.movie)
+    await camera.controller.dismiss()
+    return (copy, partial)
+  }
+
+  /// Expects that the container duration of `movie` — as `gst-discoverer-1.0`, `ffprobe` (when installed)
+  /// and the repair itself report it — is the duration of the frames it decodes to, within one frame,
+  /// and that it decodes to the frames the repair counted.
+  static func expectWhole(_ movie: HVTMovieRepair.RepairedMovie, sourceLocation: SourceLocation = #_sourceLocation)
+    async throws
+  {
+    let decoded = try await MediaInspector.decodedFrameCount(movie.url.path)
+    let framesDuration = Double(decoded) * frame
+    #expect(decoded == movie.frames, "decoded \(decoded), the repair said \(movie)", sourceLocation: sourceLocation)
+    #expect(abs(movie.duration - framesDuration) <= frame, "\(movie)", sourceLocation: sourceLocation)
+    let discovery = try await MediaInspector.discover(movie.url)
+    #expect(!discovery.failed, "\(discovery)", sourceLocation: sourceLocation)
+    let discovered = try #require(discovery.duration, "\(discovery)", sourceLocation: sourceLocation)
+    #expect(
+      abs(discovered - framesDuration) <= frame, "discoverer: \(discovered) s for \(decoded) frames",
+      sourceLocation: sourceLocation)
+    if MediaInspector.hasFFprobe {
+      let probe = try await MediaInspector.probe(movie.url.path)
+      #expect(probe.decodedFrames == decoded, "\(probe)", sourceLocation: sourceLocation)
+      let probed = try #require(probe.duration, "\(probe)", sourceLocation: sourceLocation)
+      #expect(
+        abs(probed - framesDuration) <= frame, "ffprobe: \(probed) s for \(decoded) frames",
+        sourceLocation: sourceLocation)
+    }
+    #expect(movie.bytes == CaptureFiles.size(of: movie.url), sourceLocation: sourceLocation)
+  }
+
+  @Test("a partial MP4 cut in the middle of its last fragment: everything before the cut is kept, the file is whole")
+  func truncatedMP4() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let recorded = try await Self.partialCopy(seconds: 2) { data in
+      MP4Box.topLevel(of: data).filter { $0.type == "moof" }.count >= 3
+    }
+    let boxes = MP4Box.topLevel(of: recorded.data)
+    let lastFragment = try #require(boxes.last { $0.type == "moof" })
+    let lastData = try #require(boxes.last { $0.type == "mdat" && $0.offset > lastFragment.offset }, "\(boxes)")
+    let cut = lastData.offset + min(lastData.size, recorded.data.count - lastData.offset) / 2
+    let source = directory.appendingPathComponent("cut.partial.mp4")
+    try recorded.data.prefix(cut).write(to: source)
+    // What an independent reader gets from the whole fragments before the cut, and from the uncut copy.
+    let wholeFragments = directory.appendingPathComponent("whole-fragments.mp4")
+    try recorded.data.prefix(lastFragment.offset).write(to: wholeFragments)
+    let uncut = directory.appendingPathComponent("uncut.mp4")
+    try recorded.data.write(to: uncut)
+    let before = try await MediaInspector.frameCount(wholeFragments)
+    let all = try await MediaInspector.frameCount(uncut)
+    let partialDiscovery = try await MediaInspector.discover(source)
+
+    let movie = try await HVTMovieRepair.repair(source)
+    print("repair: \(boxes.count) boxes, cut at \(cut) of \(recorded.data.count) bytes; \(movie)")
+    print("repair: discoverer read \(partialDiscovery.duration ?? -1) s from the partial file")
+    #expect(movie.url == directory.appendingPathComponent("cut.mp4"))
+    #expect(movie.container == "MP4" && movie.codec.hasPrefix("H.264"), "\(movie)")
+    #expect(movie.width == 640 && movie.height == 480, "\(movie)")
+    #expect(movie.sourceBytes == cut)
+    #expect(before > 0 && before <= movie.frames && movie.frames <= all, "\(before) ≤ \(movie.frames) ≤ \(all)")
+    try await Self.expectWhole(movie)
+    // The partial file's own duration, as the discoverer reads it, is short: it has no final index.
+    let partialDuration = try #require(partialDiscovery.duration, "\(partialDiscovery)")
+    #expect(partialDuration < movie.duration - Self.frame, "partial \(partialDuration) s, repaired \(movie)")
+    // The source is left as it was, and nothing else is written.
+    #expect(try Data(contentsOf: source) == recorded.data.prefix(cut))
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        == ["cut.mp4", "cut.partial.mp4", "uncut.mp4", "whole-fragments.mp4"])
+
+    // Cut before the first fragment, or inside the headers, nothing is recoverable, and nothing is written.
+    let firstFragment = try #require(boxes.first { $0.type == "moof" })
+    let movieHeader = try #require(boxes.first { $0.type == "moov" })
+    for (name, length) in [
+      ("headers", firstFragment.offset), ("half-header", movieHeader.offset + movieHeader.size / 2),
+    ] {
+      let headers = directory.appendingPathComponent("\(name).partial.mp4")
+      try recorded.data.prefix(length).write(to: headers)
+      #expect {
+        try HVTMovieRepair.repair(headers)
+      } throws: { error in
+        guard case .nothingRecoverable(let path, _) = error as? HVTCameraError else { return false }
+        return path == headers.path && "\(error)".contains(headers.path)
+      }
+      #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("\(name).mp4").path))
+    }
+  }
+
+  @Test(
+    "a Matroska or WebM partial file is repaired into a whole file of the same kind",
+    arguments: [("webm-vp8", "WebM", "VP8", "webm"), ("archival", "Matroska", "H.264", "mkv")])
+  func matroska(preset: String, container: String, codec: String, ext: String) async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let recorded = try await Self.partialCopy(preset: preset, seconds: 2)
+    #expect(recorded.partial.lastPathComponent.hasSuffix(".partial.\(ext)"), "\(recorded.partial)")
+    let source = directory.appendingPathComponent("crash.partial.\(ext)")
+    try recorded.data.write(to: source)
+    // Printed, not checked: for Matroska the discoverer reads the start of the last cluster, short by that
+    // cluster's frames, unless the copy caught a cluster whose first block was still being written.
+    let partialDiscovery = try await MediaInspector.discover(source)
+
+    let movie = try await HVTMovieRepair.repair(source)
+    print("repair: \(movie); discoverer read \(partialDiscovery.duration ?? -1) s from the partial file")
+    #expect(movie.url == directory.appendingPathComponent("crash.\(ext)"))
+    #expect(movie.container == container && movie.codec.hasPrefix(codec), "\(movie)")
+    #expect(movie.frames >= 45, "\(movie)")  // at least 1.5 of the 2 s recorded
+    try await Self.expectWhole(movie)
+  }
+
+  @Test("a repair never replaces an existing file unless asked, and then only a regular file")
+  func destinationTaken() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let source = directory.appendingPathComponent("taken.partial.mp4")
+    try (try await Self.partialCopy(seconds: 1)).data.write(to: source)
+    let taken = directory.appendingPathComponent("taken.mp4")
+    try Data("mine".utf8).write(to: taken)
+    #expect(throws: HVTCameraError.fileExists(path: taken.path, kept: nil)) { try HVTMovieRepair.repair(source) }
+    #expect(try Data(contentsOf: taken) == Data("mine".utf8))
+
+    let folder = directory.appendingPathComponent("folder.mp4")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+    #expect(throws: HVTCameraError.notARegularFile(path: folder.path, kept: nil)) {
+      try HVTMovieRepair.repair(source, to: folder, replacingExisting: true)
+    }
+
+    let movie = try await HVTMovieRepair.repair(source, replacingExisting: true)
+    #expect(movie.url == taken)
+    try await Self.expectWhole(movie)
+    let elsewhere = directory.appendingPathComponent("new folder/ü \"quoted\" !.mp4")
+    #expect(try await HVTMovieRepair.repair(source, to: elsewhere).url == elsewhere)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        == ["folder.mp4", "new folder", "taken.mp4", "taken.partial.mp4"])
+  }
+
+  @Test("files that are not partial movies fail with an error naming the file and what is wrong")
+  func notMovies() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let text = directory.appendingPathComponent("notes.partial.mp4")
+    try Data("hello world, not a movie\n".utf8).write(to: text)
+    let empty = directory.appendingPathComponent("empty.partial.mp4")
+    try Data().write(to: empty)
+    let missing = directory.appendingPathComponent("missing.partial.mp4")
+
+    let cases: [(URL, HVTCameraError)] = [
+      (text, .notAMovie(path: text.path, found: nil)),
+      (empty, .nothingRecoverable(path: empty.path, reason: "the file is empty")),
+      (missing, .fileReadFailed(path: missing.path, reason: "No such file or directory (errno 2)")),
+      (directory, .fileReadFailed(path: directory.path, reason: "not a regular file")),
+    ]
+    for (file, expected) in cases {
+      let error = #expect(throws: HVTCameraError.self) { try HVTMovieRepair.repair(file) }
+      #expect(error == expected)
+      #expect(error?.description.contains(file.path) == true, "\(String(describing: error))")
+    }
+    // Nothing was written.
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        == ["empty.partial.mp4", "notes.partial.mp4"])
+  }
+
+  @Test("a JPEG photo is recognised, and refused as not a movie")
+  func photoIsNotAMovie() async throws {
+    let camera = try TestCamera()
+    let photo = try await camera.controller.capturePhoto()
+    let url = photo.url
+    #expect(throws: HVTCameraError.notAMovie(path: url.path, found: "image/jpeg")) { try HVTMovieRepair.repair(url) }
+    await camera.controller.dismiss()
+  }
+
+  @Test("default destinations: .partial is dropped, any other name gets .repaired")
+  func defaultDestinations() {
+    let folder = URL(fileURLWithPath: "/videos")
+    let cases = [
+      ("MOV_20261130-221727_0002.partial.mp4", "MOV_20261130-221727_0002.mp4"), ("name.partial.webm", "name.webm"),
+      ("name.partial", "name"), ("name.mp4", "name.repaired.mp4"), ("name", "name.repaired"),
+      (".partial.mp4", ".partial.repaired.mp4"),
+    ]
+    for (source, destination) in cases {
+      #expect(
+        HVTMovieRepair.defaultDestination(for: folder.appendingPathComponent(source)).lastPathComponent == destination)
+    }
+  }
+
+  @Test("a run without progress ends as stalled after the stall timeout; progress keeps a run going")
+  func stall() throws {
+    let silent = Pipeline(named: "stall-test")
+    _ = try ElementChain(
+      [
+        HVTElementDescription("videotestsrc", ["is-live": "true"]),
+        HVTElementDescription("fakesink", ["sync": "false"]),
+      ], in: silent)
+    let started = ContinuousClock.now
+    guard case .stalled = HVTMovieRepair.Progress().run(silent, stallTimeout: 0.3) else {
+      Issue.record("a pipeline that reports no progress did not stall")
+      return
+    }
+    #expect(ContinuousClock.now - started >= .milliseconds(300))
+
+    let moving = Pipeline(named: "progress-test")
+    let elements = try ElementChain(
+      [
+        HVTElementDescription("videotestsrc", ["is-live": "true", "num-buffers": "45"]),
+        HVTElementDescription("fakesink", ["sync": "false"]),
+      ], in: moving)
+    let progress = HVTMovieRepair.Progress()
+    elements.last.staticPad("sink")?.addProbe(.buffer) { _, _ in
+      progress.noteProgress()
+      return .ok
+    }
+    let running = ContinuousClock.now
+    guard case .endOfStream = progress.run(moving, stallTimeout: 1) else {
+      Issue.record("a pipeline that reports progress did not run to its end")
+      return
+    }
+    #expect(ContinuousClock.now - running >= .seconds(1.4), "45 frames at 30 fps outlast the 1 s stall timeout")
+  }
+}

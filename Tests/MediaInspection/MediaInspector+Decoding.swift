@@ -1,0 +1,55 @@
+import Foundation
+
+extension MediaInspector {
+  /// Counts the frames a movie of any container decodes to: `gst-launch-1.0 -v filesrc location=… !
+  /// decodebin ! fakesink silent=false`, one `chain` message per decoded frame. Throws when the tool
+  /// fails.
+  public static func decodedFrameCount(_ path: String) async throws -> Int {
+    try await withPlainLink(to: path, named: "movie") { link in
+      let result = try await run(
+        "gst-launch-1.0",
+        ["-v", "filesrc", "location=\(link)", "!", "decodebin", "!", "fakesink", "silent=false"])
+      guard result.status == 0 else { throw InspectionError(result.output) }
+      return result.output.split(separator: "\n").filter { $0.contains("last-message = chain") }.count
+    }
+  }
+
+  /// What `ffprobe` (FFmpeg's reader, independent of GStreamer) says about a movie.
+  public struct Probe: Sendable, CustomStringConvertible {
+    /// The container's duration in seconds (`format=duration`), if it has one.
+    public var duration: Double?
+    /// The frames of the first video stream, counted by decoding them (`-count_frames`).
+    public var decodedFrames: Int?
+    /// The first video stream's codec, e.g. `h264` or `vp8`.
+    public var codec: String?
+    /// The tool's output.
+    public var output: String
+    /// The tool's output.
+    public var description: String { output }
+  }
+
+  /// Whether `ffprobe` is installed (on `PATH`).
+  public static let hasFFprobe = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
+    FileManager.default.isExecutableFile(atPath: "\($0)/ffprobe")
+  }
+
+  /// Runs `ffprobe -count_frames` on the first video stream and reads the container duration, the
+  /// decoded frame count and the codec. Throws when the tool fails.
+  public static func probe(_ path: String) async throws -> Probe {
+    let result = try await run(
+      "ffprobe",
+      [
+        "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+        "format=duration:stream=nb_read_frames,codec_name", "-of", "default=noprint_wrappers=1", path,
+      ])
+    guard result.status == 0 else { throw InspectionError(result.output) }
+    var fields: [String: String] = [:]
+    for line in result.output.split(separator: "\n") {
+      let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+      if parts.count == 2 { fields[parts[0]] = parts[1] }
+    }
+    return Probe(
+      duration: fields["duration"].flatMap(Double.init), decodedFrames: fields["nb_read_frames"].flatMap { Int($0) },
+      codec: fields["codec_name"], output: result.output)
+  }
+}
