@@ -227,11 +227,16 @@ struct MovieRepairTests {
         HVTElementDescription("fakesink", ["sync": "false"]),
       ], in: silent)
     let started = ContinuousClock.now
-    guard case .stalled = HVTMovieRepair.Progress().run(silent, stallTimeout: 0.3) else {
-      Issue.record("a pipeline that reports no progress did not stall")
+    let end = HVTMovieRepair.Progress(stallTimeout: 0.3).run(silent)
+    guard case .stalled(let seconds) = end, seconds == 0.3 else {
+      Issue.record("a pipeline that reports no progress did not stall: \(end)")
       return
     }
     #expect(ContinuousClock.now - started >= .milliseconds(300))
+    let source = URL(fileURLWithPath: "/videos/MOV_1.partial.mp4")
+    #expect(
+      end.error(repairing: source, frames: 7) == .repairStalled(path: source.path, seconds: 0.3, frames: 7))
+    #expect(end.error(repairing: source, frames: 7).description.contains(source.path))
 
     let moving = Pipeline(named: "progress-test")
     let elements = try ElementChain(
@@ -239,13 +244,13 @@ struct MovieRepairTests {
         HVTElementDescription("videotestsrc", ["is-live": "true", "num-buffers": "45"]),
         HVTElementDescription("fakesink", ["sync": "false"]),
       ], in: moving)
-    let progress = HVTMovieRepair.Progress()
+    let progress = HVTMovieRepair.Progress(stallTimeout: 1)
     elements.last.staticPad("sink")?.addProbe(.buffer) { _, _ in
       progress.noteProgress()
       return .ok
     }
     let running = ContinuousClock.now
-    guard case .endOfStream = progress.run(moving, stallTimeout: 1) else {
+    guard case .endOfStream = progress.run(moving) else {
       Issue.record("a pipeline that reports progress did not run to its end")
       return
     }

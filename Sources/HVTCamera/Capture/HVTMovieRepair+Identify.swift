@@ -16,9 +16,10 @@ extension HVTMovieRepair {
       ], in: pipeline, repairing: source)
     let typefind = elements.elements[1]
     guard let typePad = typefind.staticPad("src") else {
-      throw HVTCameraError.pipelineSetupFailed(.missingPad(element: typefind.path, pad: "src"))
+      throw HVTCameraError.repairFailed(
+        path: source.path, underlying: .pipelineSetupFailed(.missingPad(element: typefind.path, pad: "src")))
     }
-    let progress = Progress()
+    let progress = Progress(stallTimeout: stallTimeout)
     let found = Locked<CapsStructure?>(nil)
     typePad.addProbe(.eventDownstream) { [progress, found] _, info in
       guard case .caps(let caps) = info.event, caps.count > 0 else { return .ok }
@@ -28,7 +29,8 @@ extension HVTMovieRepair {
       return .remove
     }
     let typefindPath = typefind.path
-    switch progress.run(pipeline, stallTimeout: stallTimeout) {
+    let end = progress.run(pipeline)
+    switch end {
     case .found, .endOfStream:
       guard let type = found.withLock({ $0 }) else { throw HVTCameraError.notAMovie(path: source.path, found: nil) }
       guard let container = Container(type: type) else {
@@ -39,12 +41,8 @@ extension HVTMovieRepair {
       return container
     case .error(let report) where report.source == typefindPath:
       throw HVTCameraError.notAMovie(path: source.path, found: nil)
-    case .error(let report):
-      throw HVTCameraError.repairFailed(path: source.path, underlying: .gstreamer(HVTGStreamerMessage(report)))
-    case .failed(let error):
-      throw HVTCameraError.repairFailed(path: source.path, underlying: error)
-    case .stalled:
-      throw HVTCameraError.repairStalled(path: source.path, seconds: stallTimeout, frames: 0)
+    default:
+      throw end.error(repairing: source, frames: 0)
     }
   }
 }

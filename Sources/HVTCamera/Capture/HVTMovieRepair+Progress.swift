@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import HVTGStreamer
 
 extension HVTMovieRepair {
@@ -18,8 +19,19 @@ extension HVTMovieRepair {
       /// The pipeline could not be set up while running (a stream that could not be linked, a refused
       /// state change).
       case failed(HVTCameraError)
-      /// No progress for the stall timeout.
-      case stalled
+      /// No progress for `seconds`, the stall timeout.
+      case stalled(seconds: Double)
+
+      /// The error this end gives a repair of `source` that had recovered `frames` frames: GStreamer's
+      /// error or the set-up failure, the stall, or, for an end of stream, that nothing was recoverable.
+      func error(repairing source: URL, frames: Int) -> HVTCameraError {
+        switch self {
+        case .endOfStream, .found: .nothingRecoverable(path: source.path, reason: "it holds no complete frame")
+        case .error(let report): .repairFailed(path: source.path, underlying: .gstreamer(HVTGStreamerMessage(report)))
+        case .failed(let error): .repairFailed(path: source.path, underlying: error)
+        case .stalled(let seconds): .repairStalled(path: source.path, seconds: seconds, frames: frames)
+        }
+      }
     }
 
     private struct State {
@@ -29,6 +41,12 @@ extension HVTMovieRepair {
 
     private let state = Locked(State())
     private let ended = DispatchSemaphore(value: 0)
+    private let stallTimeout: Double
+
+    /// A run that ends as stalled after `stallTimeout` seconds without progress.
+    init(stallTimeout: Double) {
+      self.stallTimeout = stallTimeout
+    }
 
     /// Something moved (a buffer reached the muxer or the file sink): the stall timeout starts again.
     func noteProgress() {
@@ -46,11 +64,11 @@ extension HVTMovieRepair {
       if first { ended.signal() }
     }
 
-    /// Sets `pipeline` to PLAYING, blocks until it ends (end of stream, an error, ``finish(_:)``, or
-    /// `stallTimeout` seconds without progress), then sets it to NULL, closing its files. The wait sleeps
+    /// Sets `pipeline` to PLAYING, blocks until it ends (end of stream, an error, ``finish(_:)``, or the
+    /// stall timeout without progress), then sets it to NULL, closing its files. The wait sleeps
     /// until the end or the stall deadline, which each progress moves on. Wraps `gst_element_set_state` and
     /// the bus's sync handler.
-    func run(_ pipeline: Pipeline, stallTimeout: Double) -> End {
+    func run(_ pipeline: Pipeline) -> End {
       let bus = pipeline.bus
       bus.setSyncHandler { [self] message in
         switch message {
@@ -69,7 +87,7 @@ extension HVTMovieRepair {
         let remaining = ContinuousClock.now.duration(to: state.withLock { $0.lastProgress } + timeout)
         if remaining > .zero, ended.wait(timeout: .now() + Self.seconds(remaining)) == .success { break }
         if state.withLock({ $0.lastProgress }) + timeout <= ContinuousClock.now {
-          finish(.stalled)
+          finish(.stalled(seconds: stallTimeout))
           ended.wait()  // signalled by whichever finish came first
           break
         }

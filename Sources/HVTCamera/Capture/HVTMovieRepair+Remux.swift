@@ -23,7 +23,7 @@ extension HVTMovieRepair {
         HVTElementDescription(container.muxer, name: "muxer"),
         HVTElementDescription("filesink", name: "file", ["location": output.path]),
       ], in: pipeline, repairing: source)
-    let progress = Progress()
+    let progress = Progress(stallTimeout: stallTimeout)
     let streams = Locked<[Stream]>([])
     let muxer = writing.first
     reading.last.onPadAdded { [progress, streams, muxer] pad in
@@ -54,24 +54,14 @@ extension HVTMovieRepair {
       progress.noteProgress()
       return .ok
     }
-    let end = progress.run(pipeline, stallTimeout: stallTimeout)
+    let end = progress.run(pipeline)
     let main = streams.withLock { streams in streams.first(where: \.isVideo) ?? streams.first }
     let frames = main?.frames ?? 0
-    switch end {
-    case .endOfStream, .found:
-      guard let main, frames > 0 else {
-        throw HVTCameraError.nothingRecoverable(path: source.path, reason: "it holds no complete frame")
-      }
-      return main
-    case .error(let report) where frames == 0:
+    if case .endOfStream = end, let main, frames > 0 { return main }
+    if case .error(let report) = end, frames == 0 {
       throw HVTCameraError.nothingRecoverable(path: source.path, reason: report.message)
-    case .error(let report):
-      throw HVTCameraError.repairFailed(path: source.path, underlying: .gstreamer(HVTGStreamerMessage(report)))
-    case .failed(let error):
-      throw HVTCameraError.repairFailed(path: source.path, underlying: error)
-    case .stalled:
-      throw HVTCameraError.repairStalled(path: source.path, seconds: stallTimeout, frames: frames)
     }
+    throw end.error(repairing: source, frames: frames)
   }
 
   /// The elements of one of the repair's pipelines, made, added and linked; a failure names the movie.
