@@ -1,5 +1,6 @@
 import Foundation
 import HVTCamera
+import MediaInspection
 import Testing
 
 /// SplitMix64: a small seeded generator, so that every run makes the same mutants.
@@ -19,7 +20,7 @@ struct SplitMix64: RandomNumberGenerator {
 
 /// A built-in preset with one to three random edits: the ways a preset file gets broken by hand, by a
 /// bad copy, or on purpose.
-struct PresetMutant: CustomStringConvertible {
+struct PresetMutant: Sendable, CustomStringConvertible {
   /// The built-in it was made from (and the file name it is written under).
   let base: String
   /// The edits, in order, in words.
@@ -152,27 +153,41 @@ struct PresetFuzzTests {
     }
   }
 
+  /// What loading one mutant gave, and how long it took.
+  struct Outcome: Sendable {
+    let context: String
+    let file: String
+    let issues: [HVTPresetIssue]?
+    let elapsed: Duration
+  }
+
   @Test("every mutant loads or fails with a preset error that has a line and column, each within 2 s")
-  func libraryLoadsEveryMutant() throws {
+  func libraryLoadsEveryMutant() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    var failures = 0
-    for (index, mutant) in try Self.mutants(count: Self.count, seed: Self.seed).enumerated() {
-      let url = try Self.write(mutant, in: directory.url)
-      let start = ContinuousClock.now
-      let issues = try Self.load(url)
-      let elapsed = ContinuousClock.now - start
-      let context = "mutant \(index) of seed \(Self.seed): \(mutant)"
-      #expect(elapsed < .seconds(2), "\(elapsed): \(context)")
-      guard let issues else { continue }
-      failures += 1
-      #expect(!issues.isEmpty, "\(context)")
+    let mutants = try Self.mutants(count: Self.count, seed: Self.seed)
+    // Seconds of loading, on a Dispatch thread rather than a cooperative one.
+    let outcomes = try await onDispatchThread { [url = directory.url] in
+      try mutants.enumerated().map { index, mutant in
+        let file = try Self.write(mutant, in: url)
+        let start = ContinuousClock.now
+        let issues = try Self.load(file)
+        return Outcome(
+          context: "mutant \(index) of seed \(Self.seed): \(mutant)", file: file.relativePath, issues: issues,
+          elapsed: ContinuousClock.now - start)
+      }
+    }
+    for outcome in outcomes {
+      #expect(outcome.elapsed < .seconds(2), "\(outcome.elapsed): \(outcome.context)")
+      guard let issues = outcome.issues else { continue }
+      #expect(!issues.isEmpty, "\(outcome.context)")
       for issue in issues {
-        #expect(issue.file == url.relativePath, "\(issue): \(context)")
-        #expect(issue.line != nil && issue.column != nil, "no position in '\(issue)': \(context)")
+        #expect(issue.file == outcome.file, "\(issue): \(outcome.context)")
+        #expect(issue.line != nil && issue.column != nil, "no position in '\(issue)': \(outcome.context)")
       }
     }
     // The mutations break most files; a run where none broke would have tested nothing.
+    let failures = outcomes.filter { $0.issues != nil }.count
     #expect(failures > Self.count / 2, "only \(failures) of \(Self.count) mutants failed")
   }
 
