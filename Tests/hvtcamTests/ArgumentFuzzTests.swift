@@ -17,7 +17,7 @@ struct ArgumentFuzzTests {
     }
   }
 
-  static let commands = ["photo", "record", "describe", "demo", "presets", "graph", "devices", "nonsense", ""]
+  static let commands = ["photo", "record", "describe", "demo", "presets", "graph", "devices", "repair", "nonsense", ""]
   static let options = [
     "--device", "--quality", "--preset", "--flash", "--count", "--max-duration", "--seconds", "--frames",
     "--mode", "--preview", "-o", "--output", "--overwrite", "-v", "--json", "--simulated", "--recording", "-h",

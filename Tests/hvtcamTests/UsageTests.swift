@@ -61,7 +61,7 @@ struct UsageTests {
     let result = try await HVTCam.run(["--help"])
     #expect(result.succeeded, "\(result)")
     #expect(result.standardOutput.hasPrefix("usage: hvtcam COMMAND"), "\(result)")
-    for command in ["photo", "record", "describe", "demo", "devices"] {
+    for command in ["photo", "record", "describe", "demo", "presets", "graph", "devices", "repair"] {
       #expect(result.outputLines.contains { $0.hasPrefix("  \(command) ") }, "\(command) missing:\n\(result)")
     }
     #expect(result.standardError.isEmpty, "\(result)")
@@ -69,7 +69,7 @@ struct UsageTests {
 
   @Test(
     "hvtcam --help shows the first sentence of each command's summary in full", .timeLimit(.minutes(2)),
-    arguments: ["photo", "record", "describe", "demo", "devices"])
+    arguments: ["photo", "record", "describe", "demo", "presets", "graph", "devices", "repair"])
   func overviewSummary(_ command: String) async throws {
     let help = try await HVTCam.run([command, "--help"])
     let paragraphs = help.standardOutput.components(separatedBy: "\n\n")
