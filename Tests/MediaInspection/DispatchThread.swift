@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 
 /// Runs seconds of blocking work (parsing megabytes, hundreds of preset loads) on a Dispatch thread, so
 /// that it never holds one of Swift Concurrency's few cooperative threads, which tests running in
@@ -7,4 +8,12 @@ public func onDispatchThread<Value: Sendable>(_ work: @escaping @Sendable () thr
   try await withCheckedThrowingContinuation { continuation in
     DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
   }
+}
+
+/// The CPU time the calling thread has used so far (`CLOCK_THREAD_CPUTIME_ID`): what a piece of work
+/// costs, whatever else the machine is busy with.
+public func threadCPUTime() -> Duration {
+  var time = timespec()
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+  return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
 }
