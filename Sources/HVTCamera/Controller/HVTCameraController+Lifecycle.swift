@@ -164,9 +164,13 @@ extension HVTCameraController {
     state.pipelinePath = session.path
     shared.withLock { $0.session = $0.isPresented ? session : $0.session }
     let controller = WeakReference(self)
+    // Weakly: the monitor is the session's, and holding the session from it would keep both alive.
+    let monitored = WeakReference(session)
     session.previewMonitor.onFirstFrame { [queue] instant in
       queue.async {
-        guard let self = controller.target, self.state.session === session else { return }
+        guard let self = controller.target, let session = monitored.target, self.state.session === session else {
+          return
+        }
         self.publish(.previewStarted(at: instant))
       }
     }

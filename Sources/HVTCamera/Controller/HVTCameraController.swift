@@ -68,6 +68,7 @@ public final class HVTCameraController: @unchecked Sendable {
       return count
     }
     name = "hvtcamera\(number)"
+    HVTCameraRuntime.activeControllers.enter()
     queue = DispatchQueue(label: "hvtcamera.controller.\(number)")
     worker = DispatchQueue(label: "hvtcamera.pipeline.\(number)")
     photoQueue = DispatchQueue(label: "hvtcamera.photo.\(number)")
@@ -75,15 +76,38 @@ public final class HVTCameraController: @unchecked Sendable {
 
   deinit {
     // Nothing can reach the controller any more, so its state is read here directly. What is still
-    // running stops on the worker queue, which keeps the session alive until it has.
-    let sessions = [storage.session] + storage.draining.map(\.session) + [storage.recording?.session]
-    let branches = ([storage.recording] + storage.draining).compactMap { $0 }.map { ($0.branch, $0.session) }
-    [storage.startTimer].compactMap { $0 }.forEach { $0.cancel() }
+    // running stops on the worker queue, which keeps the session alive until it has; then the controller
+    // no longer counts as active for `HVTCameraRuntime.shutDown()`.
+    let leftovers = Locked(
+      Leftovers(
+        sessions: ([storage.session] + storage.draining.map(\.session) + [storage.recording?.session]).compactMap {
+          $0
+        },
+        branches: ([storage.recording] + storage.draining).compactMap { $0 }.map { ($0.branch, $0.session) }))
+    storage.startTimer?.cancel()
     worker.async {
-      for (branch, session) in branches { branch.remove(from: session) }
-      for session in sessions.compactMap({ $0 }) { session.stop() }
+      Self.stop(leftovers.withLock { $0.take() })
+      HVTCameraRuntime.activeControllers.leave()
     }
     hub.finish()
+  }
+
+  /// What a released controller still had running.
+  private struct Leftovers {
+    var sessions: [CaptureSession] = []
+    var branches: [(RecordingBranch, CaptureSession)] = []
+
+    /// The leftovers, leaving none behind.
+    mutating func take() -> Leftovers {
+      defer { self = Leftovers() }
+      return self
+    }
+  }
+
+  /// Removes the branches and stops the sessions; they are released when this returns.
+  private static func stop(_ leftovers: Leftovers) {
+    for (branch, session) in leftovers.branches { branch.remove(from: session) }
+    for session in leftovers.sessions { session.stop() }
   }
 
   /// The controller queue's state. Every access asserts, in debug builds, that it runs on that queue.
