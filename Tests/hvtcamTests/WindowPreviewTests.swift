@@ -35,8 +35,9 @@ struct WindowPreviewTests {
     let result = try await HVTCam.run(
       ["photo"] + HVTCam.simulated + ["--preview", "window", "-v", "-o", path],
       environment: HVTCam.environment(setting: ["DISPLAY": display.name], removing: ["WAYLAND_DISPLAY"]))
+    let log = display.log + ["running: \(display.isRunning)"]
     await display.stop()
-    #expect(result.succeeded && result.outputLines == [path], "\(result)")
+    #expect(result.succeeded && result.outputLines == [path], "\(result)\nXvfb: \(log)")
     // Xvfb has no Xv adaptor, so xvimagesink cannot open it and ximagesink is used.
     #expect(result.errorLines.contains { $0.contains("/GstXImageSink:preview: PAUSED -> PLAYING") }, "\(result)")
     #expect(result.errorLines.contains { $0.contains("prepare-window-handle") }, "a window was made: \(result)")

@@ -8,6 +8,21 @@ import HVTGStreamer
 /// is opened (set to READY, which connects to the display) and the first that opens is used. Without a
 /// display, or when none opens, the error says so.
 enum WindowSink {
+  /// How often a sink is tried before it counts as unable to open the display: a busy X server can refuse
+  /// a connection now and then (seen with `Xvfb` on a loaded machine), which is no reason to fail.
+  static let attempts = 3
+
+  /// Whether a probe element of `factory` reaches READY, which connects it to the display.
+  private static func opens(_ factory: String) throws -> Bool {
+    for _ in 1...attempts {
+      let probe = try Element(factory: factory)
+      let opened = probe.setState(.ready) != .failure
+      if probe.setState(.null) == .failure { debugLog.log(.warning, "\(factory) refused to close its display") }
+      if opened { return true }
+    }
+    return false
+  }
+
   /// The sinks to try for a display environment, in order.
   static func candidates(environment: [String: String]) -> [String] {
     var names: [String] = []
@@ -26,10 +41,7 @@ enum WindowSink {
     }
     var refused: [String] = []
     for factory in candidates where GStreamer.hasElement(factory) {
-      let probe = try Element(factory: factory)
-      let opened = probe.setState(.ready) != .failure
-      if probe.setState(.null) == .failure { debugLog.log(.warning, "\(factory) refused to close its display") }
-      if opened { return factory }
+      if try opens(factory) { return factory }
       refused.append(factory)
     }
     let display =

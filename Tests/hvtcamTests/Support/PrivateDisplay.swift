@@ -21,6 +21,12 @@ struct PrivateDisplay {
     name = ":\(number)"
   }
 
+  /// Whether the server process is still there.
+  var isRunning: Bool { kill(server.processIdentifier, 0) == 0 }
+
+  /// What the server has printed so far, for failure messages.
+  var log: [String] { server.standardErrorSoFar }
+
   /// Stops the server and removes its lock file and socket. SIGKILL, because a child inherits the test
   /// runner's ignored signals, and this one may ignore SIGTERM.
   func stop() async {
