@@ -31,7 +31,7 @@ struct ReadmeExampleTests {
     try await camera.present()
     camera.takePicture()
     await withCheckedContinuation { continuation in
-      DispatchQueue.global().async {
+      Thread.detachNewThread {
         shooter.saved.wait()
         continuation.resume()
       }

@@ -95,14 +95,9 @@ public enum MediaInspector {
   }
 
   /// Runs a tool found on `PATH` and returns its exit status and its standard output and error together.
-  /// The wait happens on a Dispatch thread, not on one of Swift Concurrency's few cooperative threads,
-  /// which tests running in parallel need to make progress.
+  /// The wait happens on a thread of its own (``onDispatchThread(_:)``).
   public static func run(_ tool: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
-    try await withCheckedThrowingContinuation { continuation in
-      DispatchQueue.global().async {
-        continuation.resume(with: Result { try runToEnd(tool, arguments) })
-      }
-    }
+    try await onDispatchThread { try runToEnd(tool, arguments) }
   }
 
   /// `run(_:_:)`, blocking the calling thread.

@@ -46,12 +46,12 @@ struct SignalTests {
     #expect(left.allSatisfy { !$0.contains("partial") }, "\(left)")
   }
 
-  @Test("SIGINT during --count 200 stops after the photo in progress: exit 1, every photo written whole")
+  @Test("SIGINT during --count 10000 stops after the photo in progress: exit 1, every photo written whole")
   func duringPhotos() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let photos = try HVTCam.start(
-      ["photo", "-v"] + HVTCam.simulated + ["--count", "200", "-o", directory.path("shot.jpg")])
+      ["photo", "-v"] + HVTCam.simulated + ["--count", "10000", "-o", directory.path("shot.jpg")])
     _ = try await photos.requireStandardErrorLine("the camera playing") {
       $0.contains("GstPipeline:hvtcamera1: PAUSED -> PLAYING")
     }
@@ -59,7 +59,8 @@ struct SignalTests {
     let result = await photos.result()
     #expect(result.status == 1 && !result.signalled, "\(result)")
     let taken = result.outputLines.count
-    #expect(result.standardError.contains("interrupted by SIGINT after \(taken) of 200 photos"), "\(result)")
+    #expect(taken < 10000)
+    #expect(result.standardError.contains("interrupted by SIGINT after \(taken) of 10000 photos"), "\(result)")
     #expect(try directory.contents().count == taken)
     for path in result.outputLines { try await expectJPEG(at: path) }
   }

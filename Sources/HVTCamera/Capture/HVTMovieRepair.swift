@@ -75,14 +75,15 @@ public enum HVTMovieRepair {
   }
 
   /// ``repair(_:to:replacingExisting:stallTimeout:)`` without blocking the caller: the pipelines run and
-  /// are waited for on a Dispatch thread, never on one of Swift Concurrency's few cooperative threads. It
-  /// is not cancelled with the task; `stallTimeout` bounds it.
+  /// are waited for on a thread of the repair's own (a serial queue of its own, which gets a thread even
+  /// when the global queues' few threads are busy), never on one of Swift Concurrency's cooperative
+  /// threads. It is not cancelled with the task; `stallTimeout` bounds it.
   public static func repair(
     _ source: URL, to destination: URL? = nil, replacingExisting: Bool = false,
     stallTimeout: Double = defaultStallTimeout
   ) async throws -> RepairedMovie {
     try await withCheckedThrowingContinuation { continuation in
-      DispatchQueue.global().async {
+      DispatchQueue(label: "hvtcamera.repair").async {
         continuation.resume(
           with: Result {
             try repair(source, to: destination, replacingExisting: replacingExisting, stallTimeout: stallTimeout)

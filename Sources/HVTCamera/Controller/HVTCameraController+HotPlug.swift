@@ -9,12 +9,13 @@ extension HVTCameraController {
   }
 
   /// Starts a `GstDeviceMonitor` for `Video/Source` devices while `session` runs. The monitor probes the
-  /// devices when it starts, which takes a moment, so it starts off the controller queue and is kept
-  /// only if the session is still the current one.
+  /// devices when it starts, which takes a moment, so it starts off the controller queue (on a queue of
+  /// its own, not a global one, whose few threads blocking work would hold up) and is kept only if the
+  /// session is still the current one.
   func watchDevices(for session: CaptureSession) {
     let controller = WeakReference(self)
     let queue = self.queue
-    DispatchQueue.global(qos: .utility).async {
+    DispatchQueue(label: "hvtcamera.devices", qos: .utility).async {
       let watcher = DeviceWatcher(deviceClass: "Video/Source") { change in
         let device: MonitoredDevice
         let event: DeviceChange
