@@ -4,17 +4,18 @@ import Foundation
 /// GStreamer holds it: ``retained(_:)`` gives the pointer, ``callback(from:)`` reads it back on
 /// GStreamer's thread, and ``release(_:)`` is the `GDestroyNotify`.
 ///
-/// The closure is published and read under a pthread lock: GStreamer hands the pointer over under GLib's
-/// own locks, futexes that ThreadSanitizer cannot see, so without it every callback would look like a
-/// race under `swift test --sanitize=thread`.
+/// The closure is published and read under one process-wide pthread lock (held for a pointer read):
+/// GStreamer hands the pointer over under GLib's own locks, futexes that ThreadSanitizer cannot see, so
+/// without it every callback would look like a race under `swift test --sanitize=thread`. The lock
+/// cannot be the context's own, whose address would be published the same unseen way.
 final class CallbackContext<Callback>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: Callback?
+  private let stored: Callback
 
   private init(_ callback: Callback) {
-    lock.lock()
     stored = callback
-    lock.unlock()
+    // Releases what was written so far to the thread that takes the lock in `callback(from:)`.
+    publication.lock()
+    publication.unlock()
   }
 
   /// A new retained context for `callback`, as user data.
@@ -24,10 +25,9 @@ final class CallbackContext<Callback>: @unchecked Sendable {
 
   /// The closure behind user data made by ``retained(_:)``.
   static func callback(from data: UnsafeMutableRawPointer) -> Callback {
-    let context = Unmanaged<CallbackContext>.fromOpaque(data).takeUnretainedValue()
-    context.lock.lock()
-    defer { context.lock.unlock() }
-    return context.stored!
+    publication.lock()
+    defer { publication.unlock() }
+    return Unmanaged<CallbackContext>.fromOpaque(data).takeUnretainedValue().stored
   }
 
   /// Releases user data made by ``retained(_:)``: the `GDestroyNotify`.
@@ -35,3 +35,6 @@ final class CallbackContext<Callback>: @unchecked Sendable {
     if let data { Unmanaged<CallbackContext>.fromOpaque(data).release() }
   }
 }
+
+/// The lock that publishes every ``CallbackContext`` to GStreamer's threads.
+private let publication = NSLock()
