@@ -32,8 +32,14 @@ final class CallbackContext<Callback>: @unchecked Sendable {
 
   /// Releases user data made by ``retained(_:)``: the `GDestroyNotify`.
   static func release(_ data: UnsafeMutableRawPointer?) {
-    if let data { Unmanaged<CallbackContext>.fromOpaque(data).release() }
+    releaseCallbackContext(data)
   }
+}
+
+/// Releases user data made by ``CallbackContext/retained(_:)``, whatever its closure's type: a
+/// `GClosureNotify` for `g_signal_connect_data`, which cannot be generic.
+func releaseCallbackContext(_ data: UnsafeMutableRawPointer?) {
+  if let data { Unmanaged<AnyObject>.fromOpaque(data).release() }
 }
 
 /// The lock that publishes every ``CallbackContext`` to GStreamer's threads.

@@ -16,10 +16,7 @@ extension Element {
       guard let pad, let data else { return }
       CallbackContext<PadAddedHandler>.callback(from: data)(Pad(retaining: pad))
     }
-    let context = CallbackContext.retained(handler)
-    g_signal_connect_data(
-      pointer, "pad-added", unsafeBitCast(callback, to: GCallback.self), context,
-      { data, _ in CallbackContext<PadAddedHandler>.release(data) }, GConnectFlags(rawValue: 0))
+    connect("pad-added", unsafeBitCast(callback, to: GCallback.self), handler)
   }
 
   /// An unlinked pad of this element that `pad` can link to, requested from a matching template when

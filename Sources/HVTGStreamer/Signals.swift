@@ -23,6 +23,17 @@ extension Element {
   }
 }
 
+extension Element {
+  /// Connects `callback` to `signal`, with `handler` as its user data (read back with
+  /// ``CallbackContext/callback(from:)``), released when the element goes away. Wraps
+  /// `g_signal_connect_data`.
+  func connect<Handler>(_ signal: String, _ callback: GCallback, _ handler: Handler) {
+    g_signal_connect_data(
+      pointer, signal, callback, CallbackContext.retained(handler), { data, _ in releaseCallbackContext(data) },
+      GConnectFlags(rawValue: 0))
+  }
+}
+
 /// Called with each element added anywhere inside a bin, on the thread that adds it.
 public typealias DeepElementAddedHandler = @Sendable (_ element: Element) -> Void
 
@@ -43,9 +54,6 @@ extension Bin {
       guard let element, let data else { return }
       CallbackContext<DeepElementAddedHandler>.callback(from: data)(Element(retaining: element))
     }
-    let context = CallbackContext.retained(handler)
-    g_signal_connect_data(
-      pointer, "deep-element-added", unsafeBitCast(callback, to: GCallback.self), context,
-      { data, _ in CallbackContext<DeepElementAddedHandler>.release(data) }, GConnectFlags(rawValue: 0))
+    connect("deep-element-added", unsafeBitCast(callback, to: GCallback.self), handler)
   }
 }

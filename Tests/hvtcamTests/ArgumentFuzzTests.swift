@@ -5,19 +5,9 @@ import Testing
 /// may crash or hang `hvtcam`, and every refusal says why.
 @Suite("hvtcam under fuzzed arguments", .timeLimit(.minutes(3)))
 struct ArgumentFuzzTests {
-  /// A small deterministic generator (SplitMix64), so that a failing seed can be run again.
-  struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
-  static let commands = ["photo", "record", "describe", "demo", "presets", "graph", "devices", "repair", "nonsense", ""]
+  static let commands = [
+    "photo", "record", "describe", "demo", "presets", "graph", "devices", "repair", "nonsense", "",
+  ]
   static let options = [
     "--device", "--quality", "--preset", "--flash", "--count", "--max-duration", "--seconds", "--frames",
     "--mode", "--preview", "-o", "--output", "--overwrite", "-v", "--json", "--simulated", "--recording", "-h",
@@ -32,7 +22,7 @@ struct ArgumentFuzzTests {
 
   /// One random command line for `seed`.
   static func arguments(seed: UInt64) -> [String] {
-    var generator = Generator(state: seed)
+    var generator = SplitMix64(seed: seed)
     var words = [commands.randomElement(using: &generator)!]
     for _ in 0..<Int.random(in: 0...6, using: &generator) {
       words.append(

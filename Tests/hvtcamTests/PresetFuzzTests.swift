@@ -3,21 +3,6 @@ import HVTCamera
 import MediaInspection
 import Testing
 
-/// SplitMix64: a small seeded generator, so that every run makes the same mutants.
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// A built-in preset with one to three random edits: the ways a preset file gets broken by hand, by a
 /// bad copy, or on purpose.
 struct PresetMutant: Sendable, CustomStringConvertible {

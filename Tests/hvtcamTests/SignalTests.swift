@@ -2,27 +2,10 @@ import Foundation
 import MediaInspection
 import Testing
 
-/// The stop signals end a capture cleanly, whenever they come: SIGHUP and SIGQUIT finalize like SIGINT
-/// and SIGTERM, and a signal during start-up is acted on, never lost and never fatal.
+/// The stop signals end a capture cleanly, whenever they come: a signal during start-up or between photos
+/// is acted on, never lost and never fatal. (A signal during a recording: `RecordCommandTests`.)
 @Suite("hvtcam and stop signals", .timeLimit(.minutes(2)))
 struct SignalTests {
-  @Test(
-    "SIGHUP or SIGQUIT during a recording finalizes the movie; exit 0; no crash report", arguments: [SIGHUP, SIGQUIT])
-  func finalizes(_ signal: Int32) async throws {
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    let path = directory.path("movie.mp4")
-    let recording = try HVTCam.start(["record"] + HVTCam.simulated + ["--max-duration", "600", "-o", path])
-    _ = try await recording.requireStandardErrorLine("progress line") { $0.hasPrefix("elapsed 1 / ") }
-    recording.send(signal)
-    let result = await recording.result()
-    #expect(result.succeeded && result.outputLines == [path], "\(result)")
-    #expect(!result.standardError.contains("crashed") && !result.standardError.contains("Backtrace"), "\(result)")
-    #expect(result.errorLines.contains { $0.hasPrefix("stopped after ") && $0.hasSuffix("(requested)") }, "\(result)")
-    try await expectH264Movie(at: path)
-    #expect(try directory.contents() == ["movie.mp4"])
-  }
-
   @Test("SIGTERM while the camera starts: the command ends by itself, cleanly, leaving no partial file")
   func duringStartUp() async throws {
     let directory = try TemporaryDirectory()

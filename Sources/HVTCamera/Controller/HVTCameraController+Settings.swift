@@ -41,10 +41,7 @@ extension HVTCameraController {
   /// ``HVTCaptureLimits/recordingDuration`` (one frame interval at 30 fps up to 24 hours); NaN is ignored.
   public var videoMaximumDuration: Double {
     get { read(\.settings.videoMaximumDuration) }
-    set {
-      guard !newValue.isNaN else { return }
-      change(\.videoMaximumDuration, to: HVTCaptureLimits.recordingDuration.clamp(newValue), restarts: false)
-    }
+    set { change(\.videoMaximumDuration, to: newValue, within: HVTCaptureLimits.recordingDuration) }
   }
 
   /// Which camera to use (default `.rear`). Changing it while presented switches cameras (a recording in
@@ -114,20 +111,14 @@ extension HVTCameraController {
   /// cut short, however long it takes: every frame that entered the recording is kept.
   public var drainStallTimeout: Double {
     get { read(\.settings.drainStallTimeout) }
-    set {
-      guard !newValue.isNaN else { return }
-      change(\.drainStallTimeout, to: HVTCaptureLimits.stallTimeout.clamp(newValue), restarts: false)
-    }
+    set { change(\.drainStallTimeout, to: newValue, within: HVTCaptureLimits.stallTimeout) }
   }
 
   /// How long the camera may take to reach PLAYING after `present()` before the start is given up with
   /// ``HVTCameraError/startTimedOut(seconds:)`` (default 10 s, clamped to ``HVTCaptureLimits/stallTimeout``).
   public var startTimeout: Double {
     get { read(\.settings.startTimeout) }
-    set {
-      guard !newValue.isNaN else { return }
-      change(\.startTimeout, to: HVTCaptureLimits.stallTimeout.clamp(newValue), restarts: false)
-    }
+    set { change(\.startTimeout, to: newValue, within: HVTCaptureLimits.stallTimeout) }
   }
 
   /// Changes a setting and, if it changed and `restarts`, restarts a presented camera with it.
@@ -137,6 +128,14 @@ extension HVTCameraController {
       shared.settings[keyPath: setting] = value
       if restarts { restart(in: &shared) }
     }
+  }
+
+  /// Changes a number of seconds, clamped to `limits`; NaN is ignored.
+  private func change(
+    _ setting: WritableKeyPath<Settings, Double>, to value: Double, within limits: HVTCaptureLimits.Seconds
+  ) {
+    guard !value.isNaN else { return }
+    change(setting, to: limits.clamp(value), restarts: false)
   }
 
   /// Restarts a presented camera with the current settings (on the queue, in the order of the calls).
