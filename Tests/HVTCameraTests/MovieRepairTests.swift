@@ -152,7 +152,11 @@ struct MovieRepairTests {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let source = directory.appendingPathComponent("taken.partial.mp4")
-    try (try await Self.partialCopy(seconds: 1)).data.write(to: source)
+    // A copy with two whole fragments, however far the muxer lags on a loaded machine.
+    let recorded = try await Self.partialCopy(seconds: 1) {
+      MP4Box.topLevel(of: $0).filter { $0.type == "moof" }.count >= 2
+    }
+    try recorded.data.write(to: source)
     let taken = directory.appendingPathComponent("taken.mp4")
     try Data("mine".utf8).write(to: taken)
     #expect(throws: HVTCameraError.fileExists(path: taken.path, kept: nil)) { try HVTMovieRepair.repair(source) }

@@ -11,10 +11,11 @@ extension HVTCameraController {
     switch message {
     case .stateChanged(let source, let old, let new, _) where source == state.pipelinePath:
       state.lastPipeline?.dumpDotFile(named: "\(name)-\(old)_\(new)")
+      // First the running camera's facts (configuration, readiness), so that whoever sees PLAYING sees them.
+      if current, new == .playing, let session = state.session { sessionRunning(session) }
       if let from = HVTPipelineState(old), let to = HVTPipelineState(new) {
         publish(.stateChanged(from: from, to: to))
       }
-      if current, new == .playing, let session = state.session { sessionRunning(session) }
     case .error(let report) where current:
       handleError(report)
     case .warning(let report) where current:
