@@ -21,3 +21,25 @@ extension Element {
     return gst_app_sink_try_pull_sample(sink, ClockTime.from(seconds: seconds)).map(Sample.init(adopting:))
   }
 }
+
+/// Called with each sample an `appsink` receives, on its streaming thread.
+public typealias NewSampleHandler = @Sendable (_ sample: Sample) -> Void
+
+extension Element {
+  /// Calls `handler` with every sample the `appsink` receives, on its streaming thread, as it arrives
+  /// (no queue: with `max-buffers=1 drop=true`, samples that arrive while the handler runs are dropped
+  /// upstream). The handler lives as long as the element. Wraps `gst_app_sink_set_callbacks` with
+  /// `new_sample` and `gst_app_sink_pull_sample`.
+  public func onNewSample(_ handler: @escaping NewSampleHandler) {
+    let sink = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstAppSink.self)
+    var callbacks = GstAppSinkCallbacks()
+    callbacks.new_sample = { sink, data in
+      guard let sink, let data, let sample = gst_app_sink_pull_sample(sink) else { return GST_FLOW_OK }
+      CallbackContext<NewSampleHandler>.callback(from: data)(Sample(adopting: sample))
+      return GST_FLOW_OK
+    }
+    gst_app_sink_set_callbacks(sink, &callbacks, CallbackContext.retained(handler)) { data in
+      releaseCallbackContext(data)
+    }
+  }
+}

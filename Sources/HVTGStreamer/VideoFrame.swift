@@ -30,3 +30,36 @@ extension Buffer {
     return Double(sum) / Double(count * 255)
   }
 }
+
+/// The pixels of one raw video frame, copied out of its buffer.
+public struct VideoFramePixels: Sendable {
+  /// The raw format's name, e.g. `RGBA`.
+  public var format: String
+  /// Width in pixels.
+  public var width: Int
+  /// Height in pixels.
+  public var height: Int
+  /// Bytes from one row of the first plane to the next.
+  public var stride: Int
+  /// Every plane, one after another, as the buffer holds them.
+  public var bytes: [UInt8]
+}
+
+extension Sample {
+  /// The sample's frame as raw video: format, size, first-plane stride and a copy of the bytes; `nil`
+  /// when its caps are not raw video. Wraps `gst_video_info_from_caps` and `gst_video_frame_map`.
+  public func videoFramePixels() -> VideoFramePixels? {
+    guard let caps, let buffer else { return nil }
+    var info = GstVideoInfo()
+    guard gst_video_info_from_caps(&info, caps.pointer) != 0 else { return nil }
+    var frame = GstVideoFrame()
+    guard gst_video_frame_map(&frame, &info, buffer.pointer, GST_MAP_READ) != 0 else { return nil }
+    defer { gst_video_frame_unmap(&frame) }
+    let format = caps.structure(at: 0).string("format") ?? ""
+    let bytes = buffer.withBytes { Array($0) }
+    return VideoFramePixels(
+      format: format, width: Int(hvt_gst_video_frame_comp_width(&frame, 0)),
+      height: Int(hvt_gst_video_frame_comp_height(&frame, 0)), stride: Int(hvt_gst_video_frame_comp_stride(&frame, 0)),
+      bytes: bytes)
+  }
+}

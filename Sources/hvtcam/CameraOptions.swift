@@ -22,6 +22,9 @@ struct CameraOptions {
   static let preview = CommandLineParser.Option(
     names: ["--preview"], valueName: "WHERE",
     help: "preset (the preset's sink, default), none, or window (a window of its own on the display).")
+  static let windowID = CommandLineParser.Option(
+    names: ["--window-id"], valueName: "XID",
+    help: "Show the preview inside this X11 window (decimal or 0x hex, as xwininfo prints it).")
   static let output = CommandLineParser.Option(names: ["-o", "--output"], valueName: "PATH", help: "Where to write.")
   static let overwrite = CommandLineParser.Option(
     names: ["--overwrite"], valueName: nil,
@@ -46,19 +49,36 @@ struct CameraOptions {
     }
     preset = arguments["--preset"]
     verbose = arguments.flag("--verbose")
-    preview = try arguments["--preview"].map { name in
-      guard let preview = HVTPreviewOutput(rawValue: name) else {
-        let names = HVTPreviewOutput.allCases.map(\.rawValue).joined(separator: ", ")
-        throw UsageError("hvtcam \(arguments.command): --preview must be one of \(names), not '\(name)'")
-      }
-      return preview
-    }
+    preview = try Self.previewOutput(arguments)
     quality = try arguments["--quality"].map { name in
       guard let quality = HVTCameraController.QualityType(commandLineName: name) else {
         let names = HVTCameraController.QualityType.allCases.map(\.commandLineName).joined(separator: " ")
         throw UsageError("hvtcam \(arguments.command): unknown quality '\(name)' (one of: \(names))")
       }
       return quality
+    }
+  }
+
+  /// The preview `--preview` and `--window-id` ask for; `nil` for the controller's default.
+  private static func previewOutput(_ arguments: ParsedArguments) throws -> HVTPreviewOutput? {
+    let command = "hvtcam \(arguments.command)"
+    if let text = arguments["--window-id"] {
+      guard arguments["--preview"] == nil else {
+        throw UsageError("\(command): --window-id and --preview cannot be used together")
+      }
+      let digits = text.lowercased().hasPrefix("0x") ? (String(text.dropFirst(2)), 16) : (text, 10)
+      guard let handle = UInt(digits.0, radix: digits.1), handle != 0 else {
+        throw UsageError("\(command): --window-id must be an X11 window id such as 0x1e00003, not '\(text)'")
+      }
+      return .embedded(windowHandle: handle)
+    }
+    return try arguments["--preview"].map { name in
+      switch name {
+      case "preset": .preset
+      case "none": HVTPreviewOutput.none
+      case "window": .window(title: "hvtcam \(arguments.command)")
+      default: throw UsageError("\(command): --preview must be one of preset, none, window, not '\(name)'")
+      }
     }
   }
 

@@ -13,7 +13,7 @@ enum RecordCommand {
       unless --overwrite is given.
       """,
     options: [
-      CameraOptions.device, CameraOptions.quality, CameraOptions.preset, CameraOptions.preview,
+      CameraOptions.device, CameraOptions.quality, CameraOptions.preset, CameraOptions.preview, CameraOptions.windowID,
       .init(
         names: ["--max-duration"], valueName: "SECONDS",
         help: "Stop after this long, \(HVTCaptureLimits.recordingDuration) (default 600)."),

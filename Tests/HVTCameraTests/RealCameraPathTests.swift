@@ -29,7 +29,7 @@ struct RealCameraPathTests {
     let launch = model.launchCommand(mode: .video, output: "movie.mp4", frames: 10)
     #expect(launch.hasPrefix("gst-launch-1.0 -e v4l2src name=camera device=/dev/video0 num-buffers=10 ! image/jpeg,"))
     // The live pipeline is made of the same elements and links in NULL, exactly as on hardware.
-    let session = try CaptureSession(model: model, name: "v4l2-test") { _, _ in }
+    let session = try CaptureSession(model: model, output: .none, name: "v4l2-test") { _, _ in }
     #expect(session.pipeline.element(named: "camera")?.factoryName == "v4l2src")
     #expect(session.pipeline.element(named: "camera-decoder")?.factoryName == "jpegdec")
     #expect(try session.pipeline.element(named: "camera")?.propertyString("device") == "/dev/video0")

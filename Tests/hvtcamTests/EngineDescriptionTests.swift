@@ -42,7 +42,8 @@ struct EngineDescriptionTests {
       .union(Self.elementNames(inLine: try #require(lines["recording"])))
     let graph = try await HVTCam.run(["graph", "--recording"] + HVTCam.simulated)
     #expect(graph.succeeded, "\(graph)")
-    // The live pipeline holds the recording bin itself besides the elements the line names.
-    #expect(GraphCommandTests.elementNames(inDOT: graph.standardOutput) == described.union(["recording"]))
+    // The live pipeline holds the preview and recording bins themselves besides the elements the line names.
+    #expect(
+      GraphCommandTests.elementNames(inDOT: graph.standardOutput) == described.union(["preview-branch-0", "recording"]))
   }
 }

@@ -9,9 +9,12 @@ struct WindowPreviewTests {
   func noDisplay() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
+    // A desktop session has XDG_RUNTIME_DIR; without it, glimagesink's probe of Wayland prints a line of
+    // libwayland's own.
+    let session = ["XDG_RUNTIME_DIR": directory.url.path]
     for environment in [
-      HVTCam.environment(removing: ["DISPLAY", "WAYLAND_DISPLAY"]),
-      HVTCam.environment(setting: ["DISPLAY": ":4095"], removing: ["WAYLAND_DISPLAY"]),
+      HVTCam.environment(setting: session, removing: ["DISPLAY", "WAYLAND_DISPLAY"]),
+      HVTCam.environment(setting: session.merging(["DISPLAY": ":4095"]) { $1 }, removing: ["WAYLAND_DISPLAY"]),
     ] {
       let result = try await HVTCam.run(
         ["photo"] + HVTCam.simulated + ["--preview", "window", "-o", directory.path("shot.jpg")],

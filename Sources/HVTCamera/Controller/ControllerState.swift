@@ -13,6 +13,8 @@ extension HVTCameraController {
     var cameraFlashMode = CameraFlashMode.auto
     var outputDirectory = CaptureFiles.defaultDirectory
     var previewOutput = HVTPreviewOutput.preset
+    var mirrorsFrontPreview = true
+    var previewRectangle: HVTPreviewRectangle?
     var preset: HVTPreset
     var drainStallTimeout: Double = 10
     var startTimeout: Double = 10

@@ -123,7 +123,8 @@ extension HVTCameraController {
     let model = try HVTPipelineModel.build(
       camera: camera, choice: choice,
       settings: .init(
-        preset: preset, quality: settings.videoQuality, failingAfterFrames: failing, preview: settings.previewOutput))
+        preset: preset, quality: settings.videoQuality, failingAfterFrames: failing, preview: settings.previewOutput,
+        mirrorsFrontPreview: settings.mirrorsFrontPreview))
     debugLog.log(
       .info,
       "preset \(preset.name): photo encoder \(model.photoEncoderFactory), movie encoder \(model.movieEncoder) "
@@ -137,9 +138,12 @@ extension HVTCameraController {
     // The handler runs on GStreamer threads: it holds the queue and a weak controller, so that the
     // controller is never released (and its pipeline stopped) on a streaming thread.
     let controller = WeakReference(self)
-    return try CaptureSession(model: model, name: name) { [queue] session, message in
+    let session = try CaptureSession(model: model, output: settings.previewOutput, name: name) {
+      [queue] session, message in
       queue.async { controller.target?.handle(message, fromSession: session) }
     }
+    if settings.previewRectangle != nil { session.preview.sink.setRenderRectangle(settings.previewRectangle) }
+    return session
   }
 
   // MARK: - The state machine (on the queue)

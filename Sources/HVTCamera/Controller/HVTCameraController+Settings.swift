@@ -98,13 +98,6 @@ extension HVTCameraController {
     }
   }
 
-  /// Where the live preview goes (default `.preset`: the preset's sink). Takes effect at the next
-  /// `present()`.
-  public var previewOutput: HVTPreviewOutput {
-    get { read(\.settings.previewOutput) }
-    set { change(\.previewOutput, to: newValue, restarts: false) }
-  }
-
   /// How long a finishing recording may go without progress — no buffer entering its encoder or reaching
   /// its file sink — before it is given up with ``HVTCameraError/drainStalled(partial:seconds:frames:)``
   /// (default 10 s, clamped to ``HVTCaptureLimits/stallTimeout``). A drain that makes progress is never
@@ -122,7 +115,7 @@ extension HVTCameraController {
   }
 
   /// Changes a setting and, if it changed and `restarts`, restarts a presented camera with it.
-  private func change<Value: Equatable>(_ setting: WritableKeyPath<Settings, Value>, to value: Value, restarts: Bool) {
+  func change<Value: Equatable>(_ setting: WritableKeyPath<Settings, Value>, to value: Value, restarts: Bool) {
     shared.withLock { shared in
       guard shared.settings[keyPath: setting] != value else { return }
       shared.settings[keyPath: setting] = value

@@ -12,6 +12,10 @@ public enum HVTCameraEvent: Sendable {
   /// (taken on the streaming thread as the frame arrived; the event itself arrives a little later).
   /// `at` minus a `ContinuousClock.now` taken before `present()` is the camera's start-up time.
   case previewStarted(at: ContinuousClock.Instant)
+  /// The preview of a presented camera now goes to this output (after ``HVTCameraController/previewOutput``
+  /// or ``HVTCameraController/mirrorsFrontPreview`` changed): the new branch is attached to the tee and
+  /// the old one is being removed; the source never stopped.
+  case previewChanged(HVTPreviewOutput)
   /// ``HVTCameraController/isReadyForCapture`` changed: `true` when the camera delivers frames and no
   /// `takePicture()` photo is in flight (camerabin's `ready-for-capture`).
   case readyForCapture(Bool)

@@ -9,42 +9,45 @@ import HVTGStreamer
 final class CaptureSession: @unchecked Sendable {
   /// Tells this session's bus messages from those of earlier sessions, whose pipelines have the same name.
   let id: UInt64
-  let model: HVTPipelineModel
   let pipeline: Pipeline
   let tee: Element
   /// The simulated camera's light (`videobalance`), for the flash and the torch; `nil` without a flash.
   let light: Element?
   let tap = FrameTap()
-  /// Counts what reaches the preview sink.
+  /// Counts what reaches the preview sink, whichever preview branch is attached.
   let previewMonitor = PreviewMonitor()
   let photoEncoder: PhotoEncoder
+  /// The model as it runs, and the preview branch attached to the tee; both change when the preview
+  /// output does.
+  private let current: Locked<(model: HVTPipelineModel, preview: PreviewBranch)>
+  private let previews = Locked<Int>(0)
 
   private static let sessions = Locked<UInt64>(0)
   /// What to do, on the posting thread, when an element inside a bin (by its path) posts an error.
   private let errorHandlers = Locked<[String: @Sendable () -> Void]>([:])
 
-  /// Builds the pipeline (in NULL) from the model's topology and routes its bus to `onMessage`, with this
-  /// session's ``id`` (called on GStreamer's threads).
-  init(model: HVTPipelineModel, name: String, onMessage: @escaping @Sendable (UInt64, BusMessage) -> Void) throws {
+  /// Builds the pipeline (in NULL) from the model's topology, its preview wired for `output`, and routes
+  /// its bus to `onMessage`, with this session's ``id`` (called on GStreamer's threads).
+  init(
+    model: HVTPipelineModel, output: HVTPreviewOutput, name: String,
+    onMessage: @escaping @Sendable (UInt64, BusMessage) -> Void
+  ) throws {
     id = Self.sessions.withLock { count in
       count += 1
       return count
     }
-    self.model = model
     pipeline = Pipeline(named: name)
     let camera = try ElementChain(model.cameraChain, in: pipeline)
-    let preview = try ElementChain(model.preview, in: pipeline)
     let tee = camera.last
-    guard let teePad = tee.requestPad("src_%u") else {
-      throw HVTCameraError.pipelineSetupFailed(.missingPad(element: tee.path, pad: "src_%u"))
+    guard let teeSink = tee.staticPad("sink") else {
+      throw HVTCameraError.pipelineSetupFailed(.missingPad(element: tee.path, pad: "sink"))
     }
-    guard let previewPad = preview.first.staticPad("sink"), let teeSink = tee.staticPad("sink"),
-      let previewSinkPad = preview.last.staticPad("sink")
-    else { throw HVTCameraError.pipelineSetupFailed(.missingPad(element: preview.first.path, pad: "sink")) }
-    try teePad.link(to: previewPad)
     tap.install(on: teeSink)
-    previewMonitor.install(on: previewSinkPad)
     self.tee = tee
+    let preview = try PreviewBranch(
+      chain: model.preview, output: output, name: "preview-branch-0", monitor: previewMonitor)
+    try preview.attach(to: pipeline, tee: tee)
+    current = Locked((model, preview))
     light = pipeline.element(named: HVTPipelineModel.lightName)
     photoEncoder = try PhotoEncoder(chain: model.photoPipeline, name: "\(name)-photo")
     pipeline.bus.setSyncHandler { [id, errorHandlers] message in
@@ -61,6 +64,31 @@ final class CaptureSession: @unchecked Sendable {
   /// The handler only records the fact.
   func onError(inside path: String, _ handler: (@Sendable () -> Void)?) {
     errorHandlers.withLock { $0[path] = handler }
+  }
+
+  /// The model the pipeline runs, with the preview chain of the current output.
+  var model: HVTPipelineModel { current.withLock { $0.model } }
+
+  /// The preview branch attached to the tee.
+  var preview: PreviewBranch { current.withLock { $0.preview } }
+
+  /// Swaps the preview for one showing `output`, built from `model`'s preview chain: the new branch is
+  /// attached first, then the old one is unlinked between two frames and stopped, so the source,
+  /// photos and recordings go on. On failure the current preview stays. Takes as long as the new sink
+  /// needs to open its window: call it off the controller queue.
+  func replacePreview(model: HVTPipelineModel, output: HVTPreviewOutput) throws {
+    let number = previews.withLock { count in
+      count += 1
+      return count
+    }
+    let replacement = try PreviewBranch(
+      chain: model.preview, output: output, name: "preview-branch-\(number)", monitor: previewMonitor)
+    try replacement.attach(to: pipeline, tee: tee)
+    let old = current.withLock { current in
+      defer { current = (model, replacement) }
+      return current.preview
+    }
+    old.detach(from: pipeline, tee: tee)
   }
 
   /// The pipeline's own object path, to tell its messages from its children's.

@@ -7,6 +7,7 @@ extension HVTPipelineModel {
     var quality: HVTCameraController.QualityType
     var failingAfterFrames: Int?
     var preview: HVTPreviewOutput
+    var mirrorsFrontPreview = true
   }
 
   /// Builds the model for a camera, the caps chosen for it and the capture settings. Element slots resolve
@@ -26,7 +27,9 @@ extension HVTPipelineModel {
       device: camera.position, deviceName: camera.name, devicePath: camera.path, preset: preset.name,
       requestedQuality: settings.quality, size: choice.size, frameRate: choice.frameRate, sourceFormat: choice.format)
     return HVTPipelineModel(
-      source: source, preview: try previewChain(preset: preset, output: settings.preview),
+      source: source,
+      preview: try previewChain(
+        preset: preset, output: settings.preview, mirrored: camera.position == .front && settings.mirrorsFrontPreview),
       photoEncoder: [
         HVTElementDescription("videoconvert", name: "photo-convert"),
         try resolve(preset.photoEncoder, "photo.encoder").named(photoEncoderName),
@@ -34,6 +37,15 @@ extension HVTPipelineModel {
       recording: try recordingChain(
         preset: preset, configuration: configuration, intraOnly: settings.quality.isIntraOnly),
       configuration: configuration, movieExtension: preset.movieExtension, photoExtension: preset.photoExtension)
+  }
+
+  /// A copy whose preview shows `output` (mirrored for the front camera when `mirrorsFront`); the rest of
+  /// the pipeline is unchanged.
+  func showingPreview(_ output: HVTPreviewOutput, preset: HVTPreset, mirrorsFront: Bool) throws -> HVTPipelineModel {
+    var model = self
+    model.preview = try Self.previewChain(
+      preset: preset, output: output, mirrored: configuration.device == .front && mirrorsFront)
+    return model
   }
 
   /// The camera's source (or the preset's), its caps, and `jpegdec` for MJPEG. The simulated camera makes
@@ -53,21 +65,40 @@ extension HVTPipelineModel {
     return chain
   }
 
-  /// `queue leaky=downstream ! <sink>`: the preset's sink, unless the controller's preview output says
-  /// otherwise.
-  static func previewChain(preset: HVTPreset, output: HVTPreviewOutput) throws -> [HVTElementDescription] {
+  /// `queue leaky=downstream ! … ! <sink>`: the preset's sink, unless the controller's preview output says
+  /// otherwise. A preview someone looks at is converted for its sink and, with `mirrored`, flipped left to
+  /// right (`videoflip`), as camera apps show the front camera; captures are not.
+  static func previewChain(preset: HVTPreset, output: HVTPreviewOutput, mirrored: Bool) throws
+    -> [HVTElementDescription]
+  {
     let queue = HVTElementDescription(
       "queue", name: "preview-queue", ["leaky": "downstream", "max-size-buffers": "2"])
+    var shown = [queue]
+    if mirrored && output.isShown {
+      shown.append(HVTElementDescription("videoflip", name: "preview-mirror", ["method": "horizontal-flip"]))
+    }
+    shown.append(HVTElementDescription("videoconvert", name: "preview-convert"))
+    let environment = ProcessInfo.processInfo.environment
     switch output {
     case .preset:
       return [queue, try resolve(preset.preview, "preview").named("preview")]
     case .none:
       return [queue, HVTElementDescription("fakesink", name: "preview", ["sync": "false"])]
-    case .window:
-      let sink = try WindowSink.choose(environment: ProcessInfo.processInfo.environment)
-      return [
-        queue, HVTElementDescription("videoconvert", name: "preview-convert"),
-        HVTElementDescription(sink, name: "preview", ["sync": "false"]),
+    case .window(let title):
+      // The X and Wayland sinks name their window after the stream's title tag.
+      let tags = HVTElementDescription(
+        "taginject", name: "preview-title", ["tags": "title=\(LaunchQuoting.structureString(title ?? "HVTCamera"))"])
+      let sink = try WindowSink.choose(environment: environment)
+      return shown + [tags, HVTElementDescription(sink, name: "preview", ["sync": "false"])]
+    case .embedded:
+      let sink = try WindowSink.choose(environment: environment, overlayOnly: true)
+      return shown + [HVTElementDescription(sink, name: "preview", ["sync": "false"])]
+    case .frames(let format, _):
+      return shown + [
+        .capsFilter("video/x-raw,format=\(format.rawValue)", name: "preview-caps"),
+        HVTElementDescription(
+          "appsink", name: "preview",
+          ["sync": "false", "max-buffers": "1", "drop": "true", "enable-last-sample": "false"]),
       ]
     }
   }
@@ -106,18 +137,6 @@ extension HVTPipelineModel {
     }
     return element
   }
-}
-
-/// Where the live preview goes.
-public enum HVTPreviewOutput: String, Sendable, Hashable, CaseIterable {
-  /// The preset's preview sink (the default).
-  case preset
-  /// Nowhere (`fakesink`): headless capture, services, tests.
-  case none
-  /// A window of its own, on the display the process has: `waylandsink`, `xvimagesink`, `ximagesink` or
-  /// `glimagesink`, the first that opens it (see `present()`'s errors: without a display,
-  /// ``HVTCameraError/noDisplay(reason:)``).
-  case window
 }
 
 extension HVTElementDescription {

@@ -9,6 +9,15 @@ enum LaunchQuoting {
   /// `"` escaped by a backslash (the parser removes one level of backslashes).
   static func launchValue(_ value: String) -> String {
     if !value.isEmpty, value.allSatisfy(plain.contains) { return value }
+    return doubleQuoted(value)
+  }
+
+  /// A string field's value in a `GstStructure` text (`gst_structure_from_string`, as `taginject`'s
+  /// `tags` parses it): typed as a string and double-quoted, so that no character of it is syntax.
+  static func structureString(_ value: String) -> String { "(string)" + doubleQuoted(value) }
+
+  /// `value` in double quotes, with `\` and `"` escaped by a backslash.
+  private static func doubleQuoted(_ value: String) -> String {
     var quoted = "\""
     for character in value {
       if character == "\\" || character == "\"" { quoted.append("\\") }

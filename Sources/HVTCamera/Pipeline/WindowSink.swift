@@ -4,7 +4,8 @@ import HVTGStreamer
 /// machine without a usable display can be a sink that crashes the process (`dfbvideosink`).
 ///
 /// Candidates follow the display the process has: Wayland (`WAYLAND_DISPLAY`) → `waylandsink`,
-/// `glimagesink`; X11 (`DISPLAY`) → `xvimagesink`, `ximagesink`, `glimagesink`. Each installed candidate
+/// `glimagesink`; X11 (`DISPLAY`) → `xvimagesink`, `ximagesink`, `glimagesink` (for an embedded preview,
+/// `xvimagesink`, `glimagesink`, `ximagesink`: the scaling sinks first). Each installed candidate
 /// is opened (set to READY, which connects to the display) and the first that opens is used. Without a
 /// display, or when none opens, the error says so.
 enum WindowSink {
@@ -23,21 +24,32 @@ enum WindowSink {
     return false
   }
 
-  /// The sinks to try for a display environment, in order.
-  static func candidates(environment: [String: String]) -> [String] {
+  /// The sinks to try for a display environment, in order. With `overlayOnly`, the sinks that draw into an
+  /// application's X11 window, those that scale the picture to the window first (`ximagesink` draws
+  /// frames at their own size from the window's corner).
+  static func candidates(environment: [String: String], overlayOnly: Bool = false) -> [String] {
     var names: [String] = []
-    if environment["WAYLAND_DISPLAY"].map({ !$0.isEmpty }) ?? false { names += ["waylandsink", "glimagesink"] }
-    if environment["DISPLAY"].map({ !$0.isEmpty }) ?? false { names += ["xvimagesink", "ximagesink", "glimagesink"] }
+    if !overlayOnly, environment["WAYLAND_DISPLAY"].map({ !$0.isEmpty }) ?? false {
+      names += ["waylandsink", "glimagesink"]
+    }
+    if environment["DISPLAY"].map({ !$0.isEmpty }) ?? false {
+      names +=
+        overlayOnly ? ["xvimagesink", "glimagesink", "ximagesink"] : ["xvimagesink", "ximagesink", "glimagesink"]
+    }
     var seen = Set<String>()
     return names.filter { seen.insert($0).inserted }
   }
 
-  /// The first candidate that is installed and opens the display. Wraps `gst_element_set_state` to READY
+  /// The first candidate that is installed and opens the display (with `overlayOnly`, an X11 sink that
+  /// can draw into an application's window). Wraps `gst_element_set_state` to READY
   /// and back to NULL on a probe element.
-  static func choose(environment: [String: String]) throws -> String {
-    let candidates = candidates(environment: environment)
+  static func choose(environment: [String: String], overlayOnly: Bool = false) throws -> String {
+    let candidates = candidates(environment: environment, overlayOnly: overlayOnly)
     guard !candidates.isEmpty else {
-      throw HVTCameraError.noDisplay(reason: "neither DISPLAY nor WAYLAND_DISPLAY is set")
+      throw HVTCameraError.noDisplay(
+        reason: overlayOnly
+          ? "DISPLAY is not set (an embedded preview draws into an X11 window)"
+          : "neither DISPLAY nor WAYLAND_DISPLAY is set")
     }
     var refused: [String] = []
     for factory in candidates where GStreamer.hasElement(factory) {

@@ -1,0 +1,95 @@
+/// Where the live preview goes (``HVTCameraController/previewOutput``). Switching it on a presented camera
+/// replaces the preview branch behind the tee; the source, photos and recordings go on.
+public enum HVTPreviewOutput: Sendable, Equatable, CustomStringConvertible {
+  /// The preset's preview sink (the default).
+  case preset
+  /// Nowhere (`fakesink`): headless capture, services, tests.
+  case none
+  /// A window of its own, titled `title` (default "HVTCamera"), on the display the process has:
+  /// `waylandsink`, `xvimagesink`, `ximagesink` or `glimagesink`, the first that opens it; without a
+  /// display, ``HVTCameraError/noDisplay(reason:)``. The title reaches the sink as a tag (`taginject`).
+  case window(title: String? = nil)
+  /// Into the application's own X11 window, by its id (`gdk_x11_window_get_xid`, Qt's `winId()`, SDL's
+  /// `SDL_SysWMinfo.info.x11.window`), through `GstVideoOverlay` (`xvimagesink` or `ximagesink`). After
+  /// the app's widget moves or is resized, call ``HVTCameraController/setPreviewRectangle(x:y:width:height:)``.
+  case embedded(windowHandle: UInt)
+  /// Every preview frame to `handler`, converted to `format`, through an `appsink` (`max-buffers=1
+  /// drop=true`): a handler slower than the camera loses frames, never delays the camera or a capture.
+  /// The handler runs on the preview's streaming thread: copy what it needs and return.
+  case frames(format: HVTPreviewFrame.Format, handler: @Sendable (HVTPreviewFrame) -> Void)
+
+  /// Outputs are equal when they show the same thing the same way; two `.frames` outputs never are (each
+  /// has its own handler), so setting one always installs it.
+  public static func == (lhs: HVTPreviewOutput, rhs: HVTPreviewOutput) -> Bool {
+    switch (lhs, rhs) {
+    case (.preset, .preset), (.none, .none): true
+    case (.window(let a), .window(let b)): a == b
+    case (.embedded(let a), .embedded(let b)): a == b
+    default: false
+    }
+  }
+
+  /// `preset`, `none`, `window`, `embedded` or `frames`, with their values.
+  public var description: String {
+    switch self {
+    case .preset: "preset"
+    case .none: "none"
+    case .window(let title): "window" + (title.map { " \"\($0)\"" } ?? "")
+    case .embedded(let handle): "embedded in window 0x\(String(handle, radix: 16))"
+    case .frames(let format, _): "frames (\(format.rawValue))"
+    }
+  }
+
+  /// Whether the preview is seen by a person (a window or the app's), so that the front camera's is
+  /// mirrored.
+  var isShown: Bool {
+    switch self {
+    case .window, .embedded, .frames: true
+    case .preset, .none: false
+    }
+  }
+}
+
+/// One preview frame handed to the app by ``HVTPreviewOutput/frames(format:handler:)``.
+public struct HVTPreviewFrame: Sendable {
+  /// The pixel formats the app can ask for.
+  public enum Format: String, Sendable, CaseIterable {
+    /// 8-bit red, green, blue, alpha, in that byte order.
+    case rgba = "RGBA"
+    /// 8-bit blue, green, red and a padding byte.
+    case bgrx = "BGRx"
+    /// Planar 4:2:0 YUV: the luma plane, then the two quarter-size chroma planes.
+    case i420 = "I420"
+  }
+
+  /// The format of ``bytes``.
+  public var format: Format
+  /// Width in pixels.
+  public var width: Int
+  /// Height in pixels.
+  public var height: Int
+  /// Bytes from one row of the first plane to the next.
+  public var stride: Int
+  /// The frame's timestamp: running time on the pipeline's clock, in seconds.
+  public var timestamp: Double
+  /// The pixels (every plane, one after the other, for I420).
+  public var bytes: [UInt8]
+}
+
+/// A rectangle of the app's window, in pixels from its top-left corner, that an embedded preview draws
+/// into (``HVTCameraController/setPreviewRectangle(_:)``).
+public struct HVTPreviewRectangle: Sendable, Hashable {
+  /// Left edge.
+  public var x: Int
+  /// Top edge.
+  public var y: Int
+  /// Width; at least 1.
+  public var width: Int
+  /// Height; at least 1.
+  public var height: Int
+
+  /// A rectangle at (`x`, `y`) of `width` × `height` pixels.
+  public init(x: Int, y: Int, width: Int, height: Int) {
+    (self.x, self.y, self.width, self.height) = (x, y, width, height)
+  }
+}
