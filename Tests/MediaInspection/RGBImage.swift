@@ -10,6 +10,24 @@ public struct RGBImage: Sendable {
   /// Rows of `width` × 3 bytes, top to bottom.
   public let bytes: [UInt8]
 
+  /// The RGB part of RGBA pixels, rows `stride` bytes apart.
+  public init(rgba: [UInt8], width: Int, height: Int, stride: Int) {
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(width * height * 3)
+    for y in 0..<height {
+      for x in 0..<width {
+        let offset = y * stride + x * 4
+        bytes += rgba[offset..<offset + 3]
+      }
+    }
+    self.init(packed: bytes, width: width, height: height)
+  }
+
+  /// Packed RGB rows.
+  init(packed bytes: [UInt8], width: Int, height: Int) {
+    (self.width, self.height, self.bytes) = (width, height, bytes)
+  }
+
   /// The pixel at (`x`, `y`).
   public func pixel(_ x: Int, _ y: Int) -> (r: UInt8, g: UInt8, b: UInt8) {
     let offset = (y * width + x) * 3
@@ -43,13 +61,14 @@ public struct RGBImage: Sendable {
   /// The SMPTE bars' names, left to right, as the simulated camera (`videotestsrc`) shows them.
   public static let smpteBars = ["white", "yellow", "cyan", "green", "magenta", "red", "blue"]
 
-  /// Decodes an image file with FFmpeg and scales it to `width` × `height`.
+  /// Decodes an image file (or a movie's first frame) with FFmpeg and scales it to `width` × `height`.
   public static func decode(_ path: String, width: Int, height: Int) async throws -> RGBImage {
     try await withRawFile { raw in
       try await MediaInspector.run(
         "ffmpeg",
         [
-          "-v", "error", "-y", "-i", path, "-vf", "scale=\(width):\(height)", "-f", "rawvideo", "-pix_fmt",
+          "-v", "error", "-y", "-i", path, "-frames:v", "1", "-vf", "scale=\(width):\(height)", "-f", "rawvideo",
+          "-pix_fmt",
           "rgb24", raw,
         ])
     }
@@ -90,6 +109,6 @@ extension Data {
     guard count == width * height * 3 else {
       throw InspectionError("expected \(width)x\(height) RGB (\(width * height * 3) bytes), read \(count) bytes")
     }
-    return RGBImage(width: width, height: height, bytes: [UInt8](self))
+    return RGBImage(packed: [UInt8](self), width: width, height: height)
   }
 }

@@ -15,9 +15,19 @@ extension HVTCameraController {
     var previewOutput = HVTPreviewOutput.preset
     var mirrorsFrontPreview = true
     var previewRectangle: HVTPreviewRectangle?
+    var cameraViewTransform = HVTAffineTransform.identity
+    var cameraOverlays: [HVTCameraOverlay] = []
+    var overlayBurnsIntoCaptures: HVTOverlayTargets = []
     var preset: HVTPreset
     var drainStallTimeout: Double = 10
     var startTimeout: Double = 10
+
+    /// What the preview branch is built from.
+    var preview: HVTPipelineModel.PreviewSettings {
+      .init(
+        output: previewOutput, mirrorsFront: mirrorsFrontPreview, transform: cameraViewTransform,
+        overlays: cameraOverlays)
+    }
   }
 
   /// The lock-protected snapshot every getter reads: the settings, and what the camera is doing as far

@@ -123,8 +123,8 @@ extension HVTCameraController {
     let model = try HVTPipelineModel.build(
       camera: camera, choice: choice,
       settings: .init(
-        preset: preset, quality: settings.videoQuality, failingAfterFrames: failing, preview: settings.previewOutput,
-        mirrorsFrontPreview: settings.mirrorsFrontPreview))
+        preset: preset, quality: settings.videoQuality, failingAfterFrames: failing, preview: settings.preview,
+        overlayTargets: settings.overlayBurnsIntoCaptures))
     debugLog.log(
       .info,
       "preset \(preset.name): photo encoder \(model.photoEncoderFactory), movie encoder \(model.movieEncoder) "

@@ -7,15 +7,55 @@ extension HVTCameraController {
   /// to the delegate and the previous preview stays.
   public var previewOutput: HVTPreviewOutput {
     get { read(\.settings.previewOutput) }
-    set { changePreview(\.previewOutput, to: newValue) }
+    set { changePreview(\.previewOutput, to: newValue, rebuilding: true) }
   }
 
   /// Whether the front camera's preview is mirrored, as camera apps show it (default true). Photos and
-  /// movies are never mirrored. Done by `videoflip method=horizontal-flip` in the preview branch of a
-  /// window, embedded or frames output.
+  /// movies are never mirrored. Done by `videoflip video-direction=horiz` in the preview branch of a
+  /// window, embedded or frames output, changed on the running branch.
   public var mirrorsFrontPreview: Bool {
     get { read(\.settings.mirrorsFrontPreview) }
-    set { changePreview(\.mirrorsFrontPreview, to: newValue) }
+    set { changePreview(\.mirrorsFrontPreview, to: newValue, rebuilding: false) }
+  }
+
+  /// The transform applied to the preview of a window, embedded or frames output (default identity),
+  /// as the reference's `cameraViewTransform`: a scale of at least 1 zooms into the frame, a translation
+  /// (in pixels of the preview) pans within it, rotations by multiples of 90° and flips turn it. The
+  /// preview only: photos and movies show the whole frame, and overlays and controls are not moved. Set
+  /// with ``setCameraViewTransform(_:)``.
+  public var cameraViewTransform: HVTAffineTransform { read(\.settings.cameraViewTransform) }
+
+  /// Sets ``cameraViewTransform``; on a presented camera the running preview changes at its next frame
+  /// (`videocrop` and `videoscale` for zoom and pan, `videoflip` for turns). Throws
+  /// ``HVTCameraError/unsupportedViewTransform(_:reason:)`` for a scale below 1, a shear or another
+  /// angle, and keeps the previous transform.
+  public func setCameraViewTransform(_ transform: HVTAffineTransform) throws {
+    _ = try PreviewGeometry(transform: transform, mirrored: false, width: 2, height: 2)
+    changePreview(\.cameraViewTransform, to: transform, rebuilding: false)
+  }
+
+  /// What is drawn on top of the preview (default none), in order: images with alpha and texts, as the
+  /// reference's `cameraOverlayView`. Not moved by the view transform. Set with ``setCameraOverlays(_:)``.
+  public var cameraOverlays: [HVTCameraOverlay] { read(\.settings.cameraOverlays) }
+
+  /// Sets ``cameraOverlays``, replacing the preview branch of a presented camera (and restarting it
+  /// when they are burned into captures). Throws ``HVTCameraError/invalidOverlay(reason:)`` for an
+  /// unreadable image or a value out of range, and keeps the previous overlays.
+  public func setCameraOverlays(_ overlays: [HVTCameraOverlay]) throws {
+    try overlays.forEach { try $0.validate() }
+    if read(\.settings.overlayBurnsIntoCaptures).isEmpty {
+      changePreview(\.cameraOverlays, to: overlays, rebuilding: true)
+    } else {
+      change(\.cameraOverlays, to: overlays, restarts: true)
+    }
+  }
+
+  /// Which captures the overlays are also drawn into (default none: the preview only): `.photos`
+  /// before the photo encoder, `.movies` before the movie encoder — a watermark. Changing it restarts a
+  /// presented camera (a recording in progress is finalized and delivered first).
+  public var overlayBurnsIntoCaptures: HVTOverlayTargets {
+    get { read(\.settings.overlayBurnsIntoCaptures) }
+    set { change(\.overlayBurnsIntoCaptures, to: newValue, restarts: true) }
   }
 
   /// Confines an embedded preview to a rectangle of the app's window, after the widget it shows in moved
@@ -32,28 +72,32 @@ extension HVTCameraController {
     worker.async { [weak self] in self?.read(\.session)?.preview.sink.expose() }
   }
 
-  /// Changes a preview setting and, when presented, rebuilds the preview branch with it.
-  private func changePreview<Value>(_ setting: WritableKeyPath<Settings, Value>, to value: Value)
+  /// Changes a preview setting and, when presented, changes the running preview: `rebuilding` replaces
+  /// its branch, otherwise only its geometry's element properties change.
+  private func changePreview<Value>(_ setting: WritableKeyPath<Settings, Value>, to value: Value, rebuilding: Bool)
   where Value: Equatable {
     shared.withLock { shared in
       guard shared.settings[keyPath: setting] != value else { return }
       shared.settings[keyPath: setting] = value
       guard shared.isPresented else { return }
       let settings = shared.settings
-      queue.async { self.switchPreview(to: settings) }
+      queue.async { self.updatePreview(to: settings, rebuilding: rebuilding) }
     }
   }
 
-  /// Swaps the running session's preview branch for one built from `settings` (on the queue; the work
-  /// is done on the worker, where sessions start and stop, so it follows a start in progress).
-  private func switchPreview(to settings: Settings) {
+  /// Changes the running session's preview to `settings` (on the queue; the work is done on the worker,
+  /// where sessions start and stop, so it follows a start in progress).
+  private func updatePreview(to settings: Settings, rebuilding: Bool) {
     guard let session = state.session, state.phase == .starting || state.phase == .running else { return }
     worker.async {
       do {
-        let model = try session.model.showingPreview(
-          settings.previewOutput, preset: settings.preset, mirrorsFront: settings.mirrorsFrontPreview)
-        try session.replacePreview(model: model, output: settings.previewOutput)
-        session.preview.sink.setRenderRectangle(settings.previewRectangle)
+        let model = try session.model.showingPreview(settings.preview, preset: settings.preset)
+        if rebuilding || !session.preview.canAdopt(model.preview) {
+          try session.replacePreview(model: model, output: settings.previewOutput)
+          session.preview.sink.setRenderRectangle(settings.previewRectangle)
+        } else {
+          try session.adoptPreview(model: model)
+        }
         self.queue.async { self.publish(.previewChanged(settings.previewOutput)) }
       } catch {
         self.queue.async { self.fail(error) }

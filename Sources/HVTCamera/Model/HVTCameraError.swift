@@ -59,6 +59,11 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
   case noInstalledCandidate(slot: String, candidates: [String], hint: String?)
   /// A window preview was asked for, and there is no display to show it on (or no sink could open it).
   case noDisplay(reason: String)
+  /// ``HVTCameraController/setCameraViewTransform(_:)`` was given a transform the preview cannot show.
+  case unsupportedViewTransform(HVTAffineTransform, reason: String)
+  /// A ``HVTCameraOverlay`` cannot be drawn: its image file is missing or unreadable, or a value is out
+  /// of range.
+  case invalidOverlay(reason: String)
   /// The preset the controller was given cannot be used here.
   case invalidPreset(HVTPresetError)
   /// An error from outside the engine (Foundation, the system) that has no case of its own; its text.
@@ -131,6 +136,10 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
       "\(slot): none of \(candidates.joined(separator: ", ")) is installed" + (hint.map { " (\($0))" } ?? "")
     case .noDisplay(let reason):
       "cannot show the preview in a window: \(reason)"
+    case .unsupportedViewTransform(let transform, let reason):
+      "the view transform \(transform) cannot be shown: \(reason)"
+    case .invalidOverlay(let reason):
+      "invalid camera overlay: \(reason)"
     case .invalidPreset(let error):
       "invalid preset: \(error)"
     case .unexpected(let text):

@@ -91,6 +91,15 @@ final class CaptureSession: @unchecked Sendable {
     old.detach(from: pipeline, tee: tee)
   }
 
+  /// Takes on `model`'s preview geometry in the running preview branch (see
+  /// ``PreviewBranch/canAdopt(_:)``).
+  func adoptPreview(model: HVTPipelineModel) throws {
+    try current.withLock { current in
+      try current.preview.adopt(model.preview)
+      current.model = model
+    }
+  }
+
   /// The pipeline's own object path, to tell its messages from its children's.
   var path: String { pipeline.path }
 

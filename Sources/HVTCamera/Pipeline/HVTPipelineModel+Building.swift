@@ -6,8 +6,18 @@ extension HVTPipelineModel {
     var preset: HVTPreset
     var quality: HVTCameraController.QualityType
     var failingAfterFrames: Int?
-    var preview: HVTPreviewOutput
-    var mirrorsFrontPreview = true
+    var preview: PreviewSettings
+    /// Which captures the preview's overlays are also drawn into.
+    var overlayTargets: HVTOverlayTargets = []
+  }
+
+  /// What the preview shows and how.
+  struct PreviewSettings: Sendable {
+    var output = HVTPreviewOutput.preset
+    /// Whether the front camera's preview is mirrored.
+    var mirrorsFront = true
+    var transform = HVTAffineTransform.identity
+    var overlays: [HVTCameraOverlay] = []
   }
 
   /// Builds the model for a camera, the caps chosen for it and the capture settings. Element slots resolve
@@ -26,25 +36,26 @@ extension HVTPipelineModel {
     let configuration = HVTCaptureConfiguration(
       device: camera.position, deviceName: camera.name, devicePath: camera.path, preset: preset.name,
       requestedQuality: settings.quality, size: choice.size, frameRate: choice.frameRate, sourceFormat: choice.format)
+    let burned = { (target: HVTOverlayTargets, prefix: String) in
+      settings.overlayTargets.contains(target)
+        ? settings.preview.overlays.elements(prefix: prefix, frame: choice.size) : []
+    }
     return HVTPipelineModel(
       source: source,
-      preview: try previewChain(
-        preset: preset, output: settings.preview, mirrored: camera.position == .front && settings.mirrorsFrontPreview),
-      photoEncoder: [
-        HVTElementDescription("videoconvert", name: "photo-convert"),
-        try resolve(preset.photoEncoder, "photo.encoder").named(photoEncoderName),
+      preview: try previewChain(preset: preset, settings: settings.preview, configuration: configuration),
+      photoEncoder: [HVTElementDescription("videoconvert", name: "photo-convert")] + burned(.photos, "photo") + [
+        try resolve(preset.photoEncoder, "photo.encoder").named(photoEncoderName)
       ],
       recording: try recordingChain(
-        preset: preset, configuration: configuration, intraOnly: settings.quality.isIntraOnly),
+        preset: preset, configuration: configuration, intraOnly: settings.quality.isIntraOnly,
+        overlays: burned(.movies, "movie")),
       configuration: configuration, movieExtension: preset.movieExtension, photoExtension: preset.photoExtension)
   }
 
-  /// A copy whose preview shows `output` (mirrored for the front camera when `mirrorsFront`); the rest of
-  /// the pipeline is unchanged.
-  func showingPreview(_ output: HVTPreviewOutput, preset: HVTPreset, mirrorsFront: Bool) throws -> HVTPipelineModel {
+  /// A copy whose preview is built from `settings`; the rest of the pipeline is unchanged.
+  func showingPreview(_ settings: PreviewSettings, preset: HVTPreset) throws -> HVTPipelineModel {
     var model = self
-    model.preview = try Self.previewChain(
-      preset: preset, output: output, mirrored: configuration.device == .front && mirrorsFront)
+    model.preview = try Self.previewChain(preset: preset, settings: settings, configuration: configuration)
     return model
   }
 
@@ -66,18 +77,23 @@ extension HVTPipelineModel {
   }
 
   /// `queue leaky=downstream ! … ! <sink>`: the preset's sink, unless the controller's preview output says
-  /// otherwise. A preview someone looks at is converted for its sink and, with `mirrored`, flipped left to
-  /// right (`videoflip`), as camera apps show the front camera; captures are not.
-  static func previewChain(preset: HVTPreset, output: HVTPreviewOutput, mirrored: Bool) throws
-    -> [HVTElementDescription]
+  /// otherwise. A preview someone looks at goes through its geometry (the view transform's crop and
+  /// turn, the front camera's mirror: ``PreviewGeometry``), then the overlays, then is converted for its
+  /// sink; captures go through none of it (unless the overlays are burned in).
+  static func previewChain(preset: HVTPreset, settings: PreviewSettings, configuration: HVTCaptureConfiguration)
+    throws -> [HVTElementDescription]
   {
     let queue = HVTElementDescription(
       "queue", name: "preview-queue", ["leaky": "downstream", "max-size-buffers": "2"])
-    var shown = [queue]
-    if mirrored && output.isShown {
-      shown.append(HVTElementDescription("videoflip", name: "preview-mirror", ["method": "horizontal-flip"]))
-    }
-    shown.append(HVTElementDescription("videoconvert", name: "preview-convert"))
+    let output = settings.output
+    let size = configuration.size
+    let geometry = try PreviewGeometry(
+      transform: settings.transform, mirrored: configuration.device == .front && settings.mirrorsFront,
+      width: size.width, height: size.height)
+    let shown =
+      [queue] + geometry.elements(width: size.width, height: size.height)
+      + settings.overlays.elements(prefix: "preview", frame: size)
+      + [HVTElementDescription("videoconvert", name: "preview-convert")]
     let environment = ProcessInfo.processInfo.environment
     switch output {
     case .preset:
@@ -105,16 +121,18 @@ extension HVTPipelineModel {
 
   /// `queue ! videoconvert ! caps ! <encoder> [! <parser>] ! <muxer>`. The queue holds up to three seconds
   /// so that a slow encoder start never drops frames.
-  static func recordingChain(preset: HVTPreset, configuration: HVTCaptureConfiguration, intraOnly: Bool) throws
-    -> [HVTElementDescription]
-  {
+  /// `overlays` are drawn into the frames before they are converted for the encoder.
+  static func recordingChain(
+    preset: HVTPreset, configuration: HVTCaptureConfiguration, intraOnly: Bool,
+    overlays: [HVTElementDescription] = []
+  ) throws -> [HVTElementDescription] {
     let encoder = try resolve(preset.movieEncoder, "movie.encoder")
     var chain = [
       HVTElementDescription(
         "queue", name: "recording-queue",
-        ["max-size-buffers": "0", "max-size-bytes": "0", "max-size-time": "3000000000"]),
-      HVTElementDescription("videoconvert", name: "recording-convert"),
+        ["max-size-buffers": "0", "max-size-bytes": "0", "max-size-time": "3000000000"])
     ]
+    chain += overlays + [HVTElementDescription("videoconvert", name: "recording-convert")]
     if let caps = preset.movieCaps ?? EncoderTuning.inputCaps(for: encoder.factory) {
       chain.append(.capsFilter(caps, name: "recording-caps"))
     }

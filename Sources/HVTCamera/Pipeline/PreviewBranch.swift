@@ -8,8 +8,8 @@ import HVTGStreamer
 /// (`gst_video_overlay_set_window_handle`) before it starts; a frames preview's `appsink` calls the
 /// app's handler with each frame.
 final class PreviewBranch: @unchecked Sendable {
-  /// The chain the branch was built from (for the pipeline's description).
-  let chain: [HVTElementDescription]
+  /// The chain the branch was built from, or last adopted (for the pipeline's description).
+  private(set) var chain: [HVTElementDescription]
   /// The sink (`preview`): a video overlay for windows, an `appsink` for frames.
   let sink: Element
   private let bin: Bin
@@ -48,6 +48,28 @@ final class PreviewBranch: @unchecked Sendable {
 
   /// The branch's object path; its elements' paths start with it.
   var path: String { bin.path }
+
+  /// Whether `chain` differs from the branch's only in the geometry's crop and turn, which the running
+  /// elements can take on (``adopt(_:)``) without a new branch.
+  func canAdopt(_ chain: [HVTElementDescription]) -> Bool {
+    let geometry = [PreviewGeometry.cropName, PreviewGeometry.orientationName]
+    let fixed = { (chain: [HVTElementDescription]) in chain.filter { !geometry.contains($0.name ?? "") } }
+    return chain.map(\.name) == self.chain.map(\.name) && fixed(chain) == fixed(self.chain)
+  }
+
+  /// Sets the geometry elements' properties from `chain` on the running elements (`videocrop` and
+  /// `videoflip` take new values between two frames).
+  func adopt(_ chain: [HVTElementDescription]) throws {
+    defer { self.chain = chain }
+    for name in [PreviewGeometry.cropName, PreviewGeometry.orientationName] {
+      guard let description = chain.first(where: { $0.name == name }), let element = bin.element(named: name) else {
+        continue
+      }
+      for property in description.properties {
+        try element.setProperty(property.name, fromString: property.value)
+      }
+    }
+  }
 
   /// Adds the branch to `pipeline` and links it to a new pad of `tee`. On a running pipeline the branch
   /// is brought to its state first (its sinks do not preroll: the camera is live). Takes as long as the

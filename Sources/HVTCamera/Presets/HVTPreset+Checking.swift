@@ -137,7 +137,7 @@ extension HVTPreset {
     func model(of preset: HVTPreset) throws -> HVTPipelineModel {
       try HVTPipelineModel.build(
         camera: camera, choice: choice,
-        settings: .init(preset: preset, quality: .typeLow, failingAfterFrames: nil, preview: .preset))
+        settings: .init(preset: preset, quality: .typeLow, failingAfterFrames: nil, preview: .init()))
     }
     func link(_ chain: [HVTElementDescription], _ paths: [String: String]) throws {
       let bin = Bin(name: "check")

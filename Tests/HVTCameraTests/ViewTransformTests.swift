@@ -1,0 +1,149 @@
+import Foundation
+import MediaInspection
+import Testing
+
+@testable import HVTCamera
+
+/// `cameraViewTransform` and `cameraOverlays` on a `.frames` preview, against photos taken at the same
+/// time: the preview changes, the photo shows the whole, untouched frame.
+@Suite("View transform and overlays", .timeLimit(.minutes(2)))
+struct ViewTransformTests {
+  /// The colour names of an RGBA frame at points, as ``RGBImage/colourName(_:_:)`` names them.
+  private func colours(_ frame: HVTPreviewFrame, at points: [(Int, Int)]) -> [String] {
+    let image = RGBImage(rgba: frame.bytes, width: frame.width, height: frame.height, stride: frame.stride)
+    return points.map { image.colourName($0.0, $0.1) }
+  }
+
+  /// A camera presented with a frames preview, the transform set first.
+  private func presented(_ transform: HVTAffineTransform, frames: FrameCollector) async throws -> TestCamera {
+    let camera = try TestCamera(present: false)
+    try camera.controller.setCameraViewTransform(transform)
+    camera.controller.previewOutput = frames.output(.rgba)
+    try await camera.controller.present()
+    await frames.next(3)
+    return camera
+  }
+
+  @Test("zoom 2× shows the centre of the frame; the photo is the whole frame")
+  func zoom() async throws {
+    let frames = FrameCollector()
+    let camera = try await presented(HVTAffineTransform(scaleX: 2, y: 2), frames: frames)
+    let photo = try await camera.controller.capturePhoto()
+    let frame = await frames.next()
+    // Source x 160…480 of 640 fills the preview: yellow, cyan, green, magenta, red.
+    #expect(frame.width == 640 && frame.height == 480)
+    #expect(
+      colours(frame, at: [(20, 160), (137, 160), (320, 160), (502, 160), (625, 160)])
+        == ["yellow", "cyan", "green", "magenta", "red"])
+    let image = try await RGBImage.decode(photo.url.path, width: 640, height: 480)
+    #expect(image.barNames() == RGBImage.smpteBars, "the photo is the whole frame")
+    // Panned far right (the picture moves right): stops at the frame's left edge, x 0…320.
+    try camera.controller.setCameraViewTransform(
+      HVTAffineTransform(scaleX: 2, y: 2).concatenating(HVTAffineTransform(translationX: 1000, y: 0)))
+    _ = try await camera.delegate.nextEvent { if case .previewChanged = $0 { true } else { nil } }
+    await frames.next(3)
+    let panned = await frames.next()
+    #expect(
+      colours(panned, at: [(90, 160), (275, 160), (457, 160), (600, 160)]) == ["white", "yellow", "cyan", "green"])
+    await camera.controller.dismiss()
+  }
+
+  @Test("a quarter turn clockwise: the preview is 480×640, the frame's left edge at its top")
+  func quarterTurn() async throws {
+    let frames = FrameCollector()
+    let camera = try await presented(HVTAffineTransform(rotationAngle: .pi / 2), frames: frames)
+    let frame = await frames.next()
+    #expect(frame.width == 480 && frame.height == 640)
+    // The source's top (the bars) is on the right; its white bar at the top, its blue bar at the bottom.
+    #expect(colours(frame, at: [(440, 45), (440, 595)]) == ["white", "blue"])
+    await camera.controller.dismiss()
+  }
+
+  @Test("shears, other angles, scales below 1 and non-finite entries are refused; the transform stays")
+  func refused() throws {
+    let controller = try HVTCameraController(source: .simulated)
+    let zoom = HVTAffineTransform(scaleX: 1.5, y: 1.5)
+    try controller.setCameraViewTransform(zoom)
+    for transform in [
+      HVTAffineTransform(a: 1, b: 0.2, c: 0, d: 1, tx: 0, ty: 0), HVTAffineTransform(rotationAngle: .pi / 4),
+      HVTAffineTransform(scaleX: 0.5, y: 0.5), HVTAffineTransform(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0),
+    ] {
+      #expect {
+        try controller.setCameraViewTransform(transform)
+      } throws: { error in
+        guard case .unsupportedViewTransform(let refused, _) = error as? HVTCameraError else { return false }
+        return refused == transform || transform.a.isNaN
+      }
+    }
+    #expect(controller.cameraViewTransform == zoom)
+  }
+
+  /// A 64×64 opaque green PNG, made by GStreamer's `pngenc`.
+  private func greenSquare(in directory: URL) async throws -> URL {
+    let url = directory.appendingPathComponent("green.png")
+    let result = try await MediaInspector.run(
+      "gst-launch-1.0",
+      [
+        "-q", "videotestsrc", "num-buffers=1", "pattern=green", "!", "video/x-raw,format=RGBA,width=64,height=64",
+        "!", "pngenc", "!", "filesink", "location=\(url.path)",
+      ])
+    guard result.status == 0 else { throw TestFailure("pngenc: \(result.output)") }
+    return url
+  }
+
+  @Test("an image overlay is in the preview and not in the photo, unless burned into photos")
+  func imageOverlay() async throws {
+    let frames = FrameCollector()
+    let camera = try await presented(.identity, frames: frames)
+    let square = try await greenSquare(in: camera.directory)
+    // A quarter of the width, from the middle: x 320…480, y 240…400 of 640×480, over the magenta bar.
+    try camera.controller.setCameraOverlays([HVTCameraOverlay(.image(square), x: 0.5, y: 0.5, size: 0.25)])
+    _ = try await camera.delegate.nextEvent { if case .previewChanged = $0 { true } else { nil } }
+    await frames.next(3)
+    let photo = try await camera.controller.capturePhoto()
+    let frame = await frames.next()
+    #expect(colours(frame, at: [(400, 300), (250, 300)]) == ["green", "cyan"], "over the magenta bar only")
+    let image = try await RGBImage.decode(photo.url.path, width: 640, height: 480)
+    #expect(image.colourName(400, 300) == "magenta", "not in the photo")
+    camera.controller.overlayBurnsIntoCaptures = .photos
+    _ = try await camera.delegate.nextEvent { if case .configured = $0 { true } else { nil } }
+    let burned = try await camera.controller.capturePhoto()
+    let burnedImage = try await RGBImage.decode(burned.url.path, width: 640, height: 480)
+    #expect(burnedImage.colourName(400, 300) == "green", "burned into the photo")
+    await camera.controller.dismiss()
+  }
+
+  @Test("a text overlay is drawn on the preview; burned into movies, it is in the recording (a watermark)")
+  func textWatermark() async throws {
+    let frames = FrameCollector()
+    let camera = try TestCamera(mode: .video, present: false)
+    camera.controller.previewOutput = frames.output(.rgba)
+    // Top right, over the blue bar.
+    try camera.controller.setCameraOverlays([HVTCameraOverlay(.text("HVT"), x: 1, y: 0, size: 0.1)])
+    camera.controller.overlayBurnsIntoCaptures = .movies
+    try await camera.controller.present()
+    let frame = await frames.next(3)
+    let corner = { (image: RGBImage) in
+      (560..<640).flatMap { x in (0..<50).map { y in image.pixel(x, y) } }.filter { $0.r > 200 && $0.g > 200 }.count
+    }
+    let preview = RGBImage(rgba: frame.bytes, width: 640, height: 480, stride: frame.stride)
+    #expect(corner(preview) > 50, "white text in the preview's corner")
+    let photo = try await camera.controller.capturePhoto()
+    #expect(corner(try await RGBImage.decode(photo.url.path, width: 640, height: 480)) == 0, "not in photos")
+    let movie = try await camera.controller.recordMovie(maximumDuration: 0.5)
+    #expect(corner(try await RGBImage.decode(movie.url.path, width: 640, height: 480)) > 50, "in the movie")
+    await camera.controller.dismiss()
+  }
+
+  @Test("an overlay that cannot be drawn is refused: a missing file, values out of range, empty text")
+  func invalidOverlays() throws {
+    let controller = try HVTCameraController(source: .simulated)
+    for overlay in [
+      HVTCameraOverlay(.image(URL(fileURLWithPath: "/nonexistent/logo.png"))), HVTCameraOverlay(.text("x"), x: 2),
+      HVTCameraOverlay(.text("x"), size: 0), HVTCameraOverlay(.text("")),
+    ] {
+      #expect(throws: HVTCameraError.self) { try controller.setCameraOverlays([overlay]) }
+    }
+    #expect(controller.cameraOverlays.isEmpty)
+  }
+}
