@@ -21,7 +21,8 @@ struct RealCameraPathTests {
         deviceCaps: camera.caps, size: HVTFrameSize(width: 1280, height: 720), frameRate: HVTFrameRate(30)))
     let model = try HVTPipelineModel.build(
       camera: camera, choice: choice,
-      settings: .init(preset: try .default, quality: .type1280x720, failingAfterFrames: nil, preview: .init(output: .none)))
+      settings: .init(
+        preset: try .default, quality: .type1280x720, failingAfterFrames: nil, preview: .init(output: .none)))
     #expect(model.source.map(\.factory) == ["v4l2src", "capsfilter", "jpegdec"])
     #expect(model.source[0].value(of: "device") == "/dev/video0")
     #expect(model.source[1].value(of: "caps") == "image/jpeg,width=1280,height=720,framerate=30/1")
@@ -44,7 +45,8 @@ struct RealCameraPathTests {
         deviceCaps: camera.caps, size: HVTFrameSize(width: 640, height: 480), frameRate: HVTFrameRate(30)))
     let model = try HVTPipelineModel.build(
       camera: camera, choice: choice,
-      settings: .init(preset: try .default, quality: .type640x480, failingAfterFrames: nil, preview: .init(output: .none)))
+      settings: .init(
+        preset: try .default, quality: .type640x480, failingAfterFrames: nil, preview: .init(output: .none)))
     #expect(model.source.map(\.factory) == ["v4l2src", "capsfilter"])
     #expect(model.configuration.sourceFormat == "YUY2")
   }

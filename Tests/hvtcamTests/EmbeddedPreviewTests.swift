@@ -24,7 +24,9 @@ struct EmbeddedPreviewTests {
     return image
   }
 
-  @Test("--window-id: the camera is drawn inside the app's window, opens none of its own, and fills it after a resize")
+  @Test(
+    "--window-id: the camera is drawn inside the app's window, opens none of its own, fills it after a resize; no leak"
+  )
   func embedded() async throws {
     let display = try await PrivateDisplay()
     let window = try await AppWindow(display: display, title: "camera app", width: 320, height: 240)
@@ -34,7 +36,9 @@ struct EmbeddedPreviewTests {
     let path = directory.path("embedded.mp4")
     let recording = try HVTCam.start(
       ["record"] + HVTCam.simulated + ["--window-id", window.id, "--max-duration", "60", "-o", path],
-      environment: Self.environment(display, directory))
+      environment: Self.environment(display, directory).merging(
+        ["GST_TRACERS": "leaks", "GST_DEBUG": "GST_TRACER:7", "GST_DEBUG_NO_COLOR": "1"]
+      ) { $1 })
     _ = try await recording.requireStandardErrorLine("a second recorded") { $0.hasPrefix("elapsed 1 ") }
     let shown = try await Self.screenshotShowingBars(window.id, on: display, width: 320, height: 240)
     #expect(shown.barNames() == RGBImage.smpteBars)
@@ -47,6 +51,9 @@ struct EmbeddedPreviewTests {
     await window.close()
     await display.stop()
     #expect(result.succeeded && result.outputLines == [path], "\(result)")
+    // glimagesink's GL display lives as long as the pipeline: released before exit, or Mesa's threads
+    // outlive the process's teardown (a crash seen at exit before the controller released it in time).
+    LeakTests.expectNoLeaks(result)
     let movie = try await MediaInspector.discover(path)
     #expect(movie.isH264 && movie.size == "640x480", "\(movie)")
   }

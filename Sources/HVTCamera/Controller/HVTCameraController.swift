@@ -83,7 +83,12 @@ public final class HVTCameraController: @unchecked Sendable {
         sessions: ([storage.session] + storage.draining.map(\.session) + [storage.recording?.session]).compactMap {
           $0
         },
-        branches: ([storage.recording] + storage.draining).compactMap { $0 }.map { ($0.branch, $0.session) }))
+        branches: ([storage.recording] + storage.draining).compactMap { $0 }.map { ($0.branch, $0.session) },
+        lastPipeline: storage.lastPipeline))
+    // Released on the worker with the rest, before the controller stops counting as active: a pipeline
+    // finalized after `gst_deinit` is reported by the leaks tracer, and with `glimagesink` its GL display
+    // (and Mesa's threads) would outlive the process's exit.
+    storage.lastPipeline = nil
     storage.startTimer?.cancel()
     worker.async {
       Self.stop(leftovers.withLock { $0.take() })
@@ -96,6 +101,7 @@ public final class HVTCameraController: @unchecked Sendable {
   private struct Leftovers {
     var sessions: [CaptureSession] = []
     var branches: [(RecordingBranch, CaptureSession)] = []
+    var lastPipeline: Pipeline?
 
     /// The leftovers, leaving none behind.
     mutating func take() -> Leftovers {

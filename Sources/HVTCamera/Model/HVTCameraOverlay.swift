@@ -56,6 +56,7 @@ public struct HVTCameraOverlay: Sendable, Hashable {
 
 /// Which captures the overlays are also drawn into (``HVTCameraController/overlayBurnsIntoCaptures``).
 public struct HVTOverlayTargets: OptionSet, Sendable, Hashable {
+  /// The set's bits.
   public let rawValue: Int
   /// Makes the set from its raw value.
   public init(rawValue: Int) { self.rawValue = rawValue }
