@@ -109,4 +109,14 @@ static inline gint hvt_gst_video_frame_comp_depth(GstVideoFrame *frame, guint co
 static inline gboolean hvt_gst_is_video_overlay(GstElement *element) { return GST_IS_VIDEO_OVERLAY(element); }
 static inline GstVideoOverlay *hvt_gst_video_overlay(GstElement *element) { return GST_VIDEO_OVERLAY(element); }
 
+// A buffer sharing `content`'s memory, with `timing`'s timestamps and duration: a still frame shown in place
+// of a live one.
+static inline GstBuffer *hvt_gst_buffer_copy_timed(GstBuffer *content, GstBuffer *timing) {
+  GstBuffer *copy = gst_buffer_copy(content);
+  GST_BUFFER_PTS(copy) = GST_BUFFER_PTS(timing);
+  GST_BUFFER_DTS(copy) = GST_BUFFER_DTS(timing);
+  GST_BUFFER_DURATION(copy) = GST_BUFFER_DURATION(timing);
+  return copy;
+}
+
 #endif

@@ -13,6 +13,8 @@ public struct PadProbeType: OptionSet, Sendable {
   public static let eventDownstream = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
   /// `GST_PAD_PROBE_TYPE_IDLE`: called once when no data is flowing through the pad.
   public static let idle = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_IDLE.rawValue)
+  /// Events travelling upstream (navigation, QoS, seeks).
+  public static let eventUpstream = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_EVENT_UPSTREAM.rawValue)
 }
 
 /// What a probe callback tells GStreamer to do with the data (`GstPadProbeReturn`).
@@ -79,6 +81,25 @@ public struct PadProbeInfo: ~Copyable {
     default:
       return .other
     }
+  }
+
+  /// The navigation event passing upstream (a key or a mouse action in a video sink's window), if this
+  /// call is for one. Wraps `gst_navigation_event_get_type` and its parsers.
+  public var navigationEvent: NavigationEvent? {
+    guard info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_EVENT_UPSTREAM.rawValue != 0,
+      let event = hvt_gst_pad_probe_info_event(info), hvt_gst_event_type(event) == GST_EVENT_NAVIGATION
+    else { return nil }
+    return NavigationEvent(event)
+  }
+
+  /// Puts a buffer sharing `content`'s memory, with the probed buffer's timestamps and duration, in the
+  /// probed buffer's place: downstream sees `content` as the frame of the moment. Wraps `gst_buffer_copy`.
+  public mutating func replaceBuffer(withContentOf content: Buffer) {
+    guard info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0,
+      let buffer = hvt_gst_pad_probe_info_buffer(info)
+    else { return }
+    hvt_gst_pad_probe_info_set_data(info, hvt_gst_buffer_copy_timed(content.pointer, buffer))
+    gst_buffer_unref(buffer)
   }
 
   /// Makes the probed buffer's metadata writable (copying the `GstBuffer` struct, not its memory, when it

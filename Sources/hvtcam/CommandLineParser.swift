@@ -109,6 +109,17 @@ struct ParsedArguments {
     return value
   }
 
+  /// A number within `range`, or `nil` when absent; anything else (not a number, NaN, out of range) is a
+  /// usage error naming the range.
+  func number(_ name: String, in range: ClosedRange<Double>) throws -> Double? {
+    guard let text = values[name] else { return nil }
+    guard let value = Double(text), range.contains(value) else {
+      throw UsageError(
+        "hvtcam \(command): \(name) must be a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+    }
+    return value
+  }
+
   /// One of a fixed set of words, or `defaultValue` when absent.
   func choice(_ name: String, from allowed: [String], default defaultValue: String) throws -> String {
     guard let text = values[name] else { return defaultValue }

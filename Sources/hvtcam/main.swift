@@ -12,6 +12,7 @@ StopSignals.shared.install()
 let commands: [(parser: CommandLineParser, run: (ParsedArguments) async throws -> Void)] = [
   (PhotoCommand.parser, PhotoCommand.run),
   (RecordCommand.parser, RecordCommand.run),
+  (RunCommand.parser, RunCommand.run),
   (DescribeCommand.parser, DescribeCommand.run),
   (DemoCommand.parser, DemoCommand.run),
   (PresetsCommand.parser, PresetsCommand.run),

@@ -14,19 +14,28 @@ extension HVTCameraController {
     var outputDirectory = CaptureFiles.defaultDirectory
     var previewOutput = HVTPreviewOutput.preset
     var mirrorsFrontPreview = true
-    var previewRectangle: HVTPreviewRectangle?
+    var previewRectangle: HVTRect?
     var cameraViewTransform = HVTAffineTransform.identity
     var cameraOverlays: [HVTCameraOverlay] = []
     var overlayBurnsIntoCaptures: HVTOverlayTargets = []
+    var showsCameraControls = true
+    var allowsEditing = false
+    var editingCropRect: HVTRect?
     var preset: HVTPreset
     var drainStallTimeout: Double = 10
     var startTimeout: Double = 10
 
-    /// What the preview branch is built from.
+    /// What the preview branch is built from, with the controls as they look while nothing is recorded
+    /// or reviewed (the controller queue adds those: ``HVTCameraController/currentPreview(_:)``).
     var preview: HVTPipelineModel.PreviewSettings {
       .init(
         output: previewOutput, mirrorsFront: mirrorsFrontPreview, transform: cameraViewTransform,
-        overlays: cameraOverlays)
+        overlays: cameraOverlays,
+        controls: showsCameraControls
+          ? CameraControls.Look(
+            mode: cameraCaptureMode, flash: cameraFlashMode,
+            canSwitchMode: mediaTypes.contains(.image) && mediaTypes.contains(.movie), recording: nil, review: nil)
+          : nil)
     }
   }
 
@@ -55,6 +64,8 @@ extension HVTCameraController {
     var photoInFlight = false
     /// The camera plays and its first frame has arrived.
     var cameraReady = false
+    /// A photo is on the default controls' review screen.
+    var isReviewing = false
 
     /// Whether `takePicture()` would take a photo now.
     var isReadyForCapture: Bool { isPresented && cameraReady && !photoInFlight }
@@ -125,6 +136,24 @@ extension HVTCameraController {
     /// dumped to `GST_DEBUG_DUMP_DOT_DIR`.
     var lastPipeline: Pipeline?
     var torchLit = false
+    /// The photo on the review screen of the default controls.
+    var review: Review?
+    /// Seconds recorded, for the record button's clock (from the recording's progress events).
+    var recordingElapsed: Double?
+    /// A drag of the crop box: where the button went down, and the box then.
+    var cropDrag: (x: Double, y: Double, crop: HVTRect)?
+  }
+
+  /// A photo the user is reviewing: delivered when used, its file removed when retaken.
+  struct Review {
+    let capture: HVTCapture
+    /// The photo's frame, shown still on the preview and cropped for the edited image.
+    let frame: FrameTap.Frame
+    let destination: Destination
+    /// Runs once the review ends (the photo stops being in flight).
+    let afterwards: (@Sendable () -> Void)?
+    /// The crop box, with editing.
+    var crop: HVTRect?
   }
 
   /// A recording asked for: its number, its file, where it goes, and when it stops by itself.

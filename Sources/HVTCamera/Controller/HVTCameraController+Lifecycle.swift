@@ -67,10 +67,15 @@ extension HVTCameraController {
     }
   }
 
-  /// The user's cancel: calls `cameraControllerDidCancel` on the delegate queue. The camera stays
-  /// presented until `dismiss()`, as with `UIImagePickerController`.
+  /// The user's cancel: announces ``HVTCameraEvent/cancelled`` and calls `cameraControllerDidCancel` on
+  /// the delegate queue; a photo on the review screen is discarded. The camera stays presented until
+  /// `dismiss()`, as with `UIImagePickerController`.
   public func cancel() {
-    hub.toDelegate { [self] delegate in delegate.cameraControllerDidCancel(self) }
+    queue.async {
+      self.endReview(using: false)
+      self.publish(.cancelled)
+      self.hub.toDelegate { [self] delegate in delegate.cameraControllerDidCancel(self) }
+    }
   }
 
   /// Presents (see `present()`): builds a session for the current settings and hands it to the queue,
@@ -138,8 +143,10 @@ extension HVTCameraController {
     // The handler runs on GStreamer threads: it holds the queue and a weak controller, so that the
     // controller is never released (and its pipeline stopped) on a streaming thread.
     let controller = WeakReference(self)
-    let session = try CaptureSession(model: model, output: settings.previewOutput, name: name) {
-      [queue] session, message in
+    let session = try CaptureSession(
+      model: model, output: settings.previewOutput, name: name,
+      onNavigation: { [queue] event, size in queue.async { controller.target?.handleNavigation(event, size: size) } }
+    ) { [queue] session, message in
       queue.async { controller.target?.handle(message, fromSession: session) }
     }
     if settings.previewRectangle != nil { session.preview.sink.setRenderRectangle(settings.previewRectangle) }
@@ -300,6 +307,7 @@ extension HVTCameraController {
     state.startTimer = nil
     state.deviceWatcher = nil
     if case .nothing = next { abandonWaitingRequests() }
+    endReview(using: false)
     finishRecording(reason: .cameraStopped)
     announceReadiness()
     // Photos waiting for a frame that will not come are answered now.

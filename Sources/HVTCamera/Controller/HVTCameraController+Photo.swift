@@ -160,7 +160,9 @@ extension HVTCameraController {
   {
     photoQueue.async {
       let result = Result { try self.writePhoto(frame, on: session, for: request, flashFired: flashFired) }
-      self.queue.async { self.photoFinished(request, result.mapError(HVTCameraError.init), counted: true) }
+      self.queue.async {
+        self.photoFinished(request, result.mapError(HVTCameraError.init), counted: true, frame: frame)
+      }
     }
   }
 
@@ -169,8 +171,12 @@ extension HVTCameraController {
     photoFinished(request, .failure(error), counted: true)
   }
 
-  /// Hands the photo over; a `takePicture()` photo stays in flight until the delegate has returned.
-  private func photoFinished(_ request: PhotoRequest, _ result: Result<HVTCapture, HVTCameraError>, counted: Bool) {
+  /// Hands the photo over — to the review screen first with the default controls, edited with
+  /// ``allowsEditing`` — ; a `takePicture()` photo stays in flight until the delegate has returned.
+  private func photoFinished(
+    _ request: PhotoRequest, _ result: Result<HVTCapture, HVTCameraError>, counted: Bool,
+    frame: FrameTap.Frame? = nil
+  ) {
     if counted { state.photosInProgress -= 1 }
     let afterwards: (@Sendable () -> Void)? =
       request.isInFlight
@@ -180,7 +186,15 @@ extension HVTCameraController {
         self.shared.withLock { $0.photoInFlight = false }
         self.queue.async { self.announceReadiness() }
       } : nil
-    deliver(result, to: request.destination, afterwards: afterwards)
+    if case .success(let capture) = result, let frame {
+      if reviewsPhoto(for: request.destination) {
+        beginReview(capture, frame: frame, destination: request.destination, afterwards: afterwards)
+      } else {
+        deliver(capture, frame: frame, to: request.destination, afterwards: afterwards)
+      }
+    } else {
+      deliver(result, to: request.destination, afterwards: afterwards)
+    }
     continueStopping()
   }
 

@@ -61,7 +61,7 @@ extension HVTCameraController {
   /// Confines an embedded preview to a rectangle of the app's window, after the widget it shows in moved
   /// or was resized; `nil` fills the window (the default). Kept across restarts. Wraps
   /// `gst_video_overlay_set_render_rectangle`.
-  public func setPreviewRectangle(_ rectangle: HVTPreviewRectangle?) {
+  public func setPreviewRectangle(_ rectangle: HVTRect?) {
     shared.withLock { $0.settings.previewRectangle = rectangle }
     worker.async { [weak self] in self?.read(\.session)?.preview.sink.setRenderRectangle(rectangle) }
   }
@@ -73,32 +73,36 @@ extension HVTCameraController {
   }
 
   /// Changes a preview setting and, when presented, changes the running preview: `rebuilding` replaces
-  /// its branch, otherwise only its geometry's element properties change.
-  private func changePreview<Value>(_ setting: WritableKeyPath<Settings, Value>, to value: Value, rebuilding: Bool)
+  /// its branch, otherwise only the properties of its adjustable elements change.
+  func changePreview<Value>(_ setting: WritableKeyPath<Settings, Value>, to value: Value, rebuilding: Bool)
   where Value: Equatable {
     shared.withLock { shared in
       guard shared.settings[keyPath: setting] != value else { return }
       shared.settings[keyPath: setting] = value
       guard shared.isPresented else { return }
-      let settings = shared.settings
-      queue.async { self.updatePreview(to: settings, rebuilding: rebuilding) }
+      queue.async { self.updatePreview(rebuilding: rebuilding, announcing: true) }
     }
   }
 
-  /// Changes the running session's preview to `settings` (on the queue; the work is done on the worker,
-  /// where sessions start and stop, so it follows a start in progress).
-  private func updatePreview(to settings: Settings, rebuilding: Bool) {
+  /// Changes the running session's preview to the current settings and state (on the queue; the work is
+  /// done on the worker, where sessions start and stop, so it follows a start in progress), announcing
+  /// ``HVTCameraEvent/previewChanged(_:)`` when `announcing`.
+  func updatePreview(rebuilding: Bool, announcing: Bool) {
     guard let session = state.session, state.phase == .starting || state.phase == .running else { return }
+    let settings = read(\.settings)
+    let preview = currentPreview(settings)
     worker.async {
       do {
-        let model = try session.model.showingPreview(settings.preview, preset: settings.preset)
+        // The same output keeps its sink: choosing one opens the display.
+        let model = try session.model.showingPreview(
+          preview, preset: settings.preset, windowSink: rebuilding ? nil : session.preview.chain.last)
         if rebuilding || !session.preview.canAdopt(model.preview) {
-          try session.replacePreview(model: model, output: settings.previewOutput)
+          try session.replacePreview(model: model, output: preview.output)
           session.preview.sink.setRenderRectangle(settings.previewRectangle)
         } else {
           try session.adoptPreview(model: model)
         }
-        self.queue.async { self.publish(.previewChanged(settings.previewOutput)) }
+        if announcing { self.queue.async { self.publish(.previewChanged(preview.output)) } }
       } catch {
         self.queue.async { self.fail(error) }
       }
@@ -108,7 +112,7 @@ extension HVTCameraController {
 
 extension Element {
   /// Confines a video overlay's picture to `rectangle`, or lets it fill the window (`nil`).
-  func setRenderRectangle(_ rectangle: HVTPreviewRectangle?) {
+  func setRenderRectangle(_ rectangle: HVTRect?) {
     guard let rectangle else {
       setRenderRectangle(x: 0, y: 0, width: -1, height: -1)
       return

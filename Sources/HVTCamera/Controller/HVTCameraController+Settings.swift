@@ -26,6 +26,7 @@ extension HVTCameraController {
         stopRecording(in: &shared, reason: .cameraStopped)
       }
     }
+    queue.async { self.refreshControls() }
   }
 
   /// The size of photos and movies (default `.type1920x1080`). Changing it while presented restarts the
@@ -65,7 +66,7 @@ extension HVTCameraController {
         if newValue == .photo { stopRecording(in: &shared, reason: .cameraStopped) }
         return false
       }
-      if refused { queue.async { self.fail(HVTCameraError.mediaTypeNotEnabled(needed)) } }
+      queue.async { refused ? self.fail(HVTCameraError.mediaTypeNotEnabled(needed)) : self.refreshControls() }
     }
   }
 
@@ -73,7 +74,10 @@ extension HVTCameraController {
   /// it (see ``isFlashAvailable(for:source:)``).
   public var cameraFlashMode: CameraFlashMode {
     get { read(\.settings.cameraFlashMode) }
-    set { change(\.cameraFlashMode, to: newValue, restarts: false) }
+    set {
+      change(\.cameraFlashMode, to: newValue, restarts: false)
+      queue.async { self.refreshControls() }
+    }
   }
 
   /// Where captures are written (default: a folder of this process's own in the temporary directory).

@@ -210,9 +210,17 @@ public final class HVTCameraController: @unchecked Sendable {
 
   // MARK: - Reporting
 
-  /// Sends an event to the streams and the delegate.
+  /// Sends an event to the streams and the delegate (on the queue); a recording's start, progress and
+  /// stop also move the record button's clock.
   func publish(_ event: HVTCameraEvent) {
     hub.publish(event) { [self] delegate in delegate.cameraController(self, didReceive: event) }
+    switch event {
+    case .recordingStarted: state.recordingElapsed = 0
+    case .recordingProgress(let elapsed, _): state.recordingElapsed = elapsed
+    case .recordingStopped: state.recordingElapsed = nil
+    default: return
+    }
+    refreshControls()
   }
 
   /// Reports an error to the delegate and the streams; `afterwards` runs on the delegate queue after it.

@@ -16,6 +16,16 @@ public enum HVTCameraEvent: Sendable {
   /// or ``HVTCameraController/mirrorsFrontPreview`` changed): the new branch is attached to the tee and
   /// the old one is being removed; the source never stopped.
   case previewChanged(HVTPreviewOutput)
+  /// A key or mouse action in the preview's window, with ``HVTCameraController/showsCameraControls``
+  /// off: the app's own controls act on it (`GstNavigation`, in the pixels of the shown picture).
+  case navigation(HVTNavigationEvent)
+  /// The user cancelled: ``HVTCameraController/cancel()``, the Cancel button or Escape. The delegate's
+  /// `cameraControllerDidCancel` follows.
+  case cancelled
+  /// The default controls show a photo for review (Retake or Use Photo); it is delivered only when used.
+  case reviewStarted(url: URL)
+  /// The review screen closed: the photo was used (and delivered) or discarded (Retake, Cancel, a stop).
+  case reviewEnded(used: Bool)
   /// ``HVTCameraController/isReadyForCapture`` changed: `true` when the camera delivers frames and no
   /// `takePicture()` photo is in flight (camerabin's `ready-for-capture`).
   case readyForCapture(Bool)

@@ -14,14 +14,21 @@ public struct HVTCapture: Sendable {
   /// Movies cut short by a failure (``HVTMediaMetadata/stopReason`` is `.error`): the error. The movie
   /// holds every frame captured before it.
   public var interruption: HVTCameraError?
+  /// Photos taken with ``HVTCameraController/allowsEditing``: the square crop and where it is.
+  public var edit: (image: HVTImage, cropRect: HVTRect)?
 
   /// The capture as the delegate's info dictionary (`.mediaType`, `.mediaMetadata`, and `.originalImage`
-  /// with `.imageURL` for photos or `.mediaURL` for movies).
+  /// with `.imageURL` for photos, and `.editedImage` with `.cropRect` when edited, or `.mediaURL` for
+  /// movies).
   public var info: [HVTCameraController.InfoKey: any Sendable] {
     var info: [HVTCameraController.InfoKey: any Sendable] = [.mediaType: mediaType, .mediaMetadata: metadata]
     if let image {
       info[.originalImage] = image
       info[.imageURL] = url
+      if let edit {
+        info[.editedImage] = edit.image
+        info[.cropRect] = edit.cropRect
+      }
     } else {
       info[.mediaURL] = url
     }

@@ -40,12 +40,11 @@ public enum HVTPreviewOutput: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  /// Whether the preview is seen by a person (a window or the app's), so that the front camera's is
-  /// mirrored.
-  var isShown: Bool {
+  /// Whether the preview is drawn in a window, where the default controls are shown and clicked.
+  var hasWindow: Bool {
     switch self {
-    case .window, .embedded, .frames: true
-    case .preset, .none: false
+    case .window, .embedded: true
+    case .preset, .none, .frames: false
     }
   }
 }
@@ -74,22 +73,4 @@ public struct HVTPreviewFrame: Sendable {
   public var timestamp: Double
   /// The pixels (every plane, one after the other, for I420).
   public var bytes: [UInt8]
-}
-
-/// A rectangle of the app's window, in pixels from its top-left corner, that an embedded preview draws
-/// into (``HVTCameraController/setPreviewRectangle(_:)``).
-public struct HVTPreviewRectangle: Sendable, Hashable {
-  /// Left edge.
-  public var x: Int
-  /// Top edge.
-  public var y: Int
-  /// Width; at least 1.
-  public var width: Int
-  /// Height; at least 1.
-  public var height: Int
-
-  /// A rectangle at (`x`, `y`) of `width` × `height` pixels.
-  public init(x: Int, y: Int, width: Int, height: Int) {
-    (self.x, self.y, self.width, self.height) = (x, y, width, height)
-  }
 }

@@ -19,6 +19,13 @@ extension HVTCameraController {
     public static let mediaURL = InfoKey(rawValue: "HVTCameraControllerMediaURL")
     /// The ``HVTMediaMetadata`` of the capture: when, with which device and settings, what came out.
     public static let mediaMetadata = InfoKey(rawValue: "HVTCameraControllerMediaMetadata")
+    /// With ``HVTCameraController/allowsEditing``: the square crop of the photo the user chose (or
+    /// ``HVTCameraController/editingCropRect``), as an ``HVTImage``, at most
+    /// ``HVTCameraController/editedImageMaximumDimension`` pixels on a side. Photos only.
+    public static let editedImage = InfoKey(rawValue: "HVTCameraControllerEditedImage")
+    /// With ``HVTCameraController/allowsEditing``: the ``HVTRect`` of the original photo that
+    /// ``editedImage`` shows. Photos only.
+    public static let cropRect = InfoKey(rawValue: "HVTCameraControllerCropRect")
   }
 }
 

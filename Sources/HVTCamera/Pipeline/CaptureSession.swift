@@ -14,8 +14,8 @@ final class CaptureSession: @unchecked Sendable {
   /// The simulated camera's light (`videobalance`), for the flash and the torch; `nil` without a flash.
   let light: Element?
   let tap = FrameTap()
-  /// Counts what reaches the preview sink, whichever preview branch is attached.
-  let previewMonitor = PreviewMonitor()
+  /// What every preview branch shares: the frame counter, navigation, the review's still frame.
+  let previewHooks: PreviewHooks
   let photoEncoder: PhotoEncoder
   /// The model as it runs, and the preview branch attached to the tee; both change when the preview
   /// output does.
@@ -26,10 +26,12 @@ final class CaptureSession: @unchecked Sendable {
   /// What to do, on the posting thread, when an element inside a bin (by its path) posts an error.
   private let errorHandlers = Locked<[String: @Sendable () -> Void]>([:])
 
-  /// Builds the pipeline (in NULL) from the model's topology, its preview wired for `output`, and routes
-  /// its bus to `onMessage`, with this session's ``id`` (called on GStreamer's threads).
+  /// Builds the pipeline (in NULL) from the model's topology, its preview wired for `output` (key and
+  /// mouse actions in its window to `onNavigation`), and routes its bus to `onMessage`, with this
+  /// session's ``id`` (both called on GStreamer's threads).
   init(
     model: HVTPipelineModel, output: HVTPreviewOutput, name: String,
+    onNavigation: @escaping @Sendable (NavigationEvent, HVTFrameSize) -> Void = { _, _ in },
     onMessage: @escaping @Sendable (UInt64, BusMessage) -> Void
   ) throws {
     id = Self.sessions.withLock { count in
@@ -44,8 +46,9 @@ final class CaptureSession: @unchecked Sendable {
     }
     tap.install(on: teeSink)
     self.tee = tee
+    previewHooks = PreviewHooks(onNavigation: onNavigation)
     let preview = try PreviewBranch(
-      chain: model.preview, output: output, name: "preview-branch-0", monitor: previewMonitor)
+      chain: model.preview, output: output, name: "preview-branch-0", hooks: previewHooks)
     try preview.attach(to: pipeline, tee: tee)
     current = Locked((model, preview))
     light = pipeline.element(named: HVTPipelineModel.lightName)
@@ -72,6 +75,9 @@ final class CaptureSession: @unchecked Sendable {
   /// The preview branch attached to the tee.
   var preview: PreviewBranch { current.withLock { $0.preview } }
 
+  /// Counts what reaches the preview sink.
+  var previewMonitor: PreviewMonitor { previewHooks.monitor }
+
   /// Swaps the preview for one showing `output`, built from `model`'s preview chain: the new branch is
   /// attached first, then the old one is unlinked between two frames and stopped, so the source,
   /// photos and recordings go on. On failure the current preview stays. Takes as long as the new sink
@@ -82,7 +88,7 @@ final class CaptureSession: @unchecked Sendable {
       return count
     }
     let replacement = try PreviewBranch(
-      chain: model.preview, output: output, name: "preview-branch-\(number)", monitor: previewMonitor)
+      chain: model.preview, output: output, name: "preview-branch-\(number)", hooks: previewHooks)
     try replacement.attach(to: pipeline, tee: tee)
     let old = current.withLock { current in
       defer { current = (model, replacement) }

@@ -18,6 +18,10 @@ extension HVTPipelineModel {
     var mirrorsFront = true
     var transform = HVTAffineTransform.identity
     var overlays: [HVTCameraOverlay] = []
+    /// The default controls, drawn on a window or embedded preview; `nil` without them.
+    var controls: CameraControls.Look?
+    /// A photo is reviewed: it is shown as it was taken, without the view transform or the mirror.
+    var reviewing = false
   }
 
   /// Builds the model for a camera, the caps chosen for it and the capture settings. Element slots resolve
@@ -52,10 +56,14 @@ extension HVTPipelineModel {
       configuration: configuration, movieExtension: preset.movieExtension, photoExtension: preset.photoExtension)
   }
 
-  /// A copy whose preview is built from `settings`; the rest of the pipeline is unchanged.
-  func showingPreview(_ settings: PreviewSettings, preset: HVTPreset) throws -> HVTPipelineModel {
+  /// A copy whose preview is built from `settings`, its window sink (if it shows one) `windowSink` when
+  /// given; the rest of the pipeline is unchanged.
+  func showingPreview(_ settings: PreviewSettings, preset: HVTPreset, windowSink: HVTElementDescription? = nil)
+    throws -> HVTPipelineModel
+  {
     var model = self
-    model.preview = try Self.previewChain(preset: preset, settings: settings, configuration: configuration)
+    model.preview = try Self.previewChain(
+      preset: preset, settings: settings, configuration: configuration, windowSink: windowSink)
     return model
   }
 
@@ -79,22 +87,32 @@ extension HVTPipelineModel {
   /// `queue leaky=downstream ! … ! <sink>`: the preset's sink, unless the controller's preview output says
   /// otherwise. A preview someone looks at goes through its geometry (the view transform's crop and
   /// turn, the front camera's mirror: ``PreviewGeometry``), then the overlays, then is converted for its
-  /// sink; captures go through none of it (unless the overlays are burned in).
-  static func previewChain(preset: HVTPreset, settings: PreviewSettings, configuration: HVTCaptureConfiguration)
-    throws -> [HVTElementDescription]
-  {
+  /// sink; captures go through none of it (unless the overlays are burned in). A window sink is chosen
+  /// by opening the display, unless `windowSink` (the running branch's) is given.
+  static func previewChain(
+    preset: HVTPreset, settings: PreviewSettings, configuration: HVTCaptureConfiguration,
+    windowSink: HVTElementDescription? = nil
+  ) throws -> [HVTElementDescription] {
     let queue = HVTElementDescription(
       "queue", name: "preview-queue", ["leaky": "downstream", "max-size-buffers": "2"])
     let output = settings.output
     let size = configuration.size
     let geometry = try PreviewGeometry(
-      transform: settings.transform, mirrored: configuration.device == .front && settings.mirrorsFront,
+      transform: settings.reviewing ? .identity : settings.transform,
+      mirrored: configuration.device == .front && settings.mirrorsFront && !settings.reviewing,
       width: size.width, height: size.height)
+    let shownSize = geometry.turnsQuarter ? HVTFrameSize(width: size.height, height: size.width) : size
+    let controls = output.hasWindow ? settings.controls.map { CameraControls.elements($0, size: shownSize) } : nil
     let shown =
       [queue] + geometry.elements(width: size.width, height: size.height)
-      + settings.overlays.elements(prefix: "preview", frame: size)
+      + settings.overlays.elements(prefix: "preview", frame: shownSize) + (controls ?? [])
       + [HVTElementDescription("videoconvert", name: "preview-convert")]
-    let environment = ProcessInfo.processInfo.environment
+    let chosen = { (overlayOnly: Bool) in
+      try windowSink
+        ?? HVTElementDescription(
+          WindowSink.choose(environment: ProcessInfo.processInfo.environment, overlayOnly: overlayOnly),
+          name: "preview", ["sync": "false"])
+    }
     switch output {
     case .preset:
       return [queue, try resolve(preset.preview, "preview").named("preview")]
@@ -104,11 +122,9 @@ extension HVTPipelineModel {
       // The X and Wayland sinks name their window after the stream's title tag.
       let tags = HVTElementDescription(
         "taginject", name: "preview-title", ["tags": "title=\(LaunchQuoting.structureString(title ?? "HVTCamera"))"])
-      let sink = try WindowSink.choose(environment: environment)
-      return shown + [tags, HVTElementDescription(sink, name: "preview", ["sync": "false"])]
+      return shown + [tags, try chosen(false)]
     case .embedded:
-      let sink = try WindowSink.choose(environment: environment, overlayOnly: true)
-      return shown + [HVTElementDescription(sink, name: "preview", ["sync": "false"])]
+      return shown + [try chosen(true)]
     case .frames(let format, _):
       return shown + [
         .capsFilter("video/x-raw,format=\(format.rawValue)", name: "preview-caps"),

@@ -6,7 +6,9 @@ import HVTGStreamer
 ///
 /// The output's own wiring is done here: an embedded preview's sink gets the app's window
 /// (`gst_video_overlay_set_window_handle`) before it starts; a frames preview's `appsink` calls the
-/// app's handler with each frame.
+/// app's handler with each frame. The session's ``PreviewHooks`` see what the window's user does
+/// (navigation events, at the converter before the sink) and can hold a still frame in place of the
+/// live ones (the review screen).
 final class PreviewBranch: @unchecked Sendable {
   /// The chain the branch was built from, or last adopted (for the pipeline's description).
   private(set) var chain: [HVTElementDescription]
@@ -17,9 +19,8 @@ final class PreviewBranch: @unchecked Sendable {
   /// Where detached branches are stopped: setting a bin to NULL joins its streaming threads.
   private static let reaper = DispatchQueue(label: "HVTCamera.preview-reaper")
 
-  /// Builds the branch (not yet attached) from `chain`, wired for `output`, its frames counted by
-  /// `monitor`.
-  init(chain: [HVTElementDescription], output: HVTPreviewOutput, name: String, monitor: PreviewMonitor) throws {
+  /// Builds the branch (not yet attached) from `chain`, wired for `output` and to the session's `hooks`.
+  init(chain: [HVTElementDescription], output: HVTPreviewOutput, name: String, hooks: PreviewHooks) throws {
     self.chain = chain
     bin = Bin(name: name)
     let elements = try ElementChain(chain, in: bin)
@@ -28,7 +29,8 @@ final class PreviewBranch: @unchecked Sendable {
     }
     try bin.addGhostPad("sink", target: entry)
     sink = elements.last
-    monitor.install(on: sinkPad)
+    hooks.monitor.install(on: sinkPad)
+    hooks.install(entry: entry, converter: bin.element(named: "preview-convert")?.staticPad("src"))
     switch output {
     case .embedded(let handle):
       guard sink.isVideoOverlay else {
@@ -49,26 +51,31 @@ final class PreviewBranch: @unchecked Sendable {
   /// The branch's object path; its elements' paths start with it.
   var path: String { bin.path }
 
-  /// Whether `chain` differs from the branch's only in the geometry's crop and turn, which the running
-  /// elements can take on (``adopt(_:)``) without a new branch.
+  /// The elements whose properties change on the running branch: the geometry's crop, size and turn,
+  /// and the default controls.
+  private static func isAdjustable(_ name: String?) -> Bool {
+    guard let name else { return false }
+    return [PreviewGeometry.cropName, PreviewGeometry.sizeName, PreviewGeometry.orientationName].contains(name)
+      || name.hasPrefix("control-")
+  }
+
+  /// Whether `chain` differs from the branch's only in the properties of adjustable elements, which the
+  /// running elements can take on (``adopt(_:)``) without a new branch.
   func canAdopt(_ chain: [HVTElementDescription]) -> Bool {
-    let geometry = [PreviewGeometry.cropName, PreviewGeometry.orientationName]
-    let fixed = { (chain: [HVTElementDescription]) in chain.filter { !geometry.contains($0.name ?? "") } }
+    let fixed = { (chain: [HVTElementDescription]) in chain.filter { !Self.isAdjustable($0.name) } }
     return chain.map(\.name) == self.chain.map(\.name) && fixed(chain) == fixed(self.chain)
   }
 
-  /// Sets the geometry elements' properties from `chain` on the running elements (`videocrop` and
-  /// `videoflip` take new values between two frames).
+  /// Sets the properties that changed from the branch's chain to `chain` on the running elements
+  /// (`videocrop`, `videoflip`, `textoverlay` and `gdkpixbufoverlay` take new values between two frames).
   func adopt(_ chain: [HVTElementDescription]) throws {
-    defer { self.chain = chain }
-    for name in [PreviewGeometry.cropName, PreviewGeometry.orientationName] {
-      guard let description = chain.first(where: { $0.name == name }), let element = bin.element(named: name) else {
-        continue
-      }
-      for property in description.properties {
+    for (old, new) in zip(self.chain, chain) where old != new {
+      guard let element = bin.element(named: new.name ?? "") else { continue }
+      for property in new.properties where old.value(of: property.name) != property.value {
         try element.setProperty(property.name, fromString: property.value)
       }
     }
+    self.chain = chain
   }
 
   /// Adds the branch to `pipeline` and links it to a new pad of `tee`. On a running pipeline the branch
@@ -108,6 +115,38 @@ final class PreviewBranch: @unchecked Sendable {
         done()
       }
       return .remove
+    }
+  }
+}
+
+/// What every preview branch of a session shares: the frame counter, what the window's user does, and
+/// the still frame shown instead of the live ones while a photo is reviewed.
+final class PreviewHooks: Sendable {
+  /// Counts what reaches the preview sink, whichever branch is attached.
+  let monitor = PreviewMonitor()
+  /// The still frame shown in place of each live frame, while set.
+  let stillFrame = Locked<Buffer?>(nil)
+  private let onNavigation: @Sendable (NavigationEvent, HVTFrameSize) -> Void
+
+  /// Hooks that call `onNavigation` (on the sink's event thread) with each key or mouse action, and the
+  /// size of the picture its coordinates are in.
+  init(onNavigation: @escaping @Sendable (NavigationEvent, HVTFrameSize) -> Void) {
+    self.onNavigation = onNavigation
+  }
+
+  /// Installs the still-frame probe on a branch's entry and the navigation probe on its converter's
+  /// output (where the picture has the shown size and the controls on it).
+  func install(entry: Pad, converter: Pad?) {
+    entry.addProbe(.buffer) { [stillFrame] _, info in
+      if let still = stillFrame.withLock({ $0 }) { info.replaceBuffer(withContentOf: still) }
+      return .ok
+    }
+    converter?.addProbe(.eventUpstream) { [onNavigation] pad, info in
+      guard let event = info.navigationEvent, let caps = pad.currentCaps else { return .ok }
+      let structure = caps.structure(at: 0)
+      guard let width = structure.int("width"), let height = structure.int("height") else { return .ok }
+      onNavigation(event, HVTFrameSize(width: width, height: height))
+      return .ok
     }
   }
 }

@@ -9,6 +9,9 @@ struct PreviewGeometry: Equatable {
   /// `horiz`, `vert`, `ul-lr`, `ur-ll`.
   var direction = "identity"
 
+  /// Whether the turn swaps width and height (a quarter turn or a diagonal flip).
+  var turnsQuarter: Bool { ["90r", "90l", "ul-lr", "ur-ll"].contains(direction) }
+
   /// The elements' names in the preview branch.
   static let cropName = "preview-zoom"
   static let sizeName = "preview-size"

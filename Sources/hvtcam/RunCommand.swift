@@ -1,0 +1,154 @@
+import Foundation
+import HVTCamera
+
+/// `hvtcam run`: the camera as a person uses it — a preview window with the default controls and the
+/// review screen — printing the path of each capture the user keeps, until Cancel (Escape).
+enum RunCommand {
+  static let parser = CommandLineParser(
+    command: "run",
+    summary: """
+      Opens the camera in a window (or in the X11 window --window-id names) with the default controls: \
+      click the buttons or press space (shutter, or start/stop recording), f (flash), c (camera), m (mode), \
+      Escape (Cancel). A photo is shown for review: Enter or Use Photo keeps it, r or Retake discards it; \
+      with --allows-editing, the arrow keys, + and - (or a drag and the wheel) place the square crop. \
+      Prints the path of each photo or movie kept (and of the edited image), and exits 0 on Cancel, \
+      SIGINT or SIGTERM.
+      """,
+    options: [
+      CameraOptions.device, CameraOptions.quality, CameraOptions.preset,
+      .init(names: ["--mode"], valueName: "MODE", help: "photo or video (default photo)."),
+      .init(
+        names: ["--no-controls"], valueName: nil,
+        help: "No default controls: space and Escape are handled by hvtcam itself, as an app's own controls."),
+      .init(names: ["--zoom"], valueName: "Z", help: "Zoom the preview (not the captures), 1 to 8 (default 1)."),
+      .init(names: ["--overlay"], valueName: "FILE", help: "An image (PNG with alpha) drawn on the preview."),
+      .init(
+        names: ["--allows-editing"], valueName: nil, help: "Photos get a square crop, placed on the review screen."),
+      CameraOptions.windowID,
+      .init(
+        names: ["-o", "--output"], valueName: "DIR", help: "Where captures are written (default: the current folder)."),
+      CameraOptions.verbose,
+    ])
+
+  static func run(_ arguments: ParsedArguments) async throws {
+    let options = try CameraOptions(arguments)
+    let mode = try arguments.choice("--mode", from: ["photo", "video"], default: "photo")
+    let zoom = try arguments.number("--zoom", in: 1...8) ?? 1
+    let controller = try options.makeController(mode: mode == "video" ? .video : .photo)
+    if mode == "photo" { try controller.setMediaTypes([.image, .movie]) }
+    if options.preview == nil { controller.previewOutput = .window(title: "hvtcam run") }
+    controller.showsCameraControls = !arguments.flag("--no-controls")
+    controller.allowsEditing = arguments.flag("--allows-editing")
+    try controller.setCameraViewTransform(HVTAffineTransform(scaleX: zoom, y: zoom))
+    if let overlay = arguments["--overlay"] {
+      try controller.setCameraOverlays([
+        HVTCameraOverlay(.image(URL(fileURLWithPath: overlay)), x: 0.02, y: CameraSession.overlayTop)
+      ])
+    }
+    controller.outputDirectory = URL(
+      fileURLWithPath: arguments["--output"] ?? FileManager.default.currentDirectoryPath, isDirectory: true)
+    let session = CameraSession(controller: controller)
+    let stop = StopSignals.shared.onStop { _ in session.finish() }
+    defer { StopSignals.shared.remove(stop) }
+    try await options.withPresented(controller) {
+      if StopSignals.shared.received != nil { return }
+      try await session.untilFinished()
+    }
+  }
+}
+
+/// The person's session with `hvtcam run`'s camera: prints what is kept, and ends on Cancel, a stop
+/// signal, or an error that stops the camera.
+final class CameraSession: HVTCameraControllerDelegate, @unchecked Sendable {
+  /// Where `--overlay` is drawn: below the top bar of the controls.
+  static let overlayTop = 0.16
+
+  private let controller: HVTCameraController
+  private let lock = NSLock()
+  private var ended: Result<Void, any Error>?
+  private var waiter: CheckedContinuation<Void, any Error>?
+  private let delegateQueue = DispatchQueue(label: "hvtcam.run.delegate")
+
+  init(controller: HVTCameraController) {
+    self.controller = controller
+    controller.delegateQueue = delegateQueue
+    controller.cameraDelegate = self
+  }
+
+  /// Returns when the user cancelled or a signal came; throws when the camera stopped with an error.
+  func untilFinished() async throws {
+    try await withCheckedThrowingContinuation { continuation in
+      let result = lock.withLock { () -> Result<Void, any Error>? in
+        if ended == nil { waiter = continuation }
+        return ended
+      }
+      if let result { continuation.resume(with: result) }
+    }
+  }
+
+  /// Ends the session (a stop signal).
+  func finish() { end(.success(())) }
+
+  private func end(_ result: Result<Void, any Error>) {
+    let waiting = lock.withLock { () -> CheckedContinuation<Void, any Error>? in
+      guard ended == nil else { return nil }
+      ended = result
+      defer { waiter = nil }
+      return waiter
+    }
+    waiting?.resume(with: result)
+  }
+
+  func cameraController(
+    _ controller: HVTCameraController, didFinishCapturingMediaWithInfo info: [HVTCameraController.InfoKey: any Sendable]
+  ) {
+    guard let url = (info[.imageURL] ?? info[.mediaURL]) as? URL else { return }
+    Console.out(url.path)
+    guard let edited = info[.editedImage] as? HVTImage, let crop = info[.cropRect] as? HVTRect else { return }
+    let editedURL = url.deletingPathExtension().appendingPathExtension("edited.jpg")
+    do {
+      try edited.jpegData.write(to: editedURL, options: .withoutOverwriting)
+      Console.out(editedURL.path)
+      Console.error("crop \(crop) of \(url.lastPathComponent)")
+    } catch {
+      Console.error("hvtcam run: could not write \(editedURL.path): \(error.localizedDescription)")
+    }
+  }
+
+  func cameraControllerDidCancel(_ controller: HVTCameraController) { end(.success(())) }
+
+  func cameraController(_ controller: HVTCameraController, didFailWithError error: any Error) {
+    // The camera goes on after a failed capture; it stops after its own failure.
+    Console.error("hvtcam run: \(error)")
+    if !controller.isPresented { end(.failure(error)) }
+  }
+
+  func cameraController(_ controller: HVTCameraController, didReceive event: HVTCameraEvent) {
+    switch event {
+    case .readyForCapture(true):
+      Console.error("ready")
+    case .reviewStarted(let url):
+      Console.error("reviewing \(url.lastPathComponent)")
+    case .reviewEnded(let used):
+      Console.error(used ? "photo used" : "photo discarded")
+    case .recordingStarted:
+      Console.error("recording")
+    case .navigation(let navigation):
+      // The app's own controls, without the default ones: space is the shutter, Escape cancels.
+      guard case .keyPress(let key) = navigation else { return }
+      Console.error("key \(key)")
+      if key == "Escape" { controller.cancel() }
+      if key == "space" {
+        if controller.cameraCaptureMode == .photo {
+          controller.takePicture()
+        } else if controller.isRecording {
+          controller.stopVideoCapture()
+        } else {
+          _ = controller.startVideoCapture()
+        }
+      }
+    default:
+      break
+    }
+  }
+}
