@@ -26,7 +26,7 @@ let package = Package(
     .target(name: "CFiles"),
     .target(
       name: "HVTCamera", dependencies: ["HVTGStreamer", "CV4L2", "CAllocator", "CFiles"],
-      resources: [.copy("Resources/pipelines"), .copy("Resources/crop-edge.ppm")]),
+      resources: [.copy("Resources/pipelines"), .copy("Resources/crop-edge.ppm"), .copy("Resources/crop-shade.ppm")]),
     .executableTarget(name: "hvtcam", dependencies: ["HVTCamera"]),
     .executableTarget(name: "hvtcam-bench", dependencies: ["HVTCamera", "HVTGStreamer"]),
     .target(name: "MediaInspection", path: "Tests/MediaInspection"),

@@ -104,6 +104,7 @@ final class CameraSession: HVTCameraControllerDelegate, @unchecked Sendable {
   ) {
     guard let url = (info[.imageURL] ?? info[.mediaURL]) as? URL else { return }
     Console.out(url.path)
+    Console.error("kept \(url.lastPathComponent)")
     guard let edited = info[.editedImage] as? HVTImage, let crop = info[.cropRect] as? HVTRect else { return }
     let editedURL = url.deletingPathExtension().appendingPathExtension("edited.jpg")
     do {

@@ -83,6 +83,7 @@ public struct RGBImage: Sendable {
         "env",
         [
           "DISPLAY=\(display)", "gst-launch-1.0", "-q", "ximagesrc", "xid=\(window)", "use-damage=false",
+          "show-pointer=false",
           "num-buffers=1", "!", "videoconvert", "!", "video/x-raw,format=RGB", "!", "filesink", "location=\(raw)",
         ])
     }

@@ -49,8 +49,9 @@ enum CameraControls {
     case right = "control-right"
   }
 
-  /// The crop box's edges, by element name.
+  /// The crop box's edges and the shades around it, by element name.
   static let cropEdges = ["control-crop-top", "control-crop-bottom", "control-crop-left", "control-crop-right"]
+  static let cropShades = ["control-crop-above", "control-crop-below", "control-crop-before", "control-crop-after"]
 
   /// Every element of the controls, by name, with the properties `look` gives it on a `size` picture.
   static func properties(_ look: Look, size: HVTFrameSize) -> [(name: String, properties: [(String, String)])] {
@@ -76,31 +77,42 @@ enum CameraControls {
         ]
       )
     }
-    return texts + cropEdgeProperties(look.review?.crop, size: size)
+    return cropBoxProperties(look.review?.crop, size: size) + texts
   }
 
-  /// The four edges of the crop box, or hidden edges.
-  private static func cropEdgeProperties(_ crop: HVTRect?, size: HVTFrameSize) -> [(
+  /// The crop box: the picture outside it shaded (four half-transparent black rectangles), and its four
+  /// white edges; hidden (transparent) without a crop.
+  private static func cropBoxProperties(_ crop: HVTRect?, size: HVTFrameSize) -> [(
     name: String, properties: [(String, String)]
   )] {
     let thickness = max(2, size.height / 160)
     let box = crop ?? HVTRect(x: 0, y: 0, width: thickness, height: thickness)
+    let (width, height) = (size.width, size.height)
+    let shades = [
+      HVTRect(x: 0, y: 0, width: width, height: box.y),
+      HVTRect(x: 0, y: box.y + box.height, width: width, height: height - box.y - box.height),
+      HVTRect(x: 0, y: box.y, width: box.x, height: box.height),
+      HVTRect(x: box.x + box.width, y: box.y, width: width - box.x - box.width, height: box.height),
+    ]
     let edges = [
       HVTRect(x: box.x, y: box.y, width: box.width, height: thickness),
       HVTRect(x: box.x, y: box.y + box.height - thickness, width: box.width, height: thickness),
       HVTRect(x: box.x, y: box.y, width: thickness, height: box.height),
       HVTRect(x: box.x + box.width - thickness, y: box.y, width: thickness, height: box.height),
     ]
-    return zip(cropEdges, edges).map { name, edge in
+    let rectangle = { (name: String, rect: HVTRect, image: String, alpha: String) in
       (
         name: name,
         properties: [
-          ("location", CropEdgeImage.path), ("positioning-mode", "pixels-absolute"), ("offset-x", String(edge.x)),
-          ("offset-y", String(edge.y)), ("overlay-width", String(max(1, edge.width))),
-          ("overlay-height", String(max(1, edge.height))), ("alpha", crop == nil ? "0" : "1"),
+          ("location", image), ("positioning-mode", "pixels-absolute"), ("offset-x", String(rect.x)),
+          ("offset-y", String(rect.y)), ("overlay-width", String(max(1, rect.width))),
+          ("overlay-height", String(max(1, rect.height))),
+          ("alpha", crop == nil || rect.width < 1 || rect.height < 1 ? "0" : alpha),
         ]
       )
     }
+    return zip(cropShades, shades).map { rectangle($0, $1, CropBoxImage.shade, "0.5") }
+      + zip(cropEdges, edges).map { rectangle($0, $1, CropBoxImage.edge, "1") }
   }
 
   /// The controls' elements, in drawing order.
@@ -208,9 +220,11 @@ extension HVTCameraController.CameraCaptureMode {
   var label: String { self == .photo ? "Photo" : "Video" }
 }
 
-/// The image the crop box's edges are drawn with: one white pixel in a PPM file (a format gdk-pixbuf
-/// reads), a resource of the package, stretched by `gdkpixbufoverlay` to each edge's size.
-enum CropEdgeImage {
-  /// The file's path.
-  static let path = Bundle.module.url(forResource: "crop-edge", withExtension: "ppm")?.path ?? ""
+/// The images the crop box is drawn with: one white and one black pixel in PPM files (a format
+/// gdk-pixbuf reads), resources of the package, stretched by `gdkpixbufoverlay` to each rectangle.
+enum CropBoxImage {
+  /// The white pixel, for the edges.
+  static let edge = Bundle.module.url(forResource: "crop-edge", withExtension: "ppm")?.path ?? ""
+  /// The black pixel, for the shade outside the box.
+  static let shade = Bundle.module.url(forResource: "crop-shade", withExtension: "ppm")?.path ?? ""
 }

@@ -127,10 +127,10 @@ final class Subprocess: @unchecked Sendable {
       }
     }
 
-    func waitForLine(matching matches: @escaping @Sendable (String) -> Bool) async -> String? {
+    func waitForLine(from start: Int, matching matches: @escaping @Sendable (String) -> Bool) async -> String? {
       await withCheckedContinuation { continuation in
         let immediate: String?? = state.withLock { state in
-          if let line = state.errorLines.first(where: matches) { return .some(line) }
+          if let line = state.errorLines.dropFirst(start).first(where: matches) { return .some(line) }
           if state.openStreams == 0 { return .some(nil) }
           state.lineWaiters.append(LineWaiter(matches: matches, continuation: continuation))
           return .none
@@ -200,11 +200,11 @@ final class Subprocess: @unchecked Sendable {
     try await run(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments)
   }
 
-  /// Waits for the first line on standard error (already printed or still to come) for which `matches`
-  /// is true. Returns nil when standard error closed without such a line.
-  func standardErrorLine(where matches: @escaping @Sendable (String) -> Bool) async -> String? {
+  /// Waits for the first line on standard error (already printed or still to come, from line number
+  /// `start` on) for which `matches` is true. Returns nil when standard error closed without such a line.
+  func standardErrorLine(from start: Int = 0, where matches: @escaping @Sendable (String) -> Bool) async -> String? {
     await withTaskCancellationHandler {
-      await collector.waitForLine(matching: matches)
+      await collector.waitForLine(from: start, matching: matches)
     } onCancel: {
       kill(processIdentifier, SIGKILL)
     }
@@ -213,9 +213,9 @@ final class Subprocess: @unchecked Sendable {
   /// Like `standardErrorLine(where:)`, but throws, with everything the process printed, when the line
   /// never came.
   func requireStandardErrorLine(
-    _ what: String, where matches: @escaping @Sendable (String) -> Bool
+    _ what: String, from start: Int = 0, where matches: @escaping @Sendable (String) -> Bool
   ) async throws -> String {
-    if let line = await standardErrorLine(where: matches) { return line }
+    if let line = await standardErrorLine(from: start, where: matches) { return line }
     throw TestFailure("no \(what) on standard error; the process ended with \(await result())")
   }
 

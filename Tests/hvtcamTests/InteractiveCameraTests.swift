@@ -1,0 +1,167 @@
+import Foundation
+import MediaInspection
+import Testing
+
+/// `hvtcam run` used as a person uses it, on a private Xvfb: real keys and clicks (`xdotool`) in its
+/// window, screenshots of it (`ximagesrc`), the files it keeps read by FFmpeg and the discoverer.
+@Suite("hvtcam run: the camera interface on Xvfb", .serialized, .timeLimit(.minutes(2)))
+struct InteractiveCameraTests {
+  /// The "Flash: Auto" button over the white bar: its shaded background makes dark pixels there.
+  private static func flashButtonPixels(_ image: RGBImage) -> Int { image.count(in: 12..<85, 10..<38, dark: true) }
+  /// The shutter's label over the dark bottom bars: white text makes bright pixels there.
+  private static func shutterLabelPixels(_ image: RGBImage) -> Int {
+    image.count(in: 240..<400, 430..<472, dark: false)
+  }
+
+  @Test("controls shown; space opens the review; Retake keeps nothing, Use Photo delivers; Escape cancels, exit 0")
+  func reviewAndCancel() async throws {
+    let camera = try await InteractiveCamera()
+    let live = try await camera.screenshot()
+    #expect(Self.flashButtonPixels(live) > 200, "the flash button is drawn")
+    #expect(Self.shutterLabelPixels(live) > 100, "the shutter's label is drawn")
+    #expect(live.barNames() == RGBImage.smpteBars, "the camera is shown")
+
+    var mark = camera.mark
+    try await camera.key("space")
+    let first = try await camera.line("the review", after: mark) { $0.hasPrefix("reviewing ") }
+    let review = try await camera.screenshot()
+    #expect(Self.shutterLabelPixels(review) < 20, "the review screen has no shutter")
+    #expect(review.count(in: 500..<630, 435..<470, dark: false) > 50, "Use Photo is drawn")
+    mark = camera.mark
+    try await camera.click(100, 450)  // Retake
+    try await camera.line("the photo discarded", after: mark) { $0 == "photo discarded" }
+    #expect(try camera.directory.contents().isEmpty, "a retaken photo leaves no file: \(first)")
+
+    mark = camera.mark
+    try await camera.key("space")
+    try await camera.line("the second review", after: mark) { $0.hasPrefix("reviewing ") }
+    mark = camera.mark
+    try await camera.click(560, 450)  // Use Photo
+    try await camera.line("the photo used", after: mark) { $0 == "photo used" }
+    let result = try await camera.cancel()
+    defer { camera.directory.remove() }
+    #expect(result.succeeded, "Escape cancels and hvtcam exits 0: \(result)")
+    #expect(result.outputLines.count == 1, "only the used photo is delivered: \(result)")
+    let photo = try #require(result.outputLines.first)
+    let discovered = try await MediaInspector.discover(photo)
+    #expect(discovered.isJPEG && discovered.size == "640x480", "\(discovered)")
+    #expect(try camera.directory.contents() == [URL(fileURLWithPath: photo).lastPathComponent])
+  }
+
+  @Test("--no-controls: nothing drawn on the camera; keys reach the app, whose space takes a photo at once")
+  func noControls() async throws {
+    let camera = try await InteractiveCamera(["--no-controls"])
+    let shown = try await camera.screenshot()
+    #expect(Self.flashButtonPixels(shown) == 0 && Self.shutterLabelPixels(shown) == 0, "no controls")
+    #expect(shown.barNames() == RGBImage.smpteBars)
+    let mark = camera.mark
+    try await camera.key("space")
+    try await camera.line("the key, as the app saw it", after: mark) { $0 == "key space" }
+    try await camera.line("the photo kept", after: mark) { $0.hasPrefix("kept IMG_") }
+    let result = try await camera.cancel()
+    defer { camera.directory.remove() }
+    #expect(result.succeeded, "\(result)")
+    #expect(result.outputLines.count == 1 && !result.standardError.contains("reviewing"), "\(result)")
+  }
+
+  @Test("--zoom 2 shows the centre of the frame; the photo taken is the whole frame")
+  func zoom() async throws {
+    let camera = try await InteractiveCamera(["--zoom", "2"])
+    let shown = try await camera.screenshot()
+    // Source x 160…480 fills the window: yellow, cyan, green, magenta, red.
+    #expect(
+      [20, 137, 320, 502, 625].map { shown.colourName($0, 160) } == ["yellow", "cyan", "green", "magenta", "red"])
+    var mark = camera.mark
+    try await camera.key("space")
+    let review = try await camera.line("the review", after: mark) { $0.hasPrefix("reviewing ") }
+    let reviewed = try await camera.screenshot()
+    #expect(reviewed.barNames() == RGBImage.smpteBars, "the review shows the photo itself: \(review)")
+    mark = camera.mark
+    try await camera.key("Return")
+    try await camera.line("the photo used", after: mark) { $0 == "photo used" }
+    let result = try await camera.cancel()
+    defer { camera.directory.remove() }
+    let photo = try #require(result.outputLines.first, "\(result)")
+    #expect(try await RGBImage.decode(photo, width: 640, height: 480).barNames() == RGBImage.smpteBars)
+  }
+
+  @Test("--overlay: the image is on the preview, not in the photo")
+  func overlay() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let square = directory.path("green.png")
+    let made = try await MediaInspector.run(
+      "gst-launch-1.0",
+      [
+        "-q", "videotestsrc", "num-buffers=1", "pattern=green", "!", "video/x-raw,format=RGBA,width=64,height=64",
+        "!", "pngenc", "!", "filesink", "location=\(square)",
+      ])
+    #expect(made.status == 0, "\(made.output)")
+    let camera = try await InteractiveCamera(["--overlay", square])
+    // At 2 % of the width and 16 % of the height: x 13…77, y 77…141, over the white bar.
+    let shown = try await camera.screenshot()
+    #expect(shown.colourName(45, 110) == "green" && shown.colourName(45, 200) == "white")
+    var mark = camera.mark
+    try await camera.key("space")
+    try await camera.line("the review", after: mark) { $0.hasPrefix("reviewing ") }
+    mark = camera.mark
+    try await camera.key("Return")
+    try await camera.line("the photo used", after: mark) { $0 == "photo used" }
+    let result = try await camera.cancel()
+    defer { camera.directory.remove() }
+    let photo = try #require(result.outputLines.first, "\(result)")
+    #expect(try await RGBImage.decode(photo, width: 640, height: 480).colourName(45, 110) == "white")
+  }
+
+  @Test("--allows-editing: keys move and scale the crop box; .cropRect matches, the edited JPEG holds its pixels")
+  func editing() async throws {
+    let camera = try await InteractiveCamera(["--allows-editing"])
+    var mark = camera.mark
+    try await camera.key("space")
+    try await camera.line("the review", after: mark) { $0.hasPrefix("reviewing ") }
+    // From the centred 480 × 480 square at x 80: three steps of 24 px right, then 1/1.1 of the size.
+    try await camera.key("Right", "Right", "Right", "minus")
+    let boxed = try await camera.screenshot()
+    #expect(boxed.count(in: 60..<150, 100..<300, dark: true) > 1000, "the picture outside the box is shaded")
+    mark = camera.mark
+    try await camera.key("Return")
+    let crop = try await camera.line("the crop", after: mark) { $0.hasPrefix("crop ") }
+    let result = try await camera.cancel()
+    defer { camera.directory.remove() }
+    #expect(crop.hasPrefix("crop 174,22 436x436 of "), "\(crop)")
+    #expect(result.outputLines.count == 2, "the photo and its edited image: \(result)")
+    let (original, edited) = (result.outputLines[0], result.outputLines[1])
+    let discovered = try await MediaInspector.discover(edited)
+    #expect(discovered.isJPEG && discovered.size == "436x436", "\(discovered)")
+    let photo = try await RGBImage.decode(original, width: 640, height: 480)
+    let cropped = try await RGBImage.decode(edited, width: 436, height: 436)
+    // Above the noise in the bars' lower right: every sampled pixel of the edit is the photo's, 174 px
+    // right and 22 px down.
+    var differences: [String] = []
+    for y in stride(from: 10, to: 290, by: 20) {
+      for x in stride(from: 5, to: 430, by: 15) where cropped.colourName(x, y) != photo.colourName(174 + x, 22 + y) {
+        differences.append("(\(x),\(y))")
+      }
+    }
+    #expect(differences.count <= 4, "edge pixels at most: \(differences)")
+  }
+
+  @Test("--mode video: space starts and stops a recording; the record button shows the clock; the movie is kept")
+  func recordFromControls() async throws {
+    let camera = try await InteractiveCamera(["--mode", "video"])
+    var mark = camera.mark
+    try await camera.key("space")
+    try await camera.line("the recording", after: mark) { $0 == "recording" }
+    let recording = try await camera.screenshot()
+    #expect(Self.shutterLabelPixels(recording) > 100, "( Stop ) 00:00 / 10:00")
+    mark = camera.mark
+    try await camera.key("space")
+    try await camera.line("the movie kept", after: mark) { $0.hasPrefix("kept MOV_") }
+    let result = try await camera.cancel()
+    defer { camera.directory.remove() }
+    #expect(result.succeeded, "\(result)")
+    let movie = try #require(result.outputLines.first, "\(result)")
+    let discovered = try await MediaInspector.discover(movie)
+    #expect(discovered.isH264 && discovered.size == "640x480", "\(discovered)")
+  }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import MediaInspection
+
+/// `hvtcam run` on a private X display, used as a person uses it: real key presses and mouse clicks
+/// (`xdotool`, through the XTEST extension) in its window, screenshots of the window.
+struct InteractiveCamera {
+  let display: PrivateDisplay
+  let process: Subprocess
+  let directory: TemporaryDirectory
+  /// The window's id, as `xdotool` prints it.
+  let window: String
+
+  /// Starts `hvtcam run` with the simulated camera at 640x480 and `arguments`, writing into a fresh
+  /// folder, and waits until its camera is ready and its window is found.
+  init(_ arguments: [String] = []) async throws {
+    display = try await PrivateDisplay()
+    directory = try TemporaryDirectory()
+    process = try HVTCam.start(
+      ["run"] + HVTCam.simulated + ["-o", directory.url.path] + arguments,
+      environment: HVTCam.environment(
+        setting: ["DISPLAY": display.name, "XDG_RUNTIME_DIR": directory.url.path], removing: ["WAYLAND_DISPLAY"]))
+    _ = try await process.requireStandardErrorLine("ready") { $0 == "ready" }
+    let search = try await Self.xdotool(["search", "--name", "^hvtcam run"], on: display)
+    guard let window = search.outputLines.first else { throw TestFailure("no 'hvtcam run' window: \(search)") }
+    self.window = window
+    _ = try await Self.xdotool(["windowfocus", "--sync", window], on: display)
+  }
+
+  private static func xdotool(_ arguments: [String], on display: PrivateDisplay) async throws -> ProcessResult {
+    let result = try await Subprocess.run(
+      URL(fileURLWithPath: "/usr/bin/xdotool"), arguments, environment: ["DISPLAY": display.name])
+    guard result.succeeded else { throw TestFailure("xdotool \(arguments.joined(separator: " ")): \(result)") }
+    return result
+  }
+
+  /// How many lines hvtcam has printed on standard error: a mark to wait for lines after.
+  var mark: Int { process.standardErrorSoFar.count }
+
+  /// Presses and releases keys, by X keysym name, in the focused window.
+  func key(_ keys: String...) async throws {
+    _ = try await Self.xdotool(["key", "--delay", "20"] + keys, on: display)
+  }
+
+  /// Clicks the left button at (`x`, `y`) of the window.
+  func click(_ x: Int, _ y: Int) async throws {
+    _ = try await Self.xdotool(["mousemove", "--window", window, String(x), String(y), "click", "1"], on: display)
+  }
+
+  /// Waits for a line on standard error printed after `mark`.
+  @discardableResult
+  func line(_ what: String, after mark: Int, where matches: @escaping @Sendable (String) -> Bool) async throws
+    -> String
+  {
+    try await process.requireStandardErrorLine(what, from: mark, where: matches)
+  }
+
+  /// A screenshot of the window (640 × 480, the frame's size: `ximagesink` draws frames at their size).
+  func screenshot() async throws -> RGBImage {
+    try await RGBImage.screenshot(window: window, display: display.name, width: 640, height: 480)
+  }
+
+  /// Presses Escape (Cancel) and waits for hvtcam to end; stops the display and returns how it ended.
+  func cancel() async throws -> ProcessResult {
+    try await key("Escape")
+    let result = await process.result()
+    await display.stop()
+    return result
+  }
+
+  /// Ends everything without asking (after a failed expectation).
+  func stop() async {
+    process.send(SIGKILL)
+    _ = await process.result()
+    await display.stop()
+    directory.remove()
+  }
+}
+
+extension RGBImage {
+  /// How many pixels in the rectangle are dark (every channel below 170) or bright (every channel above
+  /// 200): text and its shaded background show up as these.
+  func count(in x: Range<Int>, _ y: Range<Int>, dark: Bool) -> Int {
+    x.reduce(0) { total, px in
+      total
+        + y.filter { py in
+          let pixel = self.pixel(px, py)
+          return dark ? max(pixel.r, pixel.g, pixel.b) < 170 : min(pixel.r, pixel.g, pixel.b) > 200
+        }.count
+    }
+  }
+}
