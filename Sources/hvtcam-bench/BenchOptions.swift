@@ -38,6 +38,10 @@ struct BenchOptions {
   var directory = FileManager.default.temporaryDirectory
   /// Child modes: leave glibc's mmap threshold as it is (`HVTCameraRuntime.pinsMmapThreshold = false`).
   var leavesAllocatorAlone = false
+  /// `preview` child: show the default controls.
+  var controls = false
+  /// `preview` child: record, change the flash and take stills while the preview runs.
+  var activity = false
 
   /// Parses the arguments; throws `UsageError` for anything it does not know.
   init(_ arguments: [String]) throws {
@@ -73,6 +77,8 @@ struct BenchOptions {
       case "--recordings": recordings = try number(argument)
       case "--directory": directory = URL(fileURLWithPath: try value(argument), isDirectory: true)
       case "--leave-allocator-alone": leavesAllocatorAlone = true
+      case "--controls": controls = true
+      case "--activity": activity = true
       case "-h", "--help": throw UsageError(Self.usage, exitCode: 0)
       default: throw UsageError("hvtcam-bench: unknown option '\(argument)' (see hvtcam-bench --help)")
       }

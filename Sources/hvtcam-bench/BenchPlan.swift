@@ -29,20 +29,33 @@ struct BenchPlan: Codable, Sendable {
   var crashAfterSeconds: Int
   /// Kills per engine and resolution in the crash rows.
   var crashRepetitions: Int
+  /// The preview-window rows (absent from the reports of runs made before they existed).
+  var previewWindow: PreviewWindow?
+
+  /// Rounds and seconds of the preview-window rows, at the first size.
+  struct PreviewWindow: Codable, Sendable {
+    /// Rounds; each runs every engine once, alternating the order, and the controls' activity run.
+    var rounds: Int
+    /// Seconds each engine shows the preview for.
+    var seconds: Int
+  }
+
+  /// The preview-window rows' plan (none for an old report).
+  var preview: PreviewWindow { previewWindow ?? PreviewWindow(rounds: 0, seconds: 0) }
 
   /// The full run: at least 20 stills, 8 recordings and 5 start-ups per engine and resolution.
   static let full = BenchPlan(
     resolutions: ["1280x720", "1920x1080"], rounds: 8, burst: 20, recordingSeconds: 2, cpuFrames: 300,
     cpuShortFrames: 30, cpuRepetitions: 5, concurrentCameras: [1, 2, 4], concurrentSeconds: 5, soakStills: 200,
     soakRecordings: 20,
-    crashAfterSeconds: 3, crashRepetitions: 2)
+    crashAfterSeconds: 3, crashRepetitions: 2, previewWindow: PreviewWindow(rounds: 6, seconds: 4))
 
   /// The smoke run: every row, few repetitions, 1280x720 only; about a minute.
   static let quick = BenchPlan(
     resolutions: ["1280x720"], rounds: 2, burst: 5, recordingSeconds: 1, cpuFrames: 90, cpuShortFrames: 30,
     cpuRepetitions: 1,
     concurrentCameras: [1, 2, 4], concurrentSeconds: 1, soakStills: 20, soakRecordings: 2, crashAfterSeconds: 3,
-    crashRepetitions: 1)
+    crashRepetitions: 1, previewWindow: PreviewWindow(rounds: 1, seconds: 2))
 
   /// The controller quality of a resolution.
   static func quality(_ resolution: String) -> HVTCameraController.QualityType {

@@ -34,6 +34,9 @@ struct BenchRun {
       rows += try CPURows(resolution: resolution, plan: plan, directory: directory).run(log: log)
     }
     rows += try ConcurrencyRows(plan: plan, directory: directory).run(log: log)
+    if let resolution = plan.resolutions.first {
+      rows += try PreviewRows(resolution: resolution, plan: plan, directory: directory).run(log: log)
+    }
     for resolution in plan.resolutions {
       rows += try MemoryRows(resolution: resolution, plan: plan, directory: directory).run(log: log)
       rows += try CrashRows(resolution: resolution, plan: plan, directory: directory).run(log: log)

@@ -30,10 +30,12 @@ final class CameraBin: @unchecked Sendable {
   private var captures = 0
 
   /// Builds camerabin in NULL. `encoder` and `photoEncoder` are our model's elements, whose properties
-  /// camerabin's own `x264enc` and `jpegenc` get.
-  init(size: HVTFrameSize, encoder: HVTElementDescription, photoEncoder: HVTElementDescription, directory: URL)
-    throws
-  {
+  /// camerabin's own `x264enc` and `jpegenc` get; the viewfinder is a `viewfinder` element of that
+  /// factory (`fakesink`, or a window sink for the preview rows).
+  init(
+    size: HVTFrameSize, encoder: HVTElementDescription, photoEncoder: HVTElementDescription, directory: URL,
+    viewfinder viewfinderFactory: String = "fakesink"
+  ) throws {
     self.size = size
     self.directory = directory
     pipeline = try Pipeline(factory: "camerabin", name: "camerabin")
@@ -43,7 +45,7 @@ final class CameraBin: @unchecked Sendable {
     try camera.setProperty("pattern", fromString: "smpte")
     try wrapper.set("video-source", camera)
     try pipeline.set("camera-source", wrapper)
-    let viewfinder = try Element(factory: "fakesink", name: "viewfinder")
+    let viewfinder = try Element(factory: viewfinderFactory, name: "viewfinder")
     try viewfinder.setProperty("sync", fromString: "false")
     try pipeline.set("viewfinder-sink", viewfinder)
     let caps = "video/x-raw,format=I420,width=\(size.width),height=\(size.height),framerate=30/1"

@@ -48,6 +48,8 @@ enum ChildMode {
     case "concurrent": try concurrent(options)
     case "soak": try soak(options)
     case "crash": try crash(options)
+    case "preview": try preview(options)
+    case "camerabin-preview": try camerabinPreview(options)
     default: throw BenchError.failed("unknown child mode \(options.child ?? "")")
     }
     // Releases GStreamer's state, so that GST_TRACERS=leaks can report what is still alive.

@@ -32,6 +32,15 @@ enum Targets {
                 ?? "")))
       }
       ratioTarget("shutter", "shutter → JPEG on disk ≤ 0.5× camerabin", 0.5, resolution)
+      ratioTarget("preview-latency", "preview latency ≤ 0.5× camerabin's viewfinder", 0.5, resolution)
+      ratioTarget("preview-latency-gst-launch", "preview latency ≤ 1.05× gst-launch-1.0", 1.05, resolution)
+      if let row = row("preview-lost-controls", resolution), let ours = row.hvtcamera {
+        verdicts.append(
+          TargetVerdict(
+            goal: "0 preview frames lost while the controls redraw and captures run", resolution: resolution,
+            met: ours.max == 0,
+            measured: String(format: "%.0f lost in total over %d runs", ours.values.reduce(0, +), ours.count)))
+      }
       ratioTarget("startup", "start-up ≤ 0.3× camerabin", 0.3, resolution)
       ratioTarget("record-start", "record start ≤ 0.3× camerabin", 0.3, resolution)
       ratioTarget("record-stop", "record stop ≤ 0.2× camerabin", 0.2, resolution)

@@ -90,6 +90,23 @@ public struct RGBImage: Sendable {
     .image(width: width, height: height)
   }
 
+  /// With `HVTCAM_SCREENSHOTS` set to a folder (`./dev screenshots`), saves a half-size PNG of an X11
+  /// window there as `name.png`, for the README; otherwise does nothing.
+  public static func keepScreenshot(
+    of window: String, display: String, named name: String, width: Int, height: Int
+  ) async throws {
+    guard let folder = ProcessInfo.processInfo.environment["HVTCAM_SCREENSHOTS"] else { return }
+    let result = try await MediaInspector.run(
+      "env",
+      [
+        "DISPLAY=\(display)", "gst-launch-1.0", "-q", "ximagesrc", "xid=\(window)", "use-damage=false",
+        "show-pointer=false", "num-buffers=1", "!", "videoconvert", "!", "videoscale", "!",
+        "video/x-raw,width=\(width / 2),height=\(height / 2)", "!", "pngenc", "compression-level=9", "!", "filesink",
+        "location=\(folder)/\(name).png",
+      ])
+    guard result.status == 0 else { throw InspectionError(result.output) }
+  }
+
   /// Runs `produce` with a fresh file's path and returns what it wrote there.
   private static func withRawFile(_ produce: (String) async throws -> (status: Int32, output: String)) async throws
     -> Data

@@ -11,7 +11,9 @@ struct QuickRunTests {
     ("record-start-frame-age", false), ("record-stop", true),
     ("preview-lost-stills", true), ("preview-lost-recording", true), ("shutter-while-recording", false),
     ("cpu-per-frame", true), ("cpu-per-frame-steady", true), ("cpu-fixed", true), ("rss-growth", false),
-    ("rss-growth-allocator-left-alone", false), ("crash-recoverable", true),
+    ("rss-growth-allocator-left-alone", false), ("crash-recoverable", true), ("preview-latency", true),
+    ("preview-latency-gst-launch", true), ("preview-latency-controls", true), ("preview-lost-controls", false),
+    ("preview-cpu-controls", true),
   ]
   /// The rows of each concurrent camera count.
   static let concurrentRows = ["concurrent-cpu", "concurrent-lost", "concurrent-preview-lost"]
@@ -55,7 +57,7 @@ struct QuickRunTests {
       }
     }
     let targets = try #require(report["targets"] as? [[String: Any]])
-    #expect(targets.count >= 11, "a verdict for every target")
+    #expect(targets.count >= 14, "a verdict for every target")
     #expect(targets.allSatisfy { $0["met"] is Bool && $0["measured"] is String })
 
     // The JSON renders as BENCHMARKS.md does, without measuring again.

@@ -46,6 +46,8 @@ struct EmbeddedPreviewTests {
     try await window.resize(width: 480, height: 360, display: display)
     let resized = try await Self.screenshotShowingBars(window.id, on: display, width: 480, height: 360)
     #expect(resized.barNames() == RGBImage.smpteBars, "the picture fills the resized window")
+    try await RGBImage.keepScreenshot(
+      of: window.topLevel, display: display.name, named: "embedded-in-tk", width: 480, height: 360)
     recording.send(SIGINT)
     let result = await recording.result()
     await window.close()

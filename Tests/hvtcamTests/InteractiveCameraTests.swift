@@ -20,13 +20,15 @@ struct InteractiveCameraTests {
     #expect(Self.flashButtonPixels(live) > 200, "the flash button is drawn")
     #expect(Self.shutterLabelPixels(live) > 100, "the shutter's label is drawn")
     #expect(live.barNames() == RGBImage.smpteBars, "the camera is shown")
+    try await camera.keepScreenshot("interface-controls")
 
     var mark = camera.mark
     try await camera.key("space")
     let first = try await camera.line("the review", after: mark) { $0.hasPrefix("reviewing ") }
-    let review = try await camera.screenshot()
+    let review = try await camera.screenshot { Self.shutterLabelPixels($0) < 20 }
     #expect(Self.shutterLabelPixels(review) < 20, "the review screen has no shutter")
     #expect(review.count(in: 500..<630, 435..<470, dark: false) > 50, "Use Photo is drawn")
+    try await camera.keepScreenshot("interface-review")
     mark = camera.mark
     try await camera.click(100, 450)  // Retake
     try await camera.line("the photo discarded", after: mark) { $0 == "photo discarded" }
@@ -74,7 +76,7 @@ struct InteractiveCameraTests {
     var mark = camera.mark
     try await camera.key("space")
     let review = try await camera.line("the review", after: mark) { $0.hasPrefix("reviewing ") }
-    let reviewed = try await camera.screenshot()
+    let reviewed = try await camera.screenshot { $0.barNames() == RGBImage.smpteBars }
     #expect(reviewed.barNames() == RGBImage.smpteBars, "the review shows the photo itself: \(review)")
     mark = camera.mark
     try await camera.key("Return")
@@ -121,8 +123,9 @@ struct InteractiveCameraTests {
     try await camera.line("the review", after: mark) { $0.hasPrefix("reviewing ") }
     // From the centred 480 × 480 square at x 80: three steps of 24 px right, then 1/1.1 of the size.
     try await camera.key("Right", "Right", "Right", "minus")
-    let boxed = try await camera.screenshot()
+    let boxed = try await camera.screenshot { $0.count(in: 60..<150, 100..<300, dark: true) > 1000 }
     #expect(boxed.count(in: 60..<150, 100..<300, dark: true) > 1000, "the picture outside the box is shaded")
+    try await camera.keepScreenshot("interface-crop")
     mark = camera.mark
     try await camera.key("Return")
     let crop = try await camera.line("the crop", after: mark) { $0.hasPrefix("crop ") }
@@ -152,8 +155,9 @@ struct InteractiveCameraTests {
     var mark = camera.mark
     try await camera.key("space")
     try await camera.line("the recording", after: mark) { $0 == "recording" }
-    let recording = try await camera.screenshot()
-    #expect(Self.shutterLabelPixels(recording) > 100, "( Stop ) 00:00 / 10:00")
+    // "( Stop )  00:00 / 10:00" is wider than "( Record )".
+    let recording = try await camera.screenshot { $0.count(in: 395..<450, 430..<472, dark: false) > 30 }
+    #expect(recording.count(in: 395..<450, 430..<472, dark: false) > 30, "the record button shows the clock")
     mark = camera.mark
     try await camera.key("space")
     try await camera.line("the movie kept", after: mark) { $0.hasPrefix("kept MOV_") }

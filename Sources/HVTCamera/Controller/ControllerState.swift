@@ -34,7 +34,8 @@ extension HVTCameraController {
         controls: showsCameraControls
           ? CameraControls.Look(
             mode: cameraCaptureMode, flash: cameraFlashMode,
-            canSwitchMode: mediaTypes.contains(.image) && mediaTypes.contains(.movie), recording: nil, review: nil)
+            canSwitchMode: mediaTypes.contains(.image) && mediaTypes.contains(.movie), editing: allowsEditing,
+            recording: nil, review: nil)
           : nil)
     }
   }

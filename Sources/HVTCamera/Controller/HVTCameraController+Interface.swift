@@ -25,7 +25,7 @@ extension HVTCameraController {
   /// ``editingCropRect`` (default: the largest centred square) is used.
   public var allowsEditing: Bool {
     get { read(\.settings.allowsEditing) }
-    set { change(\.allowsEditing, to: newValue, restarts: false) }
+    set { changePreview(\.allowsEditing, to: newValue, rebuilding: true) }
   }
 
   /// The crop of edited photos taken without the review screen, in pixels of the photo; made square and

@@ -15,6 +15,8 @@ enum CameraControls {
     var flash: HVTCameraController.CameraFlashMode
     /// Whether the mode can be switched (both media types enabled).
     var canSwitchMode: Bool
+    /// Whether photos are edited: the crop box's elements are there (hidden until a review).
+    var editing: Bool
     /// Seconds recorded and the limit, while recording.
     var recording: (elapsed: Double, limit: Double)?
     /// The review screen of a photo, with its crop box when editing.
@@ -22,6 +24,7 @@ enum CameraControls {
 
     static func == (lhs: Look, rhs: Look) -> Bool {
       lhs.mode == rhs.mode && lhs.flash == rhs.flash && lhs.canSwitchMode == rhs.canSwitchMode
+        && lhs.editing == rhs.editing
         && lhs.recording?.elapsed == rhs.recording?.elapsed && lhs.recording?.limit == rhs.recording?.limit
         && lhs.review == rhs.review
     }
@@ -77,7 +80,7 @@ enum CameraControls {
         ]
       )
     }
-    return cropBoxProperties(look.review?.crop, size: size) + texts
+    return (look.editing ? cropBoxProperties(look.review?.crop, size: size) : []) + texts
   }
 
   /// The crop box: the picture outside it shaded (four half-transparent black rectangles), and its four

@@ -59,6 +59,19 @@ struct InteractiveCamera {
     try await RGBImage.screenshot(window: window, display: display.name, width: 640, height: 480)
   }
 
+  /// Screenshots until one shows what `shows` accepts (what a key changed appears at the next frames),
+  /// at most `tries`; returns the last.
+  func screenshot(showing shows: (RGBImage) -> Bool, tries: Int = 30) async throws -> RGBImage {
+    var image = try await screenshot()
+    for _ in 1..<tries where !shows(image) { image = try await screenshot() }
+    return image
+  }
+
+  /// Keeps a picture of the window for the README (see ``RGBImage/keepScreenshot(of:display:named:width:height:)``).
+  func keepScreenshot(_ name: String) async throws {
+    try await RGBImage.keepScreenshot(of: window, display: display.name, named: name, width: 640, height: 480)
+  }
+
   /// Presses Escape (Cancel) and waits for hvtcam to end; stops the display and returns how it ended.
   func cancel() async throws -> ProcessResult {
     try await key("Escape")
