@@ -106,6 +106,8 @@ struct CameraOptions {
     controller.cameraDevice = device
     if let quality { controller.videoQuality = quality }
     if let preview { controller.previewOutput = preview }
+    // photo and record take no input: a window shows the camera only (hvtcam run turns the controls on).
+    controller.showsCameraControls = false
     if mode == .video { try controller.setMediaTypes([.image, .movie]) }
     controller.cameraCaptureMode = mode
     return controller

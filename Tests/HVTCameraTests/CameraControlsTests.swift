@@ -1,0 +1,99 @@
+import Foundation
+import MediaInspection
+import Testing
+
+@testable import HVTCamera
+
+/// The default controls' layout and keys, the square crop, and editing without the review screen. The
+/// controls in a real window, clicked and typed at, are tested under Xvfb (hvtcamTests).
+@Suite("Camera controls and editing", .timeLimit(.minutes(2)))
+struct CameraControlsTests {
+  private let size = HVTFrameSize(width: 640, height: 480)
+  private let live = CameraControls.Look(
+    mode: .photo, flash: .auto, canSwitchMode: true, editing: true, recording: nil, review: nil)
+
+  @Test("clicks by zone: top bar flash and camera, bottom bar Cancel, shutter and mode; the review's two buttons")
+  func zones() {
+    let click = { (x: Double, y: Double, look: CameraControls.Look) in
+      CameraControls.action(clickAt: x, y, size: size, look: look)
+    }
+    #expect(click(50, 20, live) == .flash && click(600, 20, live) == .switchCamera)
+    #expect(
+      click(50, 460, live) == .cancel && click(320, 460, live) == .shutter && click(600, 460, live) == .switchMode)
+    #expect(click(320, 240, live) == nil, "the picture itself is no button")
+    var review = live
+    review.review = CameraControls.Review(crop: nil)
+    #expect(click(50, 460, review) == .retake && click(600, 460, review) == .use)
+    #expect(click(320, 460, review) == nil && click(50, 20, review) == nil, "no shutter or flash on the review")
+    var single = live
+    single.canSwitchMode = false
+    #expect(click(600, 460, single) == nil, "no mode switch with one media type")
+  }
+
+  @Test("keys: space, Escape, f, c, m live; Enter, r, Escape, arrows and +/- on the review")
+  func keys() {
+    let key = { (name: String, look: CameraControls.Look) in CameraControls.action(key: name, look: look, size: size) }
+    #expect(key("space", live) == .shutter && key("Escape", live) == .cancel && key("f", live) == .flash)
+    #expect(key("c", live) == .switchCamera && key("m", live) == .switchMode && key("Left", live) == nil)
+    var review = live
+    review.review = CameraControls.Review(crop: HVTRect(x: 80, y: 0, width: 480, height: 480))
+    #expect(key("Return", review) == .use && key("r", review) == .retake && key("Escape", review) == .cancel)
+    #expect(key("Right", review) == .moveCrop(dx: 24, dy: 0) && key("Up", review) == .moveCrop(dx: 0, dy: -24))
+    #expect(key("plus", review) == .scaleCrop(1.1) && key("space", review) == nil)
+  }
+
+  @Test("labels follow the state: flash mode, the record button's clock, the review's buttons")
+  func labels() {
+    func text(_ button: CameraControls.Button, _ look: CameraControls.Look) -> String? {
+      let element = CameraControls.properties(look, size: size).first { $0.name == button.rawValue }
+      let values = Dictionary(uniqueKeysWithValues: element?.properties ?? [])
+      return values["silent"] == "true" ? nil : values["text"]
+    }
+    var recording = live
+    (recording.mode, recording.flash, recording.recording) = (.video, .on, (65.4, 600))
+    #expect(text(.flash, recording) == "Flash: On" && text(.shutter, recording) == "( Stop )  01:05 / 10:00")
+    var review = live
+    review.review = CameraControls.Review(crop: nil)
+    #expect(text(.left, review) == "Retake" && text(.right, review) == "Use Photo" && text(.shutter, review) == nil)
+    #expect(CameraControls.elements(live, size: size).filter { $0.factory == "gdkpixbufoverlay" }.count == 8)
+    var plain = live
+    plain.editing = false
+    #expect(CameraControls.elements(plain, size: size).allSatisfy { $0.factory == "textoverlay" })
+  }
+
+  @Test("the crop is square and inside the photo; without a request, the largest centred square")
+  func square() {
+    #expect(EditedPhoto.square(nil, width: 640, height: 480) == HVTRect(x: 80, y: 0, width: 480, height: 480))
+    #expect(
+      EditedPhoto.square(HVTRect(x: 500, y: -10, width: 300, height: 200), width: 640, height: 480)
+        == HVTRect(x: 440, y: 0, width: 200, height: 200))
+    #expect(EditedPhoto.square(HVTRect(x: 0, y: 0, width: 2000, height: 2000), width: 640, height: 480).width == 480)
+  }
+
+  @Test("allowsEditing without the review screen: editingCropRect's square as .editedImage, of those pixels")
+  func headlessEditing() async throws {
+    let camera = try TestCamera(present: false)
+    camera.controller.allowsEditing = true
+    camera.controller.editingCropRect = HVTRect(x: 100, y: 60, width: 300, height: 200)
+    try await camera.controller.present()
+    let photo = try await camera.controller.capturePhoto()
+    let edit = try #require(photo.edit, "an edited photo")
+    #expect(edit.cropRect == HVTRect(x: 100, y: 60, width: 200, height: 200))
+    #expect(edit.image.width == 200 && edit.image.height == 200)
+    #expect(photo.info[.cropRect] as? HVTRect == edit.cropRect && photo.info[.editedImage] is HVTImage)
+    let edited = camera.directory.appendingPathComponent("edited.jpg")
+    try edit.image.jpegData.write(to: edited)
+    let discovered = try await MediaInspector.discover(edited.path)
+    #expect(discovered.isJPEG && discovered.size == "200x200", "\(discovered)")
+    let original = try await RGBImage.decode(photo.url.path, width: 640, height: 480)
+    let cropped = try await RGBImage.decode(edited.path, width: 200, height: 200)
+    var differences = 0
+    for y in stride(from: 5, to: 200, by: 15) {
+      for x in stride(from: 5, to: 200, by: 15) where cropped.colourName(x, y) != original.colourName(100 + x, 60 + y) {
+        differences += 1
+      }
+    }
+    #expect(differences <= 3, "\(differences) of 196 sampled pixels differ")
+    await camera.controller.dismiss()
+  }
+}
