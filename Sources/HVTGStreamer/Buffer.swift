@@ -1,4 +1,5 @@
 import CGStreamer
+import Foundation
 
 /// A borrowed view of a `GstBuffer` inside a probe callback: timestamps and flags.
 public struct BufferView {
@@ -35,6 +36,13 @@ public final class Buffer: @unchecked Sendable {
   /// Takes over a full reference.
   init(adopting pointer: UnsafeMutablePointer<GstBuffer>) {
     self.pointer = pointer
+  }
+
+  /// A new buffer holding a copy of `bytes` (for `appsrc`). Wraps `gst_buffer_new_memdup`.
+  public convenience init(copying bytes: Data) {
+    GStreamer.initialize()
+    let pointer = bytes.withUnsafeBytes { gst_buffer_new_memdup($0.baseAddress, gsize($0.count)) }
+    self.init(adopting: pointer ?? gst_buffer_new())
   }
 
   deinit {

@@ -135,6 +135,34 @@ struct ViewTransformTests {
     await camera.controller.dismiss()
   }
 
+  @Test("app-drawn RGBA pixels are drawn on the preview; new pixels replace them on the running branch")
+  func rgbaOverlay() async throws {
+    let frames = FrameCollector()
+    let camera = try await presented(.identity, frames: frames)
+    let session = try #require(camera.controller.read(\.session))
+    var branch: PreviewBranch?
+    func square(_ rgba: [UInt8]) -> HVTCameraOverlay {
+      HVTCameraOverlay(
+        .rgba(HVTRGBAImage(width: 32, height: 32, pixels: Data((0..<1024).flatMap { _ in rgba }))), x: 0.5, y: 0.5)
+    }
+    // 32 × 32 at (320, 240), over the green bar.
+    for (rgba, colour) in [([255, 0, 0, 255], "red"), ([0, 0, 255, 255], "blue")] as [([UInt8], String)] {
+      try camera.controller.setCameraOverlays([square(rgba)])
+      _ = try await camera.delegate.nextEvent { if case .previewChanged = $0 { true } else { nil } }
+      await frames.next(3)
+      #expect(colours(await frames.next(), at: [(336, 256), (300, 256)]) == [colour, "green"])
+      // The first overlay needs a branch with an overlay element; new pixels of the same size do not.
+      #expect(branch == nil || session.preview === branch, "the running branch took the new pixels")
+      branch = session.preview
+    }
+    #expect {
+      try camera.controller.setCameraOverlays([
+        HVTCameraOverlay(.rgba(HVTRGBAImage(width: 4, height: 4, pixels: Data(count: 10))))
+      ])
+    } throws: { "\($0)".contains("holds 64 bytes, not 10") }
+    await camera.controller.dismiss()
+  }
+
   @Test("an overlay that cannot be drawn is refused: a missing file, values out of range, empty text")
   func invalidOverlays() throws {
     let controller = try HVTCameraController(source: .simulated)

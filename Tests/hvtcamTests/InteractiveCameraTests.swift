@@ -149,6 +149,25 @@ struct InteractiveCameraTests {
     #expect(differences.count <= 4, "edge pixels at most: \(differences)")
   }
 
+  @Test("--allows-editing: the mouse drags the crop box and the wheel scales it")
+  func editingWithTheMouse() async throws {
+    let camera = try await InteractiveCamera(["--allows-editing"])
+    var mark = camera.mark
+    try await camera.key("space")
+    try await camera.line("the review", after: mark) { $0.hasPrefix("reviewing ") }
+    // From the centred 480 × 480 square at x 80: 50 px right, then one wheel step down scales it by 1/1.1
+    // about its centre.
+    try await camera.drag(from: 320, 240, to: 370, 240)
+    try await camera.wheelDown(at: 370, 240)
+    mark = camera.mark
+    try await camera.key("Return")
+    let crop = try await camera.line("the crop", after: mark) { $0.hasPrefix("crop ") }
+    let result = try await camera.cancel()
+    defer { camera.directory.remove() }
+    #expect(crop.hasPrefix("crop 152,22 436x436 of "), "\(crop)")
+    #expect(result.succeeded && result.outputLines.count == 2, "\(result)")
+  }
+
   @Test("--mode video: space starts and stops a recording; the record button shows the clock; the movie is kept")
   func recordFromControls() async throws {
     let camera = try await InteractiveCamera(["--mode", "video"])

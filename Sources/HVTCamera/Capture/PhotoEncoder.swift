@@ -35,7 +35,12 @@ final class PhotoEncoder: Sendable {
   /// Encodes one frame and returns the JPEG bytes. Blocks until the encoder answers (at most
   /// ``timeout``): call it off the controller queue.
   func encode(_ frame: FrameTap.Frame) throws -> Data {
-    try source.pushSample(Sample(buffer: frame.buffer, caps: frame.caps))
+    try encode(frame.buffer, caps: frame.caps)
+  }
+
+  /// Encodes one raw buffer described by `caps` (see ``encode(_:)``).
+  func encode(_ buffer: Buffer, caps: Caps) throws -> Data {
+    try source.pushSample(Sample(buffer: buffer, caps: caps))
     guard let encoded = sink.pullSample(timeout: Self.timeout), let buffer = encoded.buffer else {
       if let report = lastError.withLock({ $0 }) { throw HVTCameraError.gstreamer(HVTGStreamerMessage(report)) }
       throw HVTCameraError.photoEncodingTimedOut(seconds: Self.timeout)

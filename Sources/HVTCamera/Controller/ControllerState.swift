@@ -17,6 +17,8 @@ extension HVTCameraController {
     var previewRectangle: HVTRect?
     var cameraViewTransform = HVTAffineTransform.identity
     var cameraOverlays: [HVTCameraOverlay] = []
+    /// ``cameraOverlays`` with app-drawn pixels replaced by their image files: what is drawn.
+    var drawnOverlays: [HVTCameraOverlay] = []
     var overlayBurnsIntoCaptures: HVTOverlayTargets = []
     var showsCameraControls = true
     var allowsEditing = false
@@ -30,7 +32,7 @@ extension HVTCameraController {
     var preview: HVTPipelineModel.PreviewSettings {
       .init(
         output: previewOutput, mirrorsFront: mirrorsFrontPreview, transform: cameraViewTransform,
-        overlays: cameraOverlays,
+        overlays: drawnOverlays,
         controls: showsCameraControls
           ? CameraControls.Look(
             mode: cameraCaptureMode, flash: cameraFlashMode,
@@ -153,8 +155,14 @@ extension HVTCameraController {
     let destination: Destination
     /// Runs once the review ends (the photo stops being in flight).
     let afterwards: (@Sendable () -> Void)?
-    /// The crop box, with editing.
+    /// The crop box, with editing, in the pixels of the review screen: those of the photo, mirrored
+    /// when the front camera's preview is.
     var crop: HVTRect?
+    /// Whether the review screen shows the photo mirrored.
+    let mirrored: Bool
+
+    /// The crop box in the photo's own pixels.
+    var photoCrop: HVTRect? { crop.map { mirrored ? $0.mirrored(within: capture.image?.width ?? 0) : $0 } }
   }
 
   /// A recording asked for: its number, its file, where it goes, and when it stops by itself.

@@ -75,12 +75,11 @@ extension HVTCameraController {
         CameraControls.action(clickAt: x, y, size: size, look: look).map(perform)
       }
     case .mouseMove(let x, let y):
-      guard let drag = state.cropDrag else { return }
-      moveCrop(
-        to: HVTRect(
-          x: drag.crop.x + Int(x - drag.x), y: drag.crop.y + Int(y - drag.y), width: drag.crop.width,
-          height: drag.crop.height))
-    case .mouseButtonRelease(1, _, _):
+      dragCrop(to: x, y)
+    case .mouseButtonRelease(1, let x, let y):
+      // Sinks may report the pointer's motion before the press (ximagesink coalesces motion first), so
+      // the release's place counts too.
+      dragCrop(to: x, y)
       state.cropDrag = nil
     case .mouseButtonPress(4, _, _), .scroll(_, _, _, ..<0):
       perform(.scaleCrop(1.1))
@@ -126,6 +125,15 @@ extension HVTCameraController {
     }
   }
 
+  /// Moves the crop box being dragged by the pointer's way from where the button went down.
+  private func dragCrop(to x: Double, _ y: Double) {
+    guard let drag = state.cropDrag else { return }
+    moveCrop(
+      to: HVTRect(
+        x: drag.crop.x + Int((x - drag.x).rounded()), y: drag.crop.y + Int((y - drag.y).rounded()),
+        width: drag.crop.width, height: drag.crop.height))
+  }
+
   /// Puts the review's crop box at `rect`, made square and kept inside the photo.
   private func moveCrop(to rect: HVTRect) {
     guard let review = state.review, let image = review.capture.image else { return }
@@ -149,12 +157,14 @@ extension HVTCameraController {
   ) {
     endReview(using: false)
     let settings = read(\.settings)
+    let mirrored = settings.mirrorsFrontPreview && capture.metadata.configuration.device == .front
     let crop = capture.image.map { image in
-      EditedPhoto.square(settings.editingCropRect, width: image.width, height: image.height)
+      let square = EditedPhoto.square(settings.editingCropRect, width: image.width, height: image.height)
+      return mirrored ? square.mirrored(within: image.width) : square
     }
     state.review = Review(
       capture: capture, frame: frame, destination: destination, afterwards: afterwards,
-      crop: settings.allowsEditing ? crop : nil)
+      crop: settings.allowsEditing ? crop : nil, mirrored: mirrored)
     shared.withLock { $0.isReviewing = true }
     state.session?.previewHooks.stillFrame.withLock { $0 = frame.buffer }
     refreshControls()
@@ -177,7 +187,8 @@ extension HVTCameraController {
       return
     }
     deliver(
-      review.capture, frame: review.frame, to: review.destination, crop: review.crop, afterwards: review.afterwards)
+      review.capture, frame: review.frame, to: review.destination, crop: review.photoCrop,
+      afterwards: review.afterwards)
   }
 
   /// Delivers a photo; with ``allowsEditing``, first makes its edited image (on the photo queue) of
@@ -206,6 +217,11 @@ extension HVTCameraController {
 }
 
 extension HVTRect {
+  /// The rectangle at the mirrored place of a picture `width` pixels wide.
+  func mirrored(within width: Int) -> HVTRect {
+    HVTRect(x: width - x - self.width, y: y, width: self.width, height: height)
+  }
+
   /// Whether the point is inside.
   func contains(x px: Double, y py: Double) -> Bool {
     px >= Double(x) && px < Double(x + width) && py >= Double(y) && py < Double(y + height)

@@ -38,15 +38,20 @@ extension HVTCameraController {
   /// reference's `cameraOverlayView`. Not moved by the view transform. Set with ``setCameraOverlays(_:)``.
   public var cameraOverlays: [HVTCameraOverlay] { read(\.settings.cameraOverlays) }
 
-  /// Sets ``cameraOverlays``, replacing the preview branch of a presented camera (and restarting it
-  /// when they are burned into captures). Throws ``HVTCameraError/invalidOverlay(reason:)`` for an
-  /// unreadable image or a value out of range, and keeps the previous overlays.
+  /// Sets ``cameraOverlays``. On a presented camera the running overlays take the new pictures, texts and
+  /// places between two frames when only those changed (an app animating its own RGBA overlay sets new
+  /// pixels each time it draws); otherwise the preview branch is replaced, and the camera restarts when
+  /// they are burned into captures. Throws ``HVTCameraError/invalidOverlay(reason:)`` for an unreadable
+  /// image, pixels that do not match their size, or a value out of range, and keeps the previous
+  /// overlays.
   public func setCameraOverlays(_ overlays: [HVTCameraOverlay]) throws {
     try overlays.forEach { try $0.validate() }
+    let drawn = try overlayImages.resolve(overlays)
+    shared.withLock { $0.settings.cameraOverlays = overlays }
     if read(\.settings.overlayBurnsIntoCaptures).isEmpty {
-      changePreview(\.cameraOverlays, to: overlays, rebuilding: true)
+      changePreview(\.drawnOverlays, to: drawn, rebuilding: false)
     } else {
-      change(\.cameraOverlays, to: overlays, restarts: true)
+      change(\.drawnOverlays, to: drawn, restarts: true)
     }
   }
 

@@ -34,6 +34,8 @@ public final class HVTCameraController: @unchecked Sendable {
   /// Encodes and writes photos.
   let photoQueue: DispatchQueue
   let hub = EventHub()
+  /// The files the app-drawn overlays are drawn from.
+  let overlayImages = OverlayImages()
   let shared: Locked<Shared>
   let name: String
   /// The controller queue's state; reach it through `state`.
@@ -90,8 +92,10 @@ public final class HVTCameraController: @unchecked Sendable {
     // (and Mesa's threads) would outlive the process's exit.
     storage.lastPipeline = nil
     storage.startTimer?.cancel()
+    let overlayImages = overlayImages
     worker.async {
       Self.stop(leftovers.withLock { $0.take() })
+      overlayImages.removeAll()
       HVTCameraRuntime.activeControllers.leave()
     }
     hub.finish()

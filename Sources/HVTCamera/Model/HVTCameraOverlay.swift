@@ -11,6 +11,10 @@ public struct HVTCameraOverlay: Sendable, Hashable {
     case image(URL)
     /// A line of text in white with a dark outline, drawn by `textoverlay` (Pango).
     case text(String)
+    /// Pixels the app drew (RGBA, straight alpha). Encoded to PNG (`pngenc`) when set and drawn like an
+    /// image; setting new pixels of the same size on a running preview swaps the picture between two
+    /// frames (the app's own animation or HUD, at the rate it sets them).
+    case rgba(HVTRGBAImage)
   }
 
   /// What is drawn.
@@ -50,7 +54,37 @@ public struct HVTCameraOverlay: Sendable, Hashable {
       guard size > 0 else { throw HVTCameraError.invalidOverlay(reason: "\(url.path) is empty") }
     case .text(let text):
       guard !text.isEmpty else { throw HVTCameraError.invalidOverlay(reason: "the text is empty") }
+    case .rgba(let image):
+      guard (1...HVTRGBAImage.maximumSide).contains(image.width), (1...HVTRGBAImage.maximumSide).contains(image.height)
+      else {
+        throw HVTCameraError.invalidOverlay(
+          reason: "an RGBA image must be 1 to \(HVTRGBAImage.maximumSide) pixels wide and high, not "
+            + "\(image.width)x\(image.height)")
+      }
+      guard image.pixels.count == image.width * image.height * 4 else {
+        throw HVTCameraError.invalidOverlay(
+          reason: "an RGBA image of \(image.width)x\(image.height) holds \(image.width * image.height * 4) bytes, "
+            + "not \(image.pixels.count)")
+      }
     }
+  }
+}
+
+/// Pixels an app drew for an overlay: rows of `width` RGBA pixels (red, green, blue, alpha; alpha not
+/// premultiplied), top to bottom, without padding.
+public struct HVTRGBAImage: Sendable, Hashable {
+  /// The widest and highest an overlay image may be.
+  public static let maximumSide = 8192
+  /// Width in pixels.
+  public var width: Int
+  /// Height in pixels.
+  public var height: Int
+  /// `width` × `height` × 4 bytes.
+  public var pixels: Data
+
+  /// An image of `width` × `height` pixels.
+  public init(width: Int, height: Int, pixels: Data) {
+    (self.width, self.height, self.pixels) = (width, height, pixels)
   }
 }
 

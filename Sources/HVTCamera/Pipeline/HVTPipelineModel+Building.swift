@@ -20,7 +20,8 @@ extension HVTPipelineModel {
     var overlays: [HVTCameraOverlay] = []
     /// The default controls, drawn on a window or embedded preview; `nil` without them.
     var controls: CameraControls.Look?
-    /// A photo is reviewed: it is shown as it was taken, without the view transform or the mirror.
+    /// A photo is reviewed: it is shown whole, without the view transform (mirrored still, as the
+    /// preview was, for the front camera).
     var reviewing = false
   }
 
@@ -99,7 +100,7 @@ extension HVTPipelineModel {
     let size = configuration.size
     let geometry = try PreviewGeometry(
       transform: settings.reviewing ? .identity : settings.transform,
-      mirrored: configuration.device == .front && settings.mirrorsFront && !settings.reviewing,
+      mirrored: configuration.device == .front && settings.mirrorsFront,
       width: size.width, height: size.height)
     let shownSize = geometry.turnsQuarter ? HVTFrameSize(width: size.height, height: size.width) : size
     let controls = output.hasWindow ? settings.controls.map { CameraControls.elements($0, size: shownSize) } : nil

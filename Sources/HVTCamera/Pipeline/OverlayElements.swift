@@ -2,9 +2,11 @@ import Foundation
 
 extension HVTCameraOverlay {
   /// The element that draws the overlay on frames of `frame` size: `gdkpixbufoverlay` for an image,
-  /// `textoverlay` for a text.
-  func element(named name: String, frame: HVTFrameSize) -> HVTElementDescription {
+  /// `textoverlay` for a text. App-drawn pixels are drawn once ``OverlayImages`` has made them a file.
+  func element(named name: String, frame: HVTFrameSize) -> HVTElementDescription? {
     switch content {
+    case .rgba:
+      return nil
     case .image(let url):
       var element = HVTElementDescription(
         "gdkpixbufoverlay", name: name,
@@ -44,6 +46,6 @@ extension HVTCameraOverlay {
 extension [HVTCameraOverlay] {
   /// The overlays' elements, in order, named `<prefix>-overlay-<n>`.
   func elements(prefix: String, frame: HVTFrameSize) -> [HVTElementDescription] {
-    enumerated().map { $1.element(named: "\(prefix)-overlay-\($0)", frame: frame) }
+    enumerated().compactMap { $1.element(named: "\(prefix)-overlay-\($0)", frame: frame) }
   }
 }

@@ -52,18 +52,19 @@ final class PreviewBranch: @unchecked Sendable {
   var path: String { bin.path }
 
   /// The elements whose properties change on the running branch: the geometry's crop, size and turn,
-  /// and the default controls.
+  /// the overlays (a new picture, text or place) and the default controls.
   private static func isAdjustable(_ name: String?) -> Bool {
     guard let name else { return false }
     return [PreviewGeometry.cropName, PreviewGeometry.sizeName, PreviewGeometry.orientationName].contains(name)
-      || name.hasPrefix("control-")
+      || name.hasPrefix("control-") || name.hasPrefix("preview-overlay-")
   }
 
-  /// Whether `chain` differs from the branch's only in the properties of adjustable elements, which the
-  /// running elements can take on (``adopt(_:)``) without a new branch.
+  /// Whether `chain` has the branch's elements and differs only in the properties of adjustable ones,
+  /// which the running elements can take on (``adopt(_:)``) without a new branch.
   func canAdopt(_ chain: [HVTElementDescription]) -> Bool {
+    let shape = { (chain: [HVTElementDescription]) in chain.map { [$0.name ?? "", $0.factory] } }
     let fixed = { (chain: [HVTElementDescription]) in chain.filter { !Self.isAdjustable($0.name) } }
-    return chain.map(\.name) == self.chain.map(\.name) && fixed(chain) == fixed(self.chain)
+    return shape(chain) == shape(self.chain) && fixed(chain) == fixed(self.chain)
   }
 
   /// Sets the properties that changed from the branch's chain to `chain` on the running elements

@@ -46,6 +46,20 @@ struct InteractiveCamera {
     _ = try await Self.xdotool(["mousemove", "--window", window, String(x), String(y), "click", "1"], on: display)
   }
 
+  /// Drags with the left button from (`x0`, `y0`) to (`x1`, `y1`) of the window.
+  func drag(from x0: Int, _ y0: Int, to x1: Int, _ y1: Int) async throws {
+    _ = try await Self.xdotool(
+      [
+        "mousemove", "--window", window, String(x0), String(y0), "mousedown", "1", "mousemove", "--window", window,
+        String(x1), String(y1), "mouseup", "1",
+      ], on: display)
+  }
+
+  /// Turns the wheel one step towards the user (button 5) at (`x`, `y`) of the window.
+  func wheelDown(at x: Int, _ y: Int) async throws {
+    _ = try await Self.xdotool(["mousemove", "--window", window, String(x), String(y), "click", "5"], on: display)
+  }
+
   /// Waits for a line on standard error printed after `mark`.
   @discardableResult
   func line(_ what: String, after mark: Int, where matches: @escaping @Sendable (String) -> Bool) async throws
