@@ -4,7 +4,7 @@ import CGStreamer
 /// (`xvimagesink`, `ximagesink`, `glimagesink`, `waylandsink`). Pointer coordinates are in the pixels of
 /// the video where the event is seen: each element upstream translates them (`videoscale` scales them,
 /// `videoflip` turns them, `videocrop` moves them).
-public enum NavigationEvent: Sendable, Equatable {
+public enum NavigationEvent: Sendable, Hashable {
   /// A key went down; `key` is its X keysym name (`space`, `Escape`, `Return`, `a`, `Left`, `KP_Add`).
   case keyPress(key: String)
   /// A key went up.

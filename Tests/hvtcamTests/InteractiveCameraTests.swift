@@ -73,14 +73,10 @@ struct InteractiveCameraTests {
     // Source x 160…480 fills the window: yellow, cyan, green, magenta, red.
     #expect(
       [20, 137, 320, 502, 625].map { shown.colourName($0, 160) } == ["yellow", "cyan", "green", "magenta", "red"])
-    var mark = camera.mark
-    try await camera.key("space")
-    let review = try await camera.line("the review", after: mark) { $0.hasPrefix("reviewing ") }
+    let review = try await camera.openReview()
     let reviewed = try await camera.screenshot { $0.barNames() == RGBImage.smpteBars }
     #expect(reviewed.barNames() == RGBImage.smpteBars, "the review shows the photo itself: \(review)")
-    mark = camera.mark
-    try await camera.key("Return")
-    try await camera.line("the photo used", after: mark) { $0 == "photo used" }
+    try await camera.usePhoto()
     let result = try await camera.cancel()
     defer { camera.directory.remove() }
     let photo = try #require(result.outputLines.first, "\(result)")
@@ -103,12 +99,8 @@ struct InteractiveCameraTests {
     // At 2 % of the width and 16 % of the height: x 13…77, y 77…141, over the white bar.
     let shown = try await camera.screenshot()
     #expect(shown.colourName(45, 110) == "green" && shown.colourName(45, 200) == "white")
-    var mark = camera.mark
-    try await camera.key("space")
-    try await camera.line("the review", after: mark) { $0.hasPrefix("reviewing ") }
-    mark = camera.mark
-    try await camera.key("Return")
-    try await camera.line("the photo used", after: mark) { $0 == "photo used" }
+    try await camera.openReview()
+    try await camera.usePhoto()
     let result = try await camera.cancel()
     defer { camera.directory.remove() }
     let photo = try #require(result.outputLines.first, "\(result)")
@@ -118,15 +110,13 @@ struct InteractiveCameraTests {
   @Test("--allows-editing: keys move and scale the crop box; .cropRect matches, the edited JPEG holds its pixels")
   func editing() async throws {
     let camera = try await InteractiveCamera(["--allows-editing"])
-    var mark = camera.mark
-    try await camera.key("space")
-    try await camera.line("the review", after: mark) { $0.hasPrefix("reviewing ") }
+    try await camera.openReview()
     // From the centred 480 × 480 square at x 80: three steps of 24 px right, then 1/1.1 of the size.
     try await camera.key("Right", "Right", "Right", "minus")
     let boxed = try await camera.screenshot { $0.count(in: 60..<150, 100..<300, dark: true) > 1000 }
     #expect(boxed.count(in: 60..<150, 100..<300, dark: true) > 1000, "the picture outside the box is shaded")
     try await camera.keepScreenshot("interface-crop")
-    mark = camera.mark
+    let mark = camera.mark
     try await camera.key("Return")
     let crop = try await camera.line("the crop", after: mark) { $0.hasPrefix("crop ") }
     let result = try await camera.cancel()
@@ -152,14 +142,12 @@ struct InteractiveCameraTests {
   @Test("--allows-editing: the mouse drags the crop box and the wheel scales it")
   func editingWithTheMouse() async throws {
     let camera = try await InteractiveCamera(["--allows-editing"])
-    var mark = camera.mark
-    try await camera.key("space")
-    try await camera.line("the review", after: mark) { $0.hasPrefix("reviewing ") }
+    try await camera.openReview()
     // From the centred 480 × 480 square at x 80: 50 px right, then one wheel step down scales it by 1/1.1
     // about its centre.
     try await camera.drag(from: 320, 240, to: 370, 240)
     try await camera.wheelDown(at: 370, 240)
-    mark = camera.mark
+    let mark = camera.mark
     try await camera.key("Return")
     let crop = try await camera.line("the crop", after: mark) { $0.hasPrefix("crop ") }
     let result = try await camera.cancel()

@@ -63,7 +63,7 @@ extension HVTCameraController {
   /// without them, the app receives it.
   func handleNavigation(_ event: NavigationEvent, size: HVTFrameSize) {
     guard state.phase == .running else { return }
-    guard read(\.settings.showsCameraControls) else { return publish(.navigation(HVTNavigationEvent(event))) }
+    guard read(\.settings.showsCameraControls) else { return publish(.navigation(event)) }
     guard let look = currentPreview(read(\.settings)).controls else { return }
     switch event {
     case .keyPress(let key):

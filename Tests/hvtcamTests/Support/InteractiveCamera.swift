@@ -46,6 +46,21 @@ struct InteractiveCamera {
     _ = try await Self.xdotool(["mousemove", "--window", window, String(x), String(y), "click", "1"], on: display)
   }
 
+  /// Presses space and waits for the review screen; returns hvtcam's line about it.
+  @discardableResult
+  func openReview() async throws -> String {
+    let mark = mark
+    try await key("space")
+    return try await line("the review", after: mark) { $0.hasPrefix("reviewing ") }
+  }
+
+  /// Presses Enter on the review screen and waits until the photo is used.
+  func usePhoto() async throws {
+    let mark = mark
+    try await key("Return")
+    try await line("the photo used", after: mark) { $0 == "photo used" }
+  }
+
   /// Drags with the left button from (`x0`, `y0`) to (`x1`, `y1`) of the window.
   func drag(from x0: Int, _ y0: Int, to x1: Int, _ y1: Int) async throws {
     _ = try await Self.xdotool(
