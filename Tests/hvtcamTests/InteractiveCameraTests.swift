@@ -47,7 +47,22 @@ struct InteractiveCameraTests {
     let photo = try #require(result.outputLines.first)
     let discovered = try await MediaInspector.discover(photo)
     #expect(discovered.isJPEG && discovered.size == "640x480", "\(discovered)")
+    let image = try await RGBImage.decode(photo, width: 640, height: 480)
+    #expect(Self.flashButtonPixels(image) == 0 && Self.shutterLabelPixels(image) == 0, "no controls in the photo")
     #expect(try camera.directory.contents() == [URL(fileURLWithPath: photo).lastPathComponent])
+  }
+
+  @Test("c switches to the front camera: its picture (a moving ball on black) replaces the bars; Escape still cancels")
+  func switchCamera() async throws {
+    let camera = try await InteractiveCamera()
+    let mark = camera.mark
+    try await camera.key("c")
+    try await camera.line("the front camera ready", after: mark) { $0 == "ready" }
+    let front = try await camera.screenshot { $0.colourName(320, 160) == "black" }
+    #expect(front.barNames() != RGBImage.smpteBars && front.colourName(320, 160) == "black", "the ball pattern")
+    let result = try await camera.cancel()
+    camera.directory.remove()
+    #expect(result.succeeded, "\(result)")
   }
 
   @Test("--no-controls: nothing drawn on the camera; keys reach the app, whose space takes a photo at once")

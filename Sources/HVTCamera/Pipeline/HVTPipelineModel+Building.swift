@@ -87,8 +87,8 @@ extension HVTPipelineModel {
 
   /// `queue leaky=downstream ! … ! <sink>`: the preset's sink, unless the controller's preview output says
   /// otherwise. A preview someone looks at goes through its geometry (the view transform's crop and
-  /// turn, the front camera's mirror: ``PreviewGeometry``), then the overlays, then is converted for its
-  /// sink; captures go through none of it (unless the overlays are burned in). A window sink is chosen
+  /// turn, the front camera's mirror: ``PreviewGeometry``), is converted for its sink, then gets the
+  /// overlays and the controls; captures go through none of it (unless the overlays are burned in). A window sink is chosen
   /// by opening the display, unless `windowSink` (the running branch's) is given.
   static func previewChain(
     preset: HVTPreset, settings: PreviewSettings, configuration: HVTCaptureConfiguration,
@@ -104,10 +104,12 @@ extension HVTPipelineModel {
       width: size.width, height: size.height)
     let shownSize = geometry.turnsQuarter ? HVTFrameSize(width: size.height, height: size.width) : size
     let controls = output.hasWindow ? settings.controls.map { CameraControls.elements($0, size: shownSize) } : nil
+    // Overlays and controls draw after the conversion, into its fresh output: before it, the first of
+    // them would copy every frame, which the tee and the photo tap share (a millisecond at 720p).
     let shown =
       [queue] + geometry.elements(width: size.width, height: size.height)
-      + settings.overlays.elements(prefix: "preview", frame: shownSize) + (controls ?? [])
       + [HVTElementDescription("videoconvert", name: "preview-convert")]
+      + settings.overlays.elements(prefix: "preview", frame: shownSize) + (controls ?? [])
     let chosen = { (overlayOnly: Bool) in
       try windowSink
         ?? HVTElementDescription(

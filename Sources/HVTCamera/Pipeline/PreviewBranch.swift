@@ -7,7 +7,7 @@ import HVTGStreamer
 /// The output's own wiring is done here: an embedded preview's sink gets the app's window
 /// (`gst_video_overlay_set_window_handle`) before it starts; a frames preview's `appsink` calls the
 /// app's handler with each frame. The session's ``PreviewHooks`` see what the window's user does
-/// (navigation events, at the converter before the sink) and can hold a still frame in place of the
+/// (navigation events, at the sink's input) and can hold a still frame in place of the
 /// live ones (the review screen).
 final class PreviewBranch: @unchecked Sendable {
   /// The chain the branch was built from, or last adopted (for the pipeline's description).
@@ -30,7 +30,7 @@ final class PreviewBranch: @unchecked Sendable {
     try bin.addGhostPad("sink", target: entry)
     sink = elements.last
     hooks.monitor.install(on: sinkPad)
-    hooks.install(entry: entry, converter: bin.element(named: "preview-convert")?.staticPad("src"))
+    hooks.install(entry: entry, sink: sinkPad)
     switch output {
     case .embedded(let handle):
       guard sink.isVideoOverlay else {
@@ -135,14 +135,14 @@ final class PreviewHooks: Sendable {
     self.onNavigation = onNavigation
   }
 
-  /// Installs the still-frame probe on a branch's entry and the navigation probe on its converter's
-  /// output (where the picture has the shown size and the controls on it).
-  func install(entry: Pad, converter: Pad?) {
+  /// Installs the still-frame probe on a branch's entry and the navigation probe on its sink's input
+  /// (where the picture has the shown size and the controls on it).
+  func install(entry: Pad, sink: Pad) {
     entry.addProbe(.buffer) { [stillFrame] _, info in
       if let still = stillFrame.withLock({ $0 }) { info.replaceBuffer(withContentOf: still) }
       return .ok
     }
-    converter?.addProbe(.eventUpstream) { [onNavigation] pad, info in
+    sink.addProbe(.eventUpstream) { [onNavigation] pad, info in
       guard let event = info.navigationEvent, let caps = pad.currentCaps else { return .ok }
       let structure = caps.structure(at: 0)
       guard let width = structure.int("width"), let height = structure.int("height") else { return .ok }
