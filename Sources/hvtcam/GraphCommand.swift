@@ -36,6 +36,9 @@ enum GraphCommand {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hvtcam-graph-\(getpid())")
     controller.outputDirectory = scratch
     defer { try? FileManager.default.removeItem(at: scratch) }
+    // Subscribed before presenting: a camera that fails right after its first frames has posted its
+    // error by the time the recording is asked for.
+    let events = controller.events
     let graph = try await options.withPresented(controller) { () async throws -> String in
       if photo {
         _ = try await bounded(PhotoCommand.photoTimeout, "photo") { try await controller.capturePhoto() }
@@ -43,7 +46,6 @@ enum GraphCommand {
         return graph
       }
       guard recording else { return try liveGraph(of: controller) }
-      let events = controller.events
       let movie = Task { try await controller.recordMovie() }
       // The graph is taken once the first frame is in the recording branch, so that its caps show.
       let failure = try await bounded(10, "recording start") { () async -> HVTCameraError? in
@@ -60,7 +62,8 @@ enum GraphCommand {
       controller.stopVideoCapture()
       let result = await movie.result
       if let failure { throw failure }
-      _ = try result.get()
+      // A camera that failed during the recording: its error, not a graph of a broken pipeline.
+      if let interruption = try result.get().interruption { throw interruption }
       return graph ?? ""
     }
     guard let output else { return Console.write(graph) }

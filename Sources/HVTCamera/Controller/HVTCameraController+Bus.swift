@@ -48,6 +48,11 @@ extension HVTCameraController {
       state.lastPipeline?.dumpDotFile(named: "\(name)-error")
       fail(error)
       state.recording?.interruption = error
+      // A recording stopped on request that still waits for its second frame will not get it: it too
+      // was cut short.
+      for draining in state.draining where draining.waitingForFrames && draining.interruption == nil {
+        draining.interruption = error
+      }
       finishRecording(reason: .error)
       markDismissed()
       stopSession(then: .nothing)
