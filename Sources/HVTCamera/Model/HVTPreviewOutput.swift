@@ -15,7 +15,8 @@ public enum HVTPreviewOutput: Sendable, Equatable, CustomStringConvertible {
   case embedded(windowHandle: UInt)
   /// Every preview frame to `handler`, converted to `format`, through an `appsink` (`max-buffers=1
   /// drop=true`): a handler slower than the camera loses frames, never delays the camera or a capture.
-  /// The handler runs on the preview's streaming thread: copy what it needs and return.
+  /// The handler runs on a serial queue of its own, one frame at a time; frames that arrive while it
+  /// runs replace each other, and it gets the newest when it returns.
   case frames(format: HVTPreviewFrame.Format, handler: @Sendable (HVTPreviewFrame) -> Void)
 
   /// Outputs are equal when they show the same thing the same way; two `.frames` outputs never are (each

@@ -5,8 +5,8 @@ import HVTGStreamer
 /// another output (``HVTPreviewOutput``) without stopping its source, photos or recordings.
 ///
 /// The output's own wiring is done here: an embedded preview's sink gets the app's window
-/// (`gst_video_overlay_set_window_handle`) before it starts; a frames preview's `appsink` calls the
-/// app's handler with each frame. The session's ``PreviewHooks`` see what the window's user does
+/// (`gst_video_overlay_set_window_handle`) before it starts; a frames preview's `appsink` hands each
+/// frame to the app's handler through a ``FrameMailbox``. The session's ``PreviewHooks`` see what the window's user does
 /// (navigation events, at the sink's input) and can hold a still frame in place of the
 /// live ones (the review screen).
 final class PreviewBranch: @unchecked Sendable {
@@ -39,10 +39,11 @@ final class PreviewBranch: @unchecked Sendable {
       }
       sink.setWindowHandle(handle)
     case .frames(let format, let handler):
-      sink.onNewSample { sample in
+      let mailbox = FrameMailbox { sample in
         guard let frame = HVTPreviewFrame(sample, format: format) else { return }
         handler(frame)
       }
+      sink.onNewSample { mailbox.post($0) }
     case .preset, .none, .window:
       break
     }

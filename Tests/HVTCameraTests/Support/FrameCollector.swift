@@ -9,14 +9,33 @@ final class FrameCollector: @unchecked Sendable {
   private var received = 0
   private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
   private let keeping: Int
-  /// How long the handler takes with each frame: a slow app.
-  private let handlingTime: Double
+  /// With `holding`: the handler does not return from its first frame until ``release()`` (an app as slow
+  /// as can be), and it has started holding once this is set.
+  private let gate: DispatchSemaphore?
+  private var holding = false
+  private var holdWaiters: [CheckedContinuation<Void, Never>] = []
 
-  /// Keeps the newest `keeping` frames; spends `handlingTime` seconds in the handler with each.
-  init(keeping: Int = 60, handlingTime: Double = 0) {
+  /// Keeps the newest `keeping` frames; with `holding`, the handler holds on to its first frame until
+  /// ``release()``.
+  init(keeping: Int = 60, holding: Bool = false) {
     self.keeping = keeping
-    self.handlingTime = handlingTime
+    gate = holding ? DispatchSemaphore(value: 0) : nil
   }
+
+  /// Waits until the handler is holding its first frame.
+  func untilHolding() async {
+    await withCheckedContinuation { continuation in
+      let now = lock.withLock { () -> Bool in
+        if holding { return true }
+        holdWaiters.append(continuation)
+        return false
+      }
+      if now { continuation.resume() }
+    }
+  }
+
+  /// Lets a holding handler return.
+  func release() { gate?.signal() }
 
   /// The preview output that hands frames of `format` to this collector.
   func output(_ format: HVTPreviewFrame.Format) -> HVTPreviewOutput {
@@ -24,7 +43,15 @@ final class FrameCollector: @unchecked Sendable {
   }
 
   private func receive(_ frame: HVTPreviewFrame) {
-    if handlingTime > 0 { Thread.sleep(forTimeInterval: handlingTime) }
+    if let gate, lock.withLock({ received == 0 }) {
+      let waiting = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+        holding = true
+        defer { holdWaiters = [] }
+        return holdWaiters
+      }
+      waiting.forEach { $0.resume() }
+      gate.wait()
+    }
     let ready = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
       received += 1
       frames.append(frame)
