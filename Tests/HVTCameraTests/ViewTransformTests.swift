@@ -78,24 +78,12 @@ struct ViewTransformTests {
     #expect(controller.cameraViewTransform == zoom)
   }
 
-  /// A 64×64 opaque green PNG, made by GStreamer's `pngenc`.
-  private func greenSquare(in directory: URL) async throws -> URL {
-    let url = directory.appendingPathComponent("green.png")
-    let result = try await MediaInspector.run(
-      "gst-launch-1.0",
-      [
-        "-q", "videotestsrc", "num-buffers=1", "pattern=green", "!", "video/x-raw,format=RGBA,width=64,height=64",
-        "!", "pngenc", "!", "filesink", "location=\(url.path)",
-      ])
-    guard result.status == 0 else { throw TestFailure("pngenc: \(result.output)") }
-    return url
-  }
-
   @Test("an image overlay is in the preview and not in the photo, unless burned into photos")
   func imageOverlay() async throws {
     let frames = FrameCollector()
     let camera = try await presented(.identity, frames: frames)
-    let square = try await greenSquare(in: camera.directory)
+    let square = camera.directory.appendingPathComponent("green.png")
+    try await RGBImage.writeGreenSquarePNG(to: square.path)
     // A quarter of the width, from the middle: x 320…480, y 240…400 of 640×480, over the magenta bar.
     try camera.controller.setCameraOverlays([HVTCameraOverlay(.image(square), x: 0.5, y: 0.5, size: 0.25)])
     _ = try await camera.delegate.nextEvent { if case .previewChanged = $0 { true } else { nil } }

@@ -90,6 +90,31 @@ public struct RGBImage: Sendable {
     .image(width: width, height: height)
   }
 
+  /// Screenshots of a window until one shows what `shows` accepts (a change appears at the next frames a
+  /// sink draws), at most `tries`; returns the last.
+  public static func screenshot(
+    window: String, display: String, width: Int, height: Int, tries: Int = 30,
+    showing shows: (RGBImage) -> Bool
+  ) async throws -> RGBImage {
+    var image = try await screenshot(window: window, display: display, width: width, height: height)
+    for _ in 1..<tries where !shows(image) {
+      image = try await screenshot(window: window, display: display, width: width, height: height)
+    }
+    return image
+  }
+
+  /// Writes a 64 × 64 opaque green PNG (an overlay the tests can find in a picture), made by GStreamer's
+  /// `pngenc`, to `path`.
+  public static func writeGreenSquarePNG(to path: String) async throws {
+    let result = try await MediaInspector.run(
+      "gst-launch-1.0",
+      [
+        "-q", "videotestsrc", "num-buffers=1", "pattern=green", "!", "video/x-raw,format=RGBA,width=64,height=64",
+        "!", "pngenc", "!", "filesink", "location=\(path)",
+      ])
+    guard result.status == 0 else { throw InspectionError(result.output) }
+  }
+
   /// With `HVTCAM_SCREENSHOTS` set to a folder (`./dev screenshots`), saves a half-size PNG of an X11
   /// window there as `name.png`, for the README; otherwise does nothing.
   public static func keepScreenshot(

@@ -13,15 +13,13 @@ struct EmbeddedPreviewTests {
   }
 
   /// Screenshots of `window` until it shows the seven bars across `width` × `height` (the sink draws the
-  /// next frame at the new size), at most `tries`; returns the last.
-  private static func screenshotShowingBars(
-    _ window: String, on display: PrivateDisplay, width: Int, height: Int, tries: Int = 30
-  ) async throws -> RGBImage {
-    var image = try await RGBImage.screenshot(window: window, display: display.name, width: width, height: height)
-    for _ in 1..<tries where image.barNames() != RGBImage.smpteBars {
-      image = try await RGBImage.screenshot(window: window, display: display.name, width: width, height: height)
+  /// next frame at the new size); returns the last.
+  private static func screenshotShowingBars(_ window: String, on display: PrivateDisplay, width: Int, height: Int)
+    async throws -> RGBImage
+  {
+    try await RGBImage.screenshot(window: window, display: display.name, width: width, height: height) {
+      $0.barNames() == RGBImage.smpteBars
     }
-    return image
   }
 
   @Test(

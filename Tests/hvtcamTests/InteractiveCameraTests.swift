@@ -103,13 +103,7 @@ struct InteractiveCameraTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let square = directory.path("green.png")
-    let made = try await MediaInspector.run(
-      "gst-launch-1.0",
-      [
-        "-q", "videotestsrc", "num-buffers=1", "pattern=green", "!", "video/x-raw,format=RGBA,width=64,height=64",
-        "!", "pngenc", "!", "filesink", "location=\(square)",
-      ])
-    #expect(made.status == 0, "\(made.output)")
+    try await RGBImage.writeGreenSquarePNG(to: square)
     let camera = try await InteractiveCamera(["--overlay", square])
     // At 2 % of the width and 16 % of the height: x 13…77, y 77…141, over the white bar.
     let shown = try await camera.screenshot()
@@ -131,9 +125,7 @@ struct InteractiveCameraTests {
     let boxed = try await camera.screenshot { $0.count(in: 60..<150, 100..<300, dark: true) > 1000 }
     #expect(boxed.count(in: 60..<150, 100..<300, dark: true) > 1000, "the picture outside the box is shaded")
     try await camera.keepScreenshot("interface-crop")
-    let mark = camera.mark
-    try await camera.key("Return")
-    let crop = try await camera.line("the crop", after: mark) { $0.hasPrefix("crop ") }
+    let crop = try await camera.useEditedPhoto()
     let result = try await camera.cancel()
     defer { camera.directory.remove() }
     #expect(crop.hasPrefix("crop 174,22 436x436 of "), "\(crop)")
@@ -162,9 +154,7 @@ struct InteractiveCameraTests {
     // about its centre.
     try await camera.drag(from: 320, 240, to: 370, 240)
     try await camera.wheelDown(at: 370, 240)
-    let mark = camera.mark
-    try await camera.key("Return")
-    let crop = try await camera.line("the crop", after: mark) { $0.hasPrefix("crop ") }
+    let crop = try await camera.useEditedPhoto()
     let result = try await camera.cancel()
     defer { camera.directory.remove() }
     #expect(crop.hasPrefix("crop 152,22 436x436 of "), "\(crop)")

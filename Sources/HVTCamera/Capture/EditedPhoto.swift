@@ -27,8 +27,7 @@ enum EditedPhoto {
     let structure = frame.caps.structure(at: 0)
     let (width, height) = (structure.int("width") ?? 0, structure.int("height") ?? 0)
     let side = min(crop.width, maximumDimension)
-    let chain = [
-      HVTElementDescription("appsrc", name: HVTPipelineModel.photoSourceName, ["format": "time", "block": "false"]),
+    let chain = HVTPipelineModel.stillPipeline([
       HVTElementDescription(
         "videocrop", name: "edit-crop",
         [
@@ -39,9 +38,7 @@ enum EditedPhoto {
       .capsFilter("video/x-raw,width=\(side),height=\(side)", name: "edit-size"),
       HVTElementDescription("videoconvert", name: "edit-convert"),
       encoder,
-      HVTElementDescription(
-        "appsink", name: HVTPipelineModel.photoSinkName, ["sync": "false", "enable-last-sample": "false"]),
-    ]
+    ])
     let pipeline = try PhotoEncoder(chain: chain, name: "hvtcamera-edit")
     defer { pipeline.stop() }
     return HVTImage(jpegData: try pipeline.encode(frame), width: side, height: side)

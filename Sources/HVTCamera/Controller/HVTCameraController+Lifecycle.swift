@@ -149,7 +149,7 @@ extension HVTCameraController {
     ) { [queue] session, message in
       queue.async { controller.target?.handle(message, fromSession: session) }
     }
-    if settings.previewRectangle != nil { session.preview.sink.setRenderRectangle(settings.previewRectangle) }
+    if let rectangle = settings.previewRectangle { session.preview.sink.setRenderRectangle(rectangle) }
     return session
   }
 

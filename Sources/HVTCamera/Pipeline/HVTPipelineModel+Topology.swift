@@ -12,10 +12,14 @@ extension HVTPipelineModel {
   /// The photo pipeline as it runs: the frame of the moment, taken at the tee's sink pad, is pushed into
   /// `appsrc`, encoded by the photo encoder chain and pulled from `appsink`. A pipeline of its own, kept
   /// in PLAYING between photos, so that a photo is a frame that has already passed the tee.
-  public var photoPipeline: [HVTElementDescription] {
-    [HVTElementDescription("appsrc", name: Self.photoSourceName, ["format": "time", "block": "false"])]
-      + photoEncoder
-      + [HVTElementDescription("appsink", name: Self.photoSinkName, ["sync": "false", "enable-last-sample": "false"])]
+  public var photoPipeline: [HVTElementDescription] { Self.stillPipeline(photoEncoder) }
+
+  /// `appsrc ! <chain> ! appsink`: a pipeline that turns one pushed frame into one pulled result
+  /// (``PhotoEncoder`` runs it) — the photo encoder, an edited photo's crop, an overlay's PNG.
+  static func stillPipeline(_ chain: [HVTElementDescription]) -> [HVTElementDescription] {
+    [HVTElementDescription("appsrc", name: photoSourceName, ["format": "time", "block": "false"])]
+      + chain
+      + [HVTElementDescription("appsink", name: photoSinkName, ["sync": "false", "enable-last-sample": "false"])]
   }
 
   /// A recording branch after the tee: the recording chain, then the file sink writing `location`.

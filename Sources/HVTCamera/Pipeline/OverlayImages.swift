@@ -33,13 +33,10 @@ final class OverlayImages: Sendable {
   private func file(for image: HVTRGBAImage) throws -> URL {
     if let known = files.withLock({ $0.byImage[image] }) { return known }
     let encoder = try PhotoEncoder(
-      chain: [
-        HVTElementDescription("appsrc", name: HVTPipelineModel.photoSourceName, ["format": "time", "block": "false"]),
+      chain: HVTPipelineModel.stillPipeline([
         HVTElementDescription("videoconvert", name: "overlay-convert"),
         HVTElementDescription("pngenc", name: "overlay-encoder"),
-        HVTElementDescription(
-          "appsink", name: HVTPipelineModel.photoSinkName, ["sync": "false", "enable-last-sample": "false"]),
-      ], name: "hvtcamera-overlay")
+      ]), name: "hvtcamera-overlay")
     defer { encoder.stop() }
     let caps = try Caps("video/x-raw,format=RGBA,width=\(image.width),height=\(image.height),framerate=0/1")
     let png = try encoder.encode(Buffer(copying: image.pixels), caps: caps)

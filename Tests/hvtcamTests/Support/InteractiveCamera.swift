@@ -61,6 +61,14 @@ struct InteractiveCamera {
     try await line("the photo used", after: mark) { $0 == "photo used" }
   }
 
+  /// Presses Enter on the review screen of an edited photo and waits for hvtcam's line about its crop
+  /// (`crop X,Y WxH of NAME`), printed when the photo and its edited image are kept; returns it.
+  func useEditedPhoto() async throws -> String {
+    let mark = mark
+    try await key("Return")
+    return try await line("the crop", after: mark) { $0.hasPrefix("crop ") }
+  }
+
   /// Drags with the left button from (`x0`, `y0`) to (`x1`, `y1`) of the window.
   func drag(from x0: Int, _ y0: Int, to x1: Int, _ y1: Int) async throws {
     _ = try await Self.xdotool(
@@ -88,12 +96,10 @@ struct InteractiveCamera {
     try await RGBImage.screenshot(window: window, display: display.name, width: 640, height: 480)
   }
 
-  /// Screenshots until one shows what `shows` accepts (what a key changed appears at the next frames),
-  /// at most `tries`; returns the last.
-  func screenshot(showing shows: (RGBImage) -> Bool, tries: Int = 30) async throws -> RGBImage {
-    var image = try await screenshot()
-    for _ in 1..<tries where !shows(image) { image = try await screenshot() }
-    return image
+  /// Screenshots until one shows what `shows` accepts (what a key changed appears at the next frames;
+  /// see ``RGBImage/screenshot(window:display:width:height:tries:showing:)``).
+  func screenshot(showing shows: (RGBImage) -> Bool) async throws -> RGBImage {
+    try await RGBImage.screenshot(window: window, display: display.name, width: 640, height: 480, showing: shows)
   }
 
   /// Keeps a picture of the window for the README (see ``RGBImage/keepScreenshot(of:display:named:width:height:)``).
