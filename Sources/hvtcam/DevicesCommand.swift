@@ -16,7 +16,7 @@ enum DevicesCommand {
       with --device /dev/videoN. With no camera it says so and exits 0.
 
       --json prints one JSON document (keys sorted; absent values are null):
-        {"version": 1, "cameras": [{"name": "…", "position": "rear"|"front"|null, "api": "v4l2"|"libcamera"|
+        {"version": 1, "cameras": [{"name": "…", "id": "v4l2:usb-0000:00:14.0-6", "position": "rear"|"front"|null, "api": "v4l2"|"libcamera"|
           "pipewire"|"simulated"|…, "path": "/dev/video0"|null, "source": "v4l2src device=/dev/video0",
           "flash": true|false, "available": true|false, "error": "…"|null, "caps": "…",
           "modes": [{"format": "MJPEG", "width": {"min": 1920, "max": 1920}, "height": {"min": 1080,
@@ -55,6 +55,7 @@ enum DevicesCommand {
   /// line per capture mode (formats padded to one width, so sizes line up).
   static func text(_ camera: HVTCameraDeviceInfo) -> String {
     var lines = ["\(camera.assignedPosition?.rawValue ?? "camera"): \(camera.name)"]
+    lines.append("  id: \(camera.uniqueID)")
     lines.append("  api: \(camera.api)")
     lines.append("  path: \(camera.path ?? "none")")
     lines.append("  source: \(camera.sourceLaunchText)")
@@ -79,6 +80,7 @@ enum DevicesCommand {
   static func json(_ camera: HVTCameraDeviceInfo) -> [String: Any] {
     [
       "name": camera.name,
+      "id": camera.uniqueID,
       "position": camera.assignedPosition?.rawValue ?? NSNull(),
       "api": camera.api,
       "path": camera.path ?? NSNull(),

@@ -26,6 +26,7 @@ struct DevicesCommandTests {
     let front = entry("front: Simulated front camera (videotestsrc pattern=ball)", in: result.outputLines)
     try #require(!rear.isEmpty && !front.isEmpty, "\(result)")
     #expect(rear.contains("  api: simulated"))
+    #expect(rear.contains("  id: simulated:rear") && front.contains("  id: simulated:front"), "\(rear) \(front)")
     #expect(rear.contains("  source: videotestsrc is-live=true pattern=smpte"))
     #expect(front.contains("  source: videotestsrc is-live=true pattern=ball"))
     #expect(rear.contains("  flash: yes"), "\(rear)")
@@ -58,7 +59,7 @@ struct DevicesCommandTests {
     #expect(document["version"] as? Int == 1)
     let cameras = try #require(document["cameras"] as? [[String: Any]])
     let cameraKeys: Set = [
-      "name", "position", "api", "path", "source", "flash", "available", "error", "caps", "modes",
+      "name", "id", "position", "api", "path", "source", "flash", "available", "error", "caps", "modes",
     ]
     let modeKeys: Set = ["format", "width", "height", "frameRates", "frameRateRange", "text"]
     for camera in cameras {
@@ -73,6 +74,7 @@ struct DevicesCommandTests {
     try #require(simulated.count == 2, "\(cameras)")
     #expect(simulated.map { $0["position"] as? String } == ["rear", "front"])
     #expect(simulated.map { $0["flash"] as? Bool } == [true, false])
+    #expect(simulated.map { $0["id"] as? String } == ["simulated:rear", "simulated:front"])
     #expect(simulated.allSatisfy { $0["path"] is NSNull && $0["error"] is NSNull && $0["available"] as? Bool == true })
     #expect((simulated[0]["source"] as? String)?.hasSuffix("pattern=smpte") == true)
     #expect((simulated[1]["source"] as? String)?.hasSuffix("pattern=ball") == true)

@@ -68,6 +68,14 @@ final class FrameTap: Sendable {
     state.withLock { $0.waiters.append((sequence, deliver)) }
   }
 
+  /// Lets go of the newest frame once the camera has stopped. Its buffer belongs to the source's pool,
+  /// and a V4L2 pool keeps the device open until its last buffer comes back: held on, it would keep a
+  /// camera that was unplugged from coming back (vivid, like a real driver, reconnects a device only
+  /// when the last file open on it is closed) while the controller presents it again.
+  func dropLatest() {
+    state.withLock { $0.latest = nil }
+  }
+
   /// Answers every waiter with `nil`: the camera stopped.
   func cancelWaiters() {
     let waiters = state.withLock { state in

@@ -133,8 +133,9 @@ extension HVTCameraController {
     var announcedReadiness = false
     /// The object path of the pipeline (the same name for every session), to recognise its own messages.
     var pipelinePath = ""
-    /// Reports cameras coming and going while presented on real cameras.
-    var deviceWatcher: DeviceWatcher?
+    /// Reports cameras coming and going while presented on real cameras: a `DeviceWatcher` or a
+    /// ``DeviceNodeWatcher``, held only to keep it watching.
+    var deviceWatcher: (any AnyObject & Sendable)?
     /// The last session's pipeline, kept after it stops so that its last state changes can still be
     /// dumped to `GST_DEBUG_DUMP_DOT_DIR`.
     var lastPipeline: Pipeline?

@@ -45,6 +45,7 @@ extension HVTCameraController {
     case .starting:
       failStart(error)
     case .running:
+      if let gone = vanishedCamera(report) { return handleDeviceChange(gone) }
       state.lastPipeline?.dumpDotFile(named: "\(name)-error")
       fail(error)
       state.recording?.interruption = error
@@ -60,6 +61,24 @@ extension HVTCameraController {
       // The camera is stopping, after a failure or on request: what fails now (a source's "internal
       // data stream error" behind the element that failed first) is a consequence, already reported.
       debugLog.log(.info, "while stopping: \(report.message) (\(report.source))")
+    }
+  }
+}
+
+extension HVTCameraController {
+  /// The running camera's disconnection, when `report` comes from its source element and its V4L2 node
+  /// says the device is gone (``V4L2Failure/deviceIsGone``). A camera pulled out fails its `v4l2src` before
+  /// (or without) a device monitor's removal: vivid's `disconnect` control keeps the node and answers
+  /// `ENODEV`, a UVC camera's node vanishes once udev or devtmpfs catches up.
+  func vanishedCamera(_ report: MessageReport) -> DeviceChange? {
+    guard report.source.hasSuffix(":\(HVTPipelineModel.sourceName)"),
+      let configuration = state.session?.model.configuration, let path = configuration.devicePath
+    else { return nil }
+    do {
+      _ = try V4L2Node(path: path).identity()
+      return nil
+    } catch {
+      return error.deviceIsGone ? .disconnected(name: configuration.deviceName, path: path) : nil
     }
   }
 }

@@ -3,35 +3,43 @@ import HVTGStreamer
 
 extension HVTCameraController {
   /// A camera that came or went.
-  enum DeviceChange: Sendable {
+  enum DeviceChange: Sendable, Hashable {
     case connected(name: String, path: String?)
     case disconnected(name: String, path: String?)
   }
 
-  /// Starts a `GstDeviceMonitor` for `Video/Source` devices while `session` runs. The monitor probes the
-  /// devices when it starts, which takes a moment, so it starts off the controller queue (on a queue of
-  /// its own, not a global one, whose few threads blocking work would hold up) and is kept only if the
-  /// session is still the current one.
+  /// Watches for cameras coming and going while `session` runs: a `GstDeviceMonitor` for `Video/Source`
+  /// devices where udev runs, else a ``DeviceNodeWatcher`` on `/dev` (the monitor's V4L2 provider hears
+  /// nothing without udev). The monitor probes the devices when it starts, which takes a moment, so the
+  /// watcher starts off the controller queue (on a queue of its own, not a global one, whose few threads
+  /// blocking work would hold up) and is kept only if the session is still the current one.
   func watchDevices(for session: CaptureSession) {
     let controller = WeakReference(self)
     let queue = self.queue
     DispatchQueue(label: "hvtcamera.devices", qos: .utility).async {
-      let watcher = DeviceWatcher(deviceClass: "Video/Source") { change in
-        let device: MonitoredDevice
-        let event: DeviceChange
-        switch change {
-        case .added(let added):
-          device = MonitoredDevice(added)
-          event = .connected(name: device.displayName, path: device.nodePath)
-        case .removed(let removed):
-          device = MonitoredDevice(removed)
-          event = .disconnected(name: device.displayName, path: device.nodePath)
-        }
-        queue.async { controller.target?.handleDeviceChange(event) }
+      let watcher = Self.deviceWatcher { change in
+        queue.async { controller.target?.handleDeviceChange(change) }
       }
       queue.async {
         guard let self = controller.target, self.state.session === session else { return }
         self.state.deviceWatcher = watcher
+      }
+    }
+  }
+
+  /// Starts watching for `Video/Source` devices coming and going: `GstDeviceMonitor`'s ``DeviceWatcher``
+  /// where udev runs, else a ``DeviceNodeWatcher`` on `/dev`. `report` runs on the watcher's thread. The
+  /// watcher stops when released; `nil` when neither can start.
+  static func deviceWatcher(report: @escaping @Sendable (DeviceChange) -> Void) -> (any AnyObject & Sendable)? {
+    guard DeviceNodeWatcher.udevIsRunning() else { return DeviceNodeWatcher(handler: report) }
+    return DeviceWatcher(deviceClass: "Video/Source") { change in
+      switch change {
+      case .added(let added):
+        let device = MonitoredDevice(added)
+        report(.connected(name: device.displayName, path: device.nodePath))
+      case .removed(let removed):
+        let device = MonitoredDevice(removed)
+        report(.disconnected(name: device.displayName, path: device.nodePath))
       }
     }
   }

@@ -50,9 +50,10 @@ extension MonitoredDevice {
 }
 
 extension CameraDiscovery {
-  /// The `Video/Source` devices `GstDeviceMonitor` finds, as values. Wraps ``DeviceMonitor/devices(ofClass:)``.
+  /// The `Video/Source` devices `GstDeviceMonitor` finds (``DeviceMonitor/devices(ofClass:)``), as values,
+  /// and the V4L2 capture nodes it missed, found by ``V4L2Discovery`` (every node, on a system without udev).
   static func monitoredDevices() -> [MonitoredDevice] {
-    DeviceMonitor.devices(ofClass: "Video/Source").map(MonitoredDevice.init)
+    V4L2Discovery.adding(to: DeviceMonitor.devices(ofClass: "Video/Source").map(MonitoredDevice.init))
   }
 
   /// The API a device was found through, from the provider that made it: its GObject type names the
@@ -90,6 +91,17 @@ extension CameraDiscovery {
     }
   }
 
+  /// A stable ID for a device: `v4l2:` and the node's bus info (the same port gives the same ID across
+  /// replugs and reboots, whatever node number the kernel hands out); `pipewire:` and the node's
+  /// `object.path` or name; else the API and the display name.
+  static func uniqueID(of device: MonitoredDevice, api: String) -> String {
+    if let bus = device.properties[V4L2Discovery.busInfoProperty], !bus.isEmpty { return "v4l2:\(bus)" }
+    if api == "pipewire", let path = device.properties["object.path"] ?? device.properties["node.name"] {
+      return "pipewire:\(path)"
+    }
+    return "\(api):\(device.displayName)"
+  }
+
   /// Describes monitored devices: those with a V4L2 node first, ordered by node number, the first two
   /// positioned `.rear` and `.front`; then the others (no node, no position) by name. `hasFlash` is asked
   /// of each node (``V4L2Controls/hasFlash(path:)`` by default).
@@ -107,7 +119,7 @@ extension CameraDiscovery {
       return HVTCameraDeviceInfo(
         assignedPosition: position, name: device.displayName, path: device.nodePath, api: api,
         hasFlash: device.nodePath.map(hasFlash) ?? false, caps: device.caps ?? "video/x-raw",
-        sourceElement: sourceElement(for: device, api: api))
+        sourceElement: sourceElement(for: device, api: api), uniqueID: uniqueID(of: device, api: api))
     }
   }
 

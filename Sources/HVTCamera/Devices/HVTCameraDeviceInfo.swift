@@ -36,6 +36,11 @@ public struct HVTCameraDeviceInfo: Sendable, Hashable {
   var failure: HVTCameraError?
   /// The source element and its properties, e.g. `v4l2src device=/dev/video0`.
   var sourceElement: HVTElementDescription
+  /// An ID that stays the same for the same camera when it is replugged or the machine restarts, whatever
+  /// node the kernel gives it: `v4l2:` and the bus info `VIDIOC_QUERYCAP` reports (`v4l2:usb-0000:00:14.0-6`,
+  /// `v4l2:platform:vivid-000`), `pipewire:` and the node's object path, or `simulated:rear`/`simulated:front`.
+  /// Camera settings (``HVTCameraControls``) are kept per ID.
+  public var uniqueID: String
   /// The video test pattern shown by a simulated device.
   var isSimulated: Bool { api == "simulated" }
 
@@ -71,7 +76,8 @@ enum CameraDiscovery {
         assignedPosition: position, name: "Simulated \(position.rawValue) camera (videotestsrc pattern=\(pattern))",
         path: nil, api: "simulated", hasFlash: position == .rear, caps: simulatedCaps,
         sourceElement: HVTElementDescription(
-          "videotestsrc", name: HVTPipelineModel.sourceName, ["is-live": "true", "pattern": pattern]))
+          "videotestsrc", name: HVTPipelineModel.sourceName, ["is-live": "true", "pattern": pattern]),
+        uniqueID: "simulated:\(position.rawValue)")
     }
   }
 
@@ -97,7 +103,8 @@ enum CameraDiscovery {
   static func unprobedDevice(path: String) -> HVTCameraDeviceInfo {
     var device = HVTCameraDeviceInfo(
       assignedPosition: .rear, name: path, path: path, api: "v4l2", hasFlash: V4L2Controls.hasFlash(path: path),
-      caps: "", sourceElement: HVTElementDescription("v4l2src", name: HVTPipelineModel.sourceName, ["device": path]))
+      caps: "", sourceElement: HVTElementDescription("v4l2src", name: HVTPipelineModel.sourceName, ["device": path]),
+      uniqueID: "v4l2:\((try? V4L2Node(path: path).identity().busInfo) ?? path)")
     do {
       device.caps = try probeCaps(of: device.sourceElement)
     } catch {

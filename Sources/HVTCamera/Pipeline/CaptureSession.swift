@@ -135,6 +135,7 @@ final class CaptureSession: @unchecked Sendable {
     photoEncoder.stop()
     let stopped = pipeline.setState(.null) != .failure
     if !stopped { debugLog.log(.warning, "the camera pipeline \(pipeline.name) refused to stop", object: pipeline) }
+    tap.dropLatest()
     pipeline.bus.removeSyncHandler()
     return stopped
   }

@@ -1,0 +1,92 @@
+import Foundation
+import MediaInspection
+import Testing
+
+@testable import HVTCamera
+
+/// Photos and movies from real V4L2 cameras (vivid, in the tier's VM): the sizes and rates asked for, the
+/// fallback when a camera does not offer them, both positions, a format chosen by a preset.
+@Suite("RealCamera: capture on vivid", .serialized, .enabled(if: VividCameras.withUdev), .timeLimit(.minutes(3)))
+struct VividCaptureTests {
+  @Test("a 640x480 photo from the rear camera, at the 25 fps it offers for 30 asked")
+  func photo() async throws {
+    let camera = try TestCamera(source: .automatic, quality: .type640x480)
+    let configuration = try await camera.delegate.nextEvent { if case .configured(let c) = $0 { c } else { nil } }
+    #expect(configuration.devicePath == VividCameras.rear)
+    #expect(configuration.size == HVTFrameSize(width: 640, height: 480))
+    #expect(configuration.frameRate == HVTFrameRate(25))
+    camera.controller.takePicture()
+    let photo = try await camera.delegate.nextCapture(.image)
+    let report = try await MediaInspector.discover(try photo.imageURL.path)
+    #expect(report.isJPEG && report.size == "640x480", "\(report)")
+    #expect(try photo.metadata.configuration == configuration)
+    await camera.controller.dismiss()
+  }
+
+  @Test(
+    "movies at the size asked; where the rate is not offered the metadata says the one used and durations follow the timestamps",
+    arguments: [
+      (HVTCameraController.QualityType.type1280x720, HVTFrameRate(25, 2)),
+      (.type1920x1080, HVTFrameRate(5)),
+    ])
+  func movie(quality: HVTCameraController.QualityType, rate: HVTFrameRate) async throws {
+    let camera = try TestCamera(source: .automatic, quality: quality, mode: .video)
+    try await camera.startRecording()
+    try await camera.waitForRecorded(seconds: 2)
+    camera.controller.stopVideoCapture()
+    let movie = try await camera.delegate.nextCapture(.movie)
+    let metadata = try movie.metadata
+    let size = try #require(quality.requestedSize)
+    #expect(metadata.configuration.size == size && !metadata.configuration.qualityFellBack)
+    #expect(metadata.configuration.frameRate == rate)
+    let url = try movie.movieURL
+    let report = try await MediaInspector.discover(url.path)
+    #expect(report.isH264 && report.width == size.width && report.height == size.height, "\(report)")
+    let duration = try #require(metadata.duration)
+    let frames = try #require(metadata.frameCount)
+    let interval = 1 / rate.framesPerSecond
+    // The duration is the frames' span at the rate in use, not at the 30 fps asked for.
+    #expect(abs(duration - Double(frames) * interval) <= interval + 0.001, "\(frames) frames in \(duration) s")
+    #expect(abs(try #require(report.duration) - duration) <= interval + 0.001, "file \(report.duration ?? -1) s")
+    #expect(try await MediaInspector.frameCount(url.path).frames == frames)
+    await camera.controller.dismiss()
+  }
+
+  @Test("the front camera is the second node")
+  func front() async throws {
+    let camera = try TestCamera(source: .automatic, quality: .type640x480, present: false)
+    camera.controller.cameraDevice = .front
+    try await camera.controller.present()
+    camera.controller.takePicture()
+    let photo = try await camera.delegate.nextCapture(.image)
+    #expect(try photo.metadata.configuration.devicePath == VividCameras.front)
+    #expect(try photo.metadata.configuration.device == .front)
+    #expect(try await MediaInspector.discover(try photo.imageURL.path).isJPEG)
+    await camera.controller.dismiss()
+  }
+
+  @Test("a preset's format is taken where the camera offers it at the preset's rate; MJPEG falls back to a raw format")
+  func formats() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // vivid offers no MJPEG: the first raw format HVTCapsSelection prefers is used instead.
+    for (format, expected) in [("UYVY", "UYVY"), ("MJPEG", "I420")] {
+      let file = directory.appendingPathComponent("vivid-\(format.lowercased()).json")
+      try Data(
+        """
+        {"name": "vivid-\(format.lowercased())", "description": "\(format) from vivid", "quality": "640x480", "frameRate": 25, "format": "\(format)",
+         "preview": "fakesink sync=false", "photo": {"encoder": "jpegenc", "extension": "jpg"},
+         "movie": {"encoder": "x264enc speed-preset=ultrafast tune=zerolatency", "muxer": "mp4mux", "extension": "mp4"}}
+        """.utf8
+      ).write(to: file)
+      let camera = try TestCamera(source: .automatic, present: false)
+      camera.controller.preset = try HVTPreset.load(contentsOf: file)
+      try await camera.controller.present()
+      camera.controller.takePicture()
+      let photo = try await camera.delegate.nextCapture(.image)
+      #expect(try photo.metadata.configuration.sourceFormat == expected, "preset format \(format)")
+      #expect(try await MediaInspector.discover(try photo.imageURL.path).size == "640x480")
+      await camera.controller.dismiss()
+    }
+  }
+}

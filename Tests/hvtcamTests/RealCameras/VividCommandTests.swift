@@ -1,0 +1,49 @@
+import Foundation
+import MediaInspection
+import Testing
+
+/// `hvtcam` on real V4L2 cameras (vivid, in the tier's VM, with and without udev), as a user runs it.
+@Suite("RealCamera: hvtcam on vivid", .serialized, .enabled(if: VividCameras.tier != nil), .timeLimit(.minutes(3)))
+struct VividCommandTests {
+  /// The environment without `HVT_CAMERA_SOURCE`: the real cameras.
+  let environment = HVTCam.environment(removing: ["HVT_CAMERA_SOURCE"])
+
+  @Test("hvtcam devices lists both cameras with their bus IDs and the modes vivid offers")
+  func devices() async throws {
+    let result = try await HVTCam.run(["devices", "--json"], environment: environment)
+    #expect(result.succeeded, "\(result)")
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any], "\(result)")
+    let cameras = try #require(document["cameras"] as? [[String: Any]])
+    #expect(cameras.map { $0["path"] as? String } == [VividCameras.rear, VividCameras.front])
+    #expect(cameras.map { $0["position"] as? String } == ["rear", "front"])
+    #expect(cameras.map { $0["id"] as? String } == ["v4l2:platform:vivid-000", "v4l2:platform:vivid-001"])
+    #expect(cameras.map { $0["source"] as? String } == ["v4l2src device=/dev/video0", "v4l2src device=/dev/video1"])
+    let modes = try #require(cameras.first?["modes"] as? [[String: Any]]).compactMap { $0["text"] as? String }
+    #expect(modes.contains("YUY2 640x480 @ 25, 15, 12.5, 10, 5, 4, 2, 1 fps"), "\(modes)")
+    #expect(modes.contains("NV12 1920x1080 @ 5, 4, 2, 1 fps"), "\(modes)")
+  }
+
+  @Test("hvtcam photo and record write what was asked, from the rear and the front camera")
+  func photoAndMovie() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    for device in ["rear", "front"] {
+      let photo = directory.url.appendingPathComponent("\(device).jpg").path
+      let shot = try await HVTCam.run(
+        ["photo", "--device", device, "--quality", "640x480", "--preview", "none", "-o", photo],
+        environment: environment)
+      #expect(shot.succeeded && shot.outputLines == [photo], "\(shot)")
+      #expect(try await MediaInspector.discover(photo).size == "640x480")
+    }
+    let movie = directory.url.appendingPathComponent("movie.mp4").path
+    let recorded = try await HVTCam.run(
+      ["record", "--quality", "1280x720", "--max-duration", "2", "--preview", "none", "-o", movie],
+      environment: environment)
+    #expect(recorded.succeeded && recorded.outputLines == [movie], "\(recorded)")
+    let report = try await MediaInspector.discover(movie)
+    #expect(report.isH264 && report.size == "1280x720", "\(report)")
+    // 2 s at the 12.5 fps vivid offers at 1280x720: within one frame.
+    #expect(abs(try #require(report.duration) - 2) <= 0.08 + 0.001, "\(report)")
+  }
+}
