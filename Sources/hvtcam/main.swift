@@ -18,6 +18,7 @@ let commands: [(parser: CommandLineParser, run: (ParsedArguments) async throws -
   (PresetsCommand.parser, PresetsCommand.run),
   (GraphCommand.parser, GraphCommand.run),
   (DevicesCommand.parser, DevicesCommand.run),
+  (ControlsCommand.parser, ControlsCommand.run),
   (RepairCommand.parser, RepairCommand.run),
 ]
 

@@ -25,6 +25,8 @@ final class FrameTap: Sendable {
     var latest: Frame?
     var count: UInt64 = 0
     var waiters: [(after: UInt64, deliver: @Sendable (Frame?) -> Void)] = []
+    /// Set once the camera is stopping: frames still passing are no longer kept.
+    var closed = false
   }
 
   private let state = Locked(State())
@@ -38,7 +40,7 @@ final class FrameTap: Sendable {
       }
       guard let buffer = info.buffer else { return .ok }
       let ready = state.withLock { state -> (Frame, [@Sendable (Frame?) -> Void])? in
-        guard let caps = state.caps else { return nil }
+        guard let caps = state.caps, !state.closed else { return nil }
         state.count += 1
         let frame = Frame(
           buffer: buffer.retained(), caps: caps, sequence: state.count, presentationTime: buffer.presentationTime,
@@ -68,12 +70,16 @@ final class FrameTap: Sendable {
     state.withLock { $0.waiters.append((sequence, deliver)) }
   }
 
-  /// Lets go of the newest frame once the camera has stopped. Its buffer belongs to the source's pool,
-  /// and a V4L2 pool keeps the device open until its last buffer comes back: held on, it would keep a
-  /// camera that was unplugged from coming back (vivid, like a real driver, reconnects a device only
-  /// when the last file open on it is closed) while the controller presents it again.
-  func dropLatest() {
-    state.withLock { $0.latest = nil }
+  /// Lets go of the newest frame and keeps no other, once the source has stopped pushing (PAUSED) and
+  /// before it stops streaming (READY). Its buffer belongs to the source's pool: a `v4l2src` that stops
+  /// while one of its buffers is out orphans its pool, and GStreamer 1.22 never frees an orphaned pool —
+  /// the device stays open (an unplugged camera cannot come back: vivid, like a USB driver, reconnects
+  /// only once the last file open on it is closed), and the pool, the source and their caps leak.
+  func close() {
+    state.withLock { state in
+      state.closed = true
+      state.latest = nil
+    }
   }
 
   /// Answers every waiter with `nil`: the camera stopped.

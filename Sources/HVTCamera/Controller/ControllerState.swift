@@ -26,6 +26,7 @@ extension HVTCameraController {
     var preset: HVTPreset
     var drainStallTimeout: Double = 10
     var startTimeout: Double = 10
+    var cameraSettingsStore = HVTCameraSettingsStore.standard
 
     /// What the preview branch is built from, with the controls as they look while nothing is recorded
     /// or reviewed (the controller queue adds those: ``HVTCameraController/currentPreview(_:)``).

@@ -226,7 +226,10 @@ extension HVTCameraController {
     publish(.configured(configuration))
     announceReadiness()
     resolveReadyWaiters(.success(()))
-    if configuration.devicePath != nil { watchDevices(for: session) }
+    if let path = configuration.devicePath {
+      watchDevices(for: session)
+      applyKeptControls(path: path, configuration: configuration)
+    }
     if let pending = state.pendingRecording {
       state.pendingRecording = nil
       beginRecording(pending)
@@ -283,6 +286,21 @@ extension HVTCameraController {
       shared.configuration = nil
       shared.cameraReady = false
       shared.recording = nil
+    }
+  }
+
+  /// Sets the control values kept for the camera that just started, off the controller queue (a slow
+  /// driver answers each ioctl in its own time), and announces what was applied.
+  private func applyKeptControls(path: String, configuration: HVTCaptureConfiguration) {
+    let controls = HVTCameraControls(
+      path: path, cameraID: configuration.deviceID ?? "v4l2:\(path)", store: read(\.settings.cameraSettingsStore))
+    let controller = WeakReference(self)
+    DispatchQueue.global(qos: .utility).async {
+      let (applied, failed) = controls.applyKept()
+      guard !applied.isEmpty || !failed.isEmpty else { return }
+      controller.target?.queue.async {
+        controller.target?.publish(.cameraControlsApplied(applied: applied, failed: failed))
+      }
     }
   }
 

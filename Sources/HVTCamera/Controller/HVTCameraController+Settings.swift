@@ -118,6 +118,27 @@ extension HVTCameraController {
     set { change(\.startTimeout, to: newValue, within: HVTCaptureLimits.stallTimeout) }
   }
 
+  /// Where the values set with ``HVTCameraControls`` are kept (default
+  /// ``HVTCameraSettingsStore/standard``): each time a V4L2 camera starts, the values kept for it are
+  /// applied again (``HVTCameraEvent/cameraControlsApplied(applied:failed:)``).
+  public var cameraSettingsStore: HVTCameraSettingsStore {
+    get { read(\.settings.cameraSettingsStore) }
+    set { change(\.cameraSettingsStore, to: newValue, restarts: false) }
+  }
+
+  /// The controls of the camera in use (brightness, exposure, white balance, focus, zoom…), to list, read
+  /// and set while it runs; values set are kept in ``cameraSettingsStore``. Throws
+  /// ``HVTCameraError/notPresented`` before the camera runs and
+  /// ``HVTCameraError/controlsUnavailable(camera:reason:)`` for the simulated camera.
+  public func cameraControls() throws(HVTCameraError) -> HVTCameraControls {
+    guard let configuration = read(\.configuration) else { throw .notPresented }
+    guard let path = configuration.devicePath else {
+      throw .controlsUnavailable(camera: configuration.deviceName, reason: "it has no V4L2 device node")
+    }
+    return HVTCameraControls(
+      path: path, cameraID: configuration.deviceID ?? "v4l2:\(path)", store: read(\.settings.cameraSettingsStore))
+  }
+
   /// Changes a setting and, if it changed and `restarts`, restarts a presented camera with it.
   func change<Value: Equatable>(_ setting: WritableKeyPath<Settings, Value>, to value: Value, restarts: Bool) {
     shared.withLock { shared in

@@ -64,6 +64,12 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
   /// A ``HVTCameraOverlay`` cannot be drawn: its image file is missing or unreadable, or a value is out
   /// of range.
   case invalidOverlay(reason: String)
+  /// The camera's controls cannot be read or set: it has no V4L2 node, or the node refused (the reason).
+  case controlsUnavailable(camera: String, reason: String)
+  /// The camera has no control by that name; `available` lists those it has.
+  case unknownControl(name: String, camera: String, available: [String])
+  /// The control does not take that value (out of range, off its step, not a menu item, read-only).
+  case controlRejected(name: String, value: Int64, camera: String, reason: String)
   /// The preset the controller was given cannot be used here.
   case invalidPreset(HVTPresetError)
   /// An error from outside the engine (Foundation, the system) that has no case of its own; its text.
@@ -140,6 +146,12 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
       "the view transform \(transform) cannot be shown: \(reason)"
     case .invalidOverlay(let reason):
       "invalid camera overlay: \(reason)"
+    case .controlsUnavailable(let camera, let reason):
+      "the controls of \(camera) cannot be used: \(reason)"
+    case .unknownControl(let name, let camera, let available):
+      "\(camera) has no control \(name); it has: \(available.joined(separator: ", "))"
+    case .controlRejected(let name, let value, let camera, let reason):
+      "\(camera) does not take \(name)=\(value): \(reason)"
     case .invalidPreset(let error):
       "invalid preset: \(error)"
     case .unexpected(let text):

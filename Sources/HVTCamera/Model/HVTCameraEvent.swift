@@ -46,6 +46,10 @@ public enum HVTCameraEvent: Sendable {
   /// the camera in use, a recording is finalized and delivered, the error
   /// ``HVTCameraError/cameraDisconnected(name:path:)`` follows and the camera stops.
   case cameraDisconnected(name: String, path: String?)
+  /// A V4L2 camera started and the control values kept for it (``HVTCameraController/cameraSettingsStore``)
+  /// were set again: those `applied`, and those that `failed` with the reason (a control it no longer has,
+  /// a value it refuses). Not sent when nothing is kept for the camera.
+  case cameraControlsApplied(applied: [String: Int64], failed: [String: String])
   /// The whole pipeline reached end-of-stream (`GST_MESSAGE_EOS`).
   case endOfStream
   /// An error, also delivered to ``HVTCameraControllerDelegate/cameraController(_:didFailWithError:)``.

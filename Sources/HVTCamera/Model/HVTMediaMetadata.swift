@@ -41,6 +41,8 @@ public struct HVTCaptureConfiguration: Sendable, Hashable, CustomStringConvertib
   public var deviceName: String
   /// The V4L2 device node, e.g. `/dev/video0`; `nil` for the simulated camera.
   public var devicePath: String?
+  /// The device's stable ID (``HVTCameraDeviceInfo/uniqueID``), e.g. `v4l2:usb-0000:00:14.0-6`.
+  public var deviceID: String?
   /// The name of the preset the pipeline was built from.
   public var preset: String
   /// The quality asked for.

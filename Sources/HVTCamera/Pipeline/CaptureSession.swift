@@ -133,9 +133,11 @@ final class CaptureSession: @unchecked Sendable {
   func stop() -> Bool {
     tap.cancelWaiters()
     photoEncoder.stop()
-    let stopped = pipeline.setState(.null) != .failure
+    // The source stops pushing first; then no buffer of its pool is held when it stops streaming.
+    let paused = pipeline.setState(.paused) != .failure
+    tap.close()
+    let stopped = pipeline.setState(.null) != .failure && paused
     if !stopped { debugLog.log(.warning, "the camera pipeline \(pipeline.name) refused to stop", object: pipeline) }
-    tap.dropLatest()
     pipeline.bus.removeSyncHandler()
     return stopped
   }

@@ -61,3 +61,28 @@ struct VividReplugTests {
     withExtendedLifetime(watcher) {}
   }
 }
+
+extension VividReplugTests {
+  @Test("a control value set on a camera is applied again when the camera is opened after a replug")
+  func keptControlsAfterReplug() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = HVTCameraSettingsStore(url: directory.appendingPathComponent("controls.json"))
+    let rear = try #require(HVTCameraDeviceInfo.allCameras().first { $0.path == VividCameras.rear })
+    try HVTCameraControls(camera: rear, store: store).set("brightness", to: 200)
+    #expect(store.values(for: rear.uniqueID) == ["brightness": 200])
+    // Replugged, the driver starts again from its defaults.
+    try await VividCameras.unplugAll()
+    try await VividCameras.plugIn()
+    #expect(try await VividCameras.control("brightness", on: VividCameras.rear) == 128)
+    let camera = try TestCamera(source: .automatic, quality: .type640x480, present: false)
+    camera.controller.cameraSettingsStore = store
+    try await camera.controller.present()
+    let (applied, failed) = try await camera.delegate.nextEvent { event in
+      if case .cameraControlsApplied(let applied, let failed) = event { (applied, failed) } else { nil }
+    }
+    #expect(applied == ["brightness": 200] && failed.isEmpty)
+    #expect(try await VividCameras.control("brightness", on: VividCameras.rear) == 200)
+    await camera.controller.dismiss()
+  }
+}
