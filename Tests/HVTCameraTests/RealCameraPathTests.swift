@@ -51,6 +51,26 @@ struct RealCameraPathTests {
     #expect(model.configuration.sourceFormat == "YUY2")
   }
 
+  @Test("a PipeWire camera runs as pipewiresrc do-timestamp=true always-copy=true ! fixed caps it offers")
+  func pipewirePipeline() throws {
+    let camera = try #require(
+      CameraDiscovery.describe([CameraListingTests.virtualCamera("Virtual", serial: "37")]).first)
+    let choice = try #require(
+      try HVTCapsSelection.choose(
+        deviceCaps: camera.caps, size: HVTFrameSize(width: 1920, height: 1080), frameRate: HVTFrameRate(30)))
+    let model = try HVTPipelineModel.build(
+      camera: camera, choice: choice,
+      settings: .init(
+        preset: try .default, quality: .type1920x1080, failingAfterFrames: nil, preview: .init(output: .none)))
+    #expect(model.source.map(\.factory) == ["pipewiresrc", "capsfilter"])
+    #expect(model.source[1].value(of: "caps") == "video/x-raw,format=I420,width=640,height=480,framerate=30/1")
+    let launch = model.launchCommand(mode: .video, output: "movie.mp4", frames: 10)
+    #expect(
+      launch.hasPrefix(
+        "gst-launch-1.0 -e pipewiresrc name=camera target-object=37 do-timestamp=true always-copy=true num-buffers=10 "
+          + "! video/x-raw,format=I420,width=640,height=480,framerate=30/1 ! "))
+  }
+
   @Test("a device node that is not a camera fails at present() with GStreamer's message", .timeLimit(.minutes(1)))
   func notACamera() async throws {
     let controller = try HVTCameraController(source: .device("/dev/null"))

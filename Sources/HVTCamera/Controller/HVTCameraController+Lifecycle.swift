@@ -105,7 +105,9 @@ extension HVTCameraController {
     let cameras = CameraDiscovery.devices(for: source, environment: ProcessInfo.processInfo.environment)
     guard !cameras.isEmpty else {
       throw HVTCameraError.noCameraAvailable(
-        reason: "no V4L2 camera was found and the simulated camera is not enabled (set HVT_CAMERA_SOURCE=simulated)")
+        reason:
+          "no V4L2 or PipeWire camera was found and the simulated camera is not enabled (set HVT_CAMERA_SOURCE=simulated)"
+      )
     }
     guard let camera = cameras.first(where: { $0.position == settings.cameraDevice }) else {
       throw HVTCameraError.cameraDeviceUnavailable(settings.cameraDevice)
@@ -226,7 +228,9 @@ extension HVTCameraController {
     publish(.configured(configuration))
     announceReadiness()
     resolveReadyWaiters(.success(()))
-    if configuration.devicePath != nil { watchDevices(for: session) }
+    if configuration.devicePath != nil || session.model.source.first?.factory == "pipewiresrc" {
+      watchDevices(for: session)
+    }
     if let pending = state.pendingRecording {
       state.pendingRecording = nil
       beginRecording(pending)
