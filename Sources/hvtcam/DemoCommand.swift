@@ -32,7 +32,7 @@ enum DemoCommand {
     try controller.setMediaTypes([.image, .movie])
     try await options.withPresented(controller) {
       if let configuration = controller.configuration {
-        let kind = hasCamera ? "attached camera" : "simulated (no camera attached)"
+        let kind = configuration.devicePath == nil ? "simulated (no camera attached)" : "attached camera"
         Console.out("camera: \(configuration.deviceName), \(kind)")
         Console.out("running: \(configuration)")
       }
