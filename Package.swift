@@ -30,11 +30,12 @@ let package = Package(
     .executableTarget(name: "hvtcam", dependencies: ["HVTCamera"]),
     .executableTarget(name: "hvtcam-bench", dependencies: ["HVTCamera", "HVTGStreamer"]),
     .target(name: "MediaInspection", path: "Tests/MediaInspection"),
+    .target(name: "PipeWireHarness", dependencies: ["MediaInspection"], path: "Tests/PipeWireHarness"),
     .testTarget(name: "HVTGStreamerTests", dependencies: ["HVTGStreamer"]),
     .testTarget(
-      name: "HVTCameraTests", dependencies: ["HVTCamera", "HVTGStreamer", "MediaInspection"],
+      name: "HVTCameraTests", dependencies: ["HVTCamera", "HVTGStreamer", "MediaInspection", "PipeWireHarness"],
       resources: [.copy("Fixtures/BadPresets")]),
-    .testTarget(name: "hvtcamTests", dependencies: ["hvtcam", "HVTCamera", "MediaInspection"]),
+    .testTarget(name: "hvtcamTests", dependencies: ["hvtcam", "HVTCamera", "MediaInspection", "PipeWireHarness"]),
     .testTarget(name: "hvtcam-benchTests", dependencies: ["hvtcam-bench"]),
   ],
   swiftLanguageModes: [.v6]

@@ -92,6 +92,15 @@ public struct PadProbeInfo: ~Copyable {
     return NavigationEvent(event)
   }
 
+  /// Whether this call is for a `GST_EVENT_RECONFIGURE` travelling upstream (a downstream element asks
+  /// the source to negotiate again). Wraps `GST_PAD_PROBE_INFO_EVENT` and `GST_EVENT_TYPE`.
+  public var isReconfigure: Bool {
+    guard info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_EVENT_UPSTREAM.rawValue != 0,
+      let event = hvt_gst_pad_probe_info_event(info)
+    else { return false }
+    return hvt_gst_event_type(event) == GST_EVENT_RECONFIGURE
+  }
+
   /// Puts a buffer sharing `content`'s memory, with the probed buffer's timestamps and duration, in the
   /// probed buffer's place: downstream sees `content` as the frame of the moment. Wraps `gst_buffer_copy`.
   public mutating func replaceBuffer(withContentOf content: Buffer) {

@@ -28,9 +28,21 @@ struct CameraListingTests {
     caps: "video/x-raw, format=(string)NV12, width=(int)[ 64, 3280 ], height=(int)[ 64, 2464 ]", properties: [:],
     elementFactory: "libcamerasrc")
 
+  /// A PipeWire-only camera (a virtual one, published with `pipewiresink mode=provide`): no V4L2 node.
+  static func virtualCamera(_ name: String, serial: String) -> MonitoredDevice {
+    MonitoredDevice(
+      typeName: "GstPipeWireDevice", displayName: name,
+      caps: "video/x-raw, format=(string)I420, width=(int)640, height=(int)480, framerate=(fraction)30/1",
+      properties: ["media.class": "Video/Source", "object.id": "36", "object.serial": serial],
+      elementFactory: "pipewiresrc")
+  }
+
+  /// The same camera as the V4L2 provider sees it, beside PipeWire's node for it.
+  static let pipewireServed = v4l2("/dev/video4", WebcamCaps.razerKiyo)
+
   static let monitored = [
     v4l2("/dev/video10", WebcamCaps.logitechBRIO), libcamera, v4l2("/dev/video2", WebcamCaps.logitechC270),
-    pipewireNode, v4l2("/dev/video0", WebcamCaps.logitechC920),
+    pipewireNode, pipewireServed, v4l2("/dev/video0", WebcamCaps.logitechC920),
   ]
 
   @Test("V4L2 nodes in node order, the first two .rear and .front, then devices without a node")
@@ -43,11 +55,38 @@ struct CameraListingTests {
     #expect(cameras[0].modes.count == 53)
   }
 
-  @Test("each device's source element: v4l2src on its node, else the provider's own element")
+  @Test("a camera PipeWire serves is listed once, as PipeWire's, opened with pipewiresrc")
+  func pipewireServedOnce() {
+    let cameras = CameraDiscovery.describe([Self.pipewireServed, Self.pipewireNode]) { _ in false }
+    #expect(cameras.map(\.api) == ["pipewire"])
+    #expect(cameras[0].path == "/dev/video4" && cameras[0].assignedPosition == .rear)
+    #expect(cameras[0].sourceLaunchText == "pipewiresrc target-object=1093")
+    // Without PipeWire's node (no daemon serves it), the V4L2 node is opened directly.
+    let direct = CameraDiscovery.describe([Self.pipewireServed]) { _ in false }
+    #expect(direct.map(\.sourceLaunchText) == ["v4l2src device=/dev/video4"])
+  }
+
+  @Test("PipeWire-only cameras are positioned after the V4L2 nodes, by name, whatever the monitor's order")
+  func pipewireOnlyPositions() {
+    let zulu = Self.virtualCamera("Zulu virtual camera", serial: "40")
+    let alpha = Self.virtualCamera("Alpha virtual camera", serial: "77")
+    for devices in [[zulu, alpha, Self.libcamera], [Self.libcamera, alpha, zulu]] {
+      let cameras = CameraDiscovery.describe(devices) { _ in false }
+      #expect(cameras.map(\.name) == ["Alpha virtual camera", "Zulu virtual camera", Self.libcamera.displayName])
+      #expect(cameras.map(\.assignedPosition) == [.rear, .front, nil])
+      #expect(
+        cameras.map(\.sourceLaunchText).prefix(2) == ["pipewiresrc target-object=77", "pipewiresrc target-object=40"])
+    }
+    let withNode = CameraDiscovery.describe([zulu, Self.v4l2("/dev/video0", WebcamCaps.logitechC920)]) { _ in false }
+    #expect(withNode.map(\.api) == ["v4l2", "pipewire"])
+    #expect(withNode.map(\.assignedPosition) == [.rear, .front])
+  }
+
+  @Test("each device's source element: PipeWire's through pipewiresrc, V4L2's with v4l2src, else the provider's own")
   func sourceElements() {
     let cameras = CameraDiscovery.describe(Self.monitored) { _ in false }
     #expect(cameras[0].sourceLaunchText == "v4l2src device=/dev/video0")
-    #expect(cameras[2].sourceLaunchText == "v4l2src device=/dev/video4")  // PipeWire's node, opened directly
+    #expect(cameras[2].sourceLaunchText == "pipewiresrc target-object=1093")  // shared through PipeWire
     #expect(cameras[4].sourceLaunchText == "libcamerasrc camera-name=/base/soc/i2c0mux/i2c@1/imx219@10")
     var nodeless = Self.pipewireNode
     nodeless.properties["api.v4l2.path"] = nil

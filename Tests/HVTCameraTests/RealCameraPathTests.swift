@@ -13,16 +13,22 @@ struct RealCameraPathTests {
     return device
   }
 
+  /// The model of `camera` with `choice`, the default preset and no preview.
+  static func model(
+    _ camera: HVTCameraDeviceInfo, _ choice: HVTCapsChoice, _ quality: HVTCameraController.QualityType
+  ) throws -> HVTPipelineModel {
+    try HVTPipelineModel.build(
+      camera: camera, choice: choice,
+      settings: .init(preset: try .default, quality: quality, failingAfterFrames: nil, preview: .init(output: .none)))
+  }
+
   @Test("an MJPEG mode is built as v4l2src ! image/jpeg ! jpegdec, and the live pipeline links")
   func mjpegPipeline() throws {
     let camera = Self.webcam()
     let choice = try #require(
       try HVTCapsSelection.choose(
         deviceCaps: camera.caps, size: HVTFrameSize(width: 1280, height: 720), frameRate: HVTFrameRate(30)))
-    let model = try HVTPipelineModel.build(
-      camera: camera, choice: choice,
-      settings: .init(
-        preset: try .default, quality: .type1280x720, failingAfterFrames: nil, preview: .init(output: .none)))
+    let model = try Self.model(camera, choice, .type1280x720)
     #expect(model.source.map(\.factory) == ["v4l2src", "capsfilter", "jpegdec"])
     #expect(model.source[0].value(of: "device") == "/dev/video0")
     #expect(model.source[1].value(of: "caps") == "image/jpeg,width=1280,height=720,framerate=30/1")
@@ -43,12 +49,26 @@ struct RealCameraPathTests {
     let choice = try #require(
       try HVTCapsSelection.choose(
         deviceCaps: camera.caps, size: HVTFrameSize(width: 640, height: 480), frameRate: HVTFrameRate(30)))
-    let model = try HVTPipelineModel.build(
-      camera: camera, choice: choice,
-      settings: .init(
-        preset: try .default, quality: .type640x480, failingAfterFrames: nil, preview: .init(output: .none)))
+    let model = try Self.model(camera, choice, .type640x480)
     #expect(model.source.map(\.factory) == ["v4l2src", "capsfilter"])
     #expect(model.configuration.sourceFormat == "YUY2")
+  }
+
+  @Test("a PipeWire camera runs as pipewiresrc do-timestamp=true always-copy=true ! fixed caps it offers")
+  func pipewirePipeline() throws {
+    let camera = try #require(
+      CameraDiscovery.describe([CameraListingTests.virtualCamera("Virtual", serial: "37")]).first)
+    let choice = try #require(
+      try HVTCapsSelection.choose(
+        deviceCaps: camera.caps, size: HVTFrameSize(width: 1920, height: 1080), frameRate: HVTFrameRate(30)))
+    let model = try Self.model(camera, choice, .type1920x1080)
+    #expect(model.source.map(\.factory) == ["pipewiresrc", "capsfilter"])
+    #expect(model.source[1].value(of: "caps") == "video/x-raw,format=I420,width=640,height=480,framerate=30/1")
+    let launch = model.launchCommand(mode: .video, output: "movie.mp4", frames: 10)
+    #expect(
+      launch.hasPrefix(
+        "gst-launch-1.0 -e pipewiresrc name=camera target-object=37 do-timestamp=true always-copy=true num-buffers=10 "
+          + "! video/x-raw,format=I420,width=640,height=480,framerate=30/1 ! "))
   }
 
   @Test("a device node that is not a camera fails at present() with GStreamer's message", .timeLimit(.minutes(1)))

@@ -70,8 +70,7 @@ final class FrameTap: Sendable {
     state.withLock { $0.waiters.append((sequence, deliver)) }
   }
 
-  /// Lets go of the newest frame and keeps no other, once the source has stopped pushing (PAUSED) and
-  /// before it stops streaming (READY). Its buffer belongs to the source's pool: a `v4l2src` that stops
+  /// Lets go of the newest frame and keeps no other from now on, before the source stops streaming. Its buffer belongs to the source's pool: a `v4l2src` that stops
   /// while one of its buffers is out orphans its pool, and GStreamer 1.22 never frees an orphaned pool —
   /// the device stays open (an unplugged camera cannot come back: vivid, like a USB driver, reconnects
   /// only once the last file open on it is closed), and the pool, the source and their caps leak.

@@ -33,7 +33,7 @@ extension HVTCameraController {
   /// ``HVTCameraError/noCameraAvailable(reason:)``.
   static func unavailability(of source: HVTCameraSource) -> HVTCameraError {
     cameras(for: source).lazy.compactMap(\.failure).first
-      ?? .noCameraAvailable(reason: "no V4L2 camera was found and the simulated camera is not enabled")
+      ?? .noCameraAvailable(reason: "no V4L2 or PipeWire camera was found and the simulated camera is not enabled")
   }
 
   /// Whether a camera position has a device for `source`.

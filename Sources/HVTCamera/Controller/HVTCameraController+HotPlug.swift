@@ -30,15 +30,21 @@ extension HVTCameraController {
   /// Starts watching for `Video/Source` devices coming and going: `GstDeviceMonitor`'s ``DeviceWatcher``
   /// where udev runs, else a ``DeviceNodeWatcher`` on `/dev`. `report` runs on the watcher's thread. The
   /// watcher stops when released; `nil` when neither can start.
+  ///
+  /// The monitor also announces, as added, the devices already there when it starts; those are not
+  /// reported (a node present at the start counts as connected until it goes).
   static func deviceWatcher(report: @escaping @Sendable (DeviceChange) -> Void) -> (any AnyObject & Sendable)? {
     guard DeviceNodeWatcher.udevIsRunning() else { return DeviceNodeWatcher(handler: report) }
+    let present = Locked(Set(V4L2Discovery.videoNodes()))
     return DeviceWatcher(deviceClass: "Video/Source") { change in
       switch change {
       case .added(let added):
         let device = MonitoredDevice(added)
+        if let path = device.nodePath, !present.withLock({ $0.insert(path).inserted }) { return }
         report(.connected(name: device.displayName, path: device.nodePath))
       case .removed(let removed):
         let device = MonitoredDevice(removed)
+        if let path = device.nodePath { present.withLock { _ = $0.remove(path) } }
         report(.disconnected(name: device.displayName, path: device.nodePath))
       }
     }

@@ -105,7 +105,9 @@ extension HVTCameraController {
     let cameras = CameraDiscovery.devices(for: source, environment: ProcessInfo.processInfo.environment)
     guard !cameras.isEmpty else {
       throw HVTCameraError.noCameraAvailable(
-        reason: "no V4L2 camera was found and the simulated camera is not enabled (set HVT_CAMERA_SOURCE=simulated)")
+        reason:
+          "no V4L2 or PipeWire camera was found and the simulated camera is not enabled (set HVT_CAMERA_SOURCE=simulated)"
+      )
     }
     guard let camera = cameras.first(where: { $0.position == settings.cameraDevice }) else {
       throw HVTCameraError.cameraDeviceUnavailable(settings.cameraDevice)
@@ -227,7 +229,9 @@ extension HVTCameraController {
     announceReadiness()
     resolveReadyWaiters(.success(()))
     if let path = configuration.devicePath {
-      watchDevices(for: session)
+      // Not for a PipeWire camera: GStreamer's PipeWire device provider (0.3.65) removes a device it never
+      // made when the camera's own stream node goes, and crashes the process on its thread.
+      if session.model.source.first?.factory != "pipewiresrc" { watchDevices(for: session) }
       applyKeptControls(path: path, configuration: configuration)
     }
     if let pending = state.pendingRecording {

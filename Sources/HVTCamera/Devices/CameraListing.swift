@@ -4,13 +4,14 @@ import HVTGStreamer
 extension HVTCameraDeviceInfo {
   /// Every camera, as `hvtcam devices` lists them: the simulated camera's rear and front devices when
   /// `includingSimulated` is true or `HVT_CAMERA_SOURCE=simulated`, then every `Video/Source` device
-  /// `GstDeviceMonitor` finds (V4L2, libcamera and PipeWire providers), those with a V4L2 node first in
-  /// node order.
+  /// `GstDeviceMonitor` finds (V4L2, libcamera and PipeWire providers), each camera once (a V4L2 node that
+  /// PipeWire serves is listed as PipeWire's camera), those the controller opens first.
   ///
   /// Positions are those the controller uses within each source: the simulated camera has its own rear and
-  /// front; of the real devices, the first two V4L2 nodes are `.rear` and `.front` (or, with
-  /// `HVT_CAMERA_SOURCE=/dev/videoN`, that node alone is `.rear`); the others have no
-  /// ``assignedPosition``. Each V4L2 node is opened briefly to ask for its flash control.
+  /// front; of the real devices, the first two the controller opens (V4L2 nodes in node order, then
+  /// PipeWire-only cameras by name) are `.rear` and `.front` (or, with `HVT_CAMERA_SOURCE=/dev/videoN`,
+  /// that node alone is `.rear`); the others have no ``assignedPosition``. Each V4L2 node is opened
+  /// briefly to ask for its flash control.
   public static func allCameras(includingSimulated: Bool = false) -> [HVTCameraDeviceInfo] {
     CameraDiscovery.listing(
       monitored: CameraDiscovery.monitoredDevices(), environment: ProcessInfo.processInfo.environment,
@@ -72,18 +73,21 @@ extension CameraDiscovery {
     return "unknown"
   }
 
-  /// The source element for a device: `v4l2src device=NODE` when it has a V4L2 node (how the controller
-  /// opens every real camera, PipeWire's included); otherwise the provider's own element — `pipewiresrc
-  /// target-object=SERIAL` (or `path=ID`), `libcamerasrc camera-name=NAME`, or the bare factory.
+  /// The source element for a device: a PipeWire device is opened through PipeWire, `pipewiresrc
+  /// target-object=SERIAL` (its `object.serial`; else `path=ID`, its `object.id`), also when a V4L2 node is
+  /// behind it, so that other apps can share the camera; a device of the V4L2 provider with `v4l2src
+  /// device=NODE`; otherwise the provider's own element — `libcamerasrc camera-name=NAME`, or the bare
+  /// factory.
   static func sourceElement(for device: MonitoredDevice, api: String) -> HVTElementDescription {
     let name = HVTPipelineModel.sourceName
-    if let node = device.nodePath { return HVTElementDescription("v4l2src", name: name, ["device": node]) }
     switch api {
     case "pipewire":
       if let serial = device.properties["object.serial"] {
         return HVTElementDescription("pipewiresrc", name: name, ["target-object": serial])
       }
       return HVTElementDescription("pipewiresrc", name: name, ["path": device.properties["object.id"] ?? ""])
+    case _ where device.nodePath != nil:
+      return HVTElementDescription("v4l2src", name: name, ["device": device.nodePath ?? ""])
     case "libcamera":
       return HVTElementDescription("libcamerasrc", name: name, ["camera-name": device.displayName])
     default:
@@ -102,24 +106,50 @@ extension CameraDiscovery {
     return "\(api):\(device.displayName)"
   }
 
-  /// Describes monitored devices: those with a V4L2 node first, ordered by node number, the first two
-  /// positioned `.rear` and `.front`; then the others (no node, no position) by name. `hasFlash` is asked
-  /// of each node (``V4L2Controls/hasFlash(path:)`` by default).
+  /// The devices to list: each camera once. A V4L2 node that a PipeWire device also offers (its
+  /// `api.v4l2.path`) is listed as that PipeWire device: a PipeWire daemon serves it, and through PipeWire
+  /// several apps can use it at once, where `v4l2src` would hold the node alone.
+  static func deduplicated(_ devices: [MonitoredDevice]) -> [MonitoredDevice] {
+    let served = Set(
+      devices.filter { api(of: $0) == "pipewire" }.compactMap(\.nodePath))
+    return devices.filter { api(of: $0) == "pipewire" || $0.nodePath.map { !served.contains($0) } ?? true }
+  }
+
+  /// ``api(deviceType:properties:elementFactory:)`` of a monitored device.
+  static func api(of device: MonitoredDevice) -> String {
+    api(deviceType: device.typeName, properties: device.properties, elementFactory: device.elementFactory)
+  }
+
+  /// Where a device stands among the cameras the controller can open (those with a V4L2 node, and
+  /// PipeWire's): those with a node by node number, then the others by name and `object.serial`, a
+  /// stable order for PipeWire-only cameras (a virtual camera, a portal's), whatever order the monitor
+  /// found them in. `nil` for a device the controller does not open (a libcamera camera).
+  static func openingOrder(_ device: MonitoredDevice) -> (Int, String, Int)? {
+    let serial = Int(device.properties["object.serial"] ?? "") ?? .max
+    if let node = device.nodePath { return (nodeNumber(node), node, serial) }
+    guard api(of: device) == "pipewire" else { return nil }
+    return (.max, device.displayName, serial)
+  }
+
+  /// Describes monitored devices, each camera once (``deduplicated(_:)``): first those the controller
+  /// opens — V4L2 nodes and PipeWire cameras, in ``openingOrder(_:)`` — the first two positioned `.rear`
+  /// and `.front`; then the others (no position) by name. `hasFlash` is asked of each V4L2 node
+  /// (``V4L2Controls/hasFlash(path:)`` by default).
   static func describe(
     _ devices: [MonitoredDevice], hasFlash: (String) -> Bool = V4L2Controls.hasFlash(path:)
   ) -> [HVTCameraDeviceInfo] {
-    let withNode = devices.filter { $0.nodePath != nil }.sorted {
-      (nodeNumber($0.nodePath!), $0.nodePath!) < (nodeNumber($1.nodePath!), $1.nodePath!)
-    }
-    let withoutNode = devices.filter { $0.nodePath == nil }.sorted { $0.displayName < $1.displayName }
-    return (withNode + withoutNode).enumerated().map { index, device in
-      let api = api(deviceType: device.typeName, properties: device.properties, elementFactory: device.elementFactory)
-      let position: HVTCameraController.CameraDevice? =
-        device.nodePath == nil ? nil : [HVTCameraController.CameraDevice.rear, .front].dropFirst(index).first
+    let listed = deduplicated(devices)
+    let opened = listed.compactMap { device in openingOrder(device).map { (device, $0) } }
+      .sorted { $0.1 < $1.1 }.map(\.0)
+    let others = listed.filter { openingOrder($0) == nil }.sorted { $0.displayName < $1.displayName }
+    let positions: [HVTCameraController.CameraDevice] = [.rear, .front]
+    return (opened + others).enumerated().map { index, device in
+      let api = api(of: device)
       return HVTCameraDeviceInfo(
-        assignedPosition: position, name: device.displayName, path: device.nodePath, api: api,
-        hasFlash: device.nodePath.map(hasFlash) ?? false, caps: device.caps ?? "video/x-raw",
-        sourceElement: sourceElement(for: device, api: api), uniqueID: uniqueID(of: device, api: api))
+        assignedPosition: index < opened.count ? positions.dropFirst(index).first : nil, name: device.displayName,
+        path: device.nodePath, api: api, hasFlash: device.nodePath.map(hasFlash) ?? false,
+        caps: device.caps ?? "video/x-raw", sourceElement: sourceElement(for: device, api: api),
+        uniqueID: uniqueID(of: device, api: api))
     }
   }
 

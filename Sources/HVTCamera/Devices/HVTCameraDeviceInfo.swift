@@ -3,15 +3,17 @@ import HVTGStreamer
 /// A camera: a device found by `GstDeviceMonitor` (through the V4L2, libcamera or PipeWire provider), or
 /// the simulated camera.
 ///
-/// How real devices map onto ``HVTCameraController/CameraDevice``: devices with a V4L2 node are ordered
-/// by their node number (`/dev/video0` before `/dev/video2` before `/dev/video10`); the first is `.rear`
-/// (the main camera, and the only one on a machine with one webcam) and the second is `.front`. Further
-/// devices have no ``assignedPosition`` and are reachable with ``HVTCameraSource/device(_:)``. Devices
-/// without a V4L2 node (a libcamera camera) are listed by ``allCameras(includingSimulated:)`` but have no
-/// position: the controller opens cameras with `v4l2src`.
+/// How real devices map onto ``HVTCameraController/CameraDevice``: the cameras the controller opens — V4L2
+/// nodes (`v4l2src`) and PipeWire's cameras (`pipewiresrc`) — are ordered by their node number
+/// (`/dev/video0` before `/dev/video2` before `/dev/video10`), then PipeWire cameras without a node (a
+/// virtual camera) by name; the first is `.rear` (the main camera, and the only one on a machine with one
+/// webcam) and the second is `.front`. A camera that PipeWire serves is listed once, as PipeWire's, though
+/// the V4L2 provider lists its node too. Further devices have no ``assignedPosition`` and are reachable
+/// with ``HVTCameraSource/device(_:)``. Devices the controller does not open (a libcamera camera outside
+/// PipeWire) are listed by ``allCameras(includingSimulated:)`` but have no position.
 public struct HVTCameraDeviceInfo: Sendable, Hashable {
   /// The position this device stands for: `.rear` or `.front`, or `nil` for the third and later devices
-  /// (and devices without a V4L2 node), which ``HVTCameraController/cameras(for:)`` does not return.
+  /// (and devices the controller does not open), which ``HVTCameraController/cameras(for:)`` does not return.
   public var assignedPosition: HVTCameraController.CameraDevice?
   /// The position the controller uses this device as: its ``assignedPosition``, or `.rear` for a device
   /// without one (the position it takes when opened by path with ``HVTCameraSource/device(_:)``).
@@ -21,8 +23,9 @@ public struct HVTCameraDeviceInfo: Sendable, Hashable {
   }
   /// The human-readable name.
   public var name: String
-  /// The V4L2 device node (`/dev/video0`), or `nil` for the simulated camera and for devices without
-  /// one (a libcamera camera, a PipeWire stream not backed by a V4L2 node).
+  /// The V4L2 device node (`/dev/video0`, also of a PipeWire camera backed by one), or `nil` for the
+  /// simulated camera and for devices without one (a libcamera camera, a PipeWire stream not backed by a
+  /// V4L2 node).
   public var path: String?
   /// How the device was found: `"v4l2"`, `"libcamera"` or `"pipewire"` (the `GstDeviceMonitor` provider;
   /// see ``CameraDiscovery/api(deviceType:properties:)``), or `"simulated"`.
@@ -34,7 +37,8 @@ public struct HVTCameraDeviceInfo: Sendable, Hashable {
   public var caps: String
   /// Why the device cannot be used, when opening it to read its formats failed.
   var failure: HVTCameraError?
-  /// The source element and its properties, e.g. `v4l2src device=/dev/video0`.
+  /// The source element and its properties, e.g. `v4l2src device=/dev/video0` or `pipewiresrc
+  /// target-object=57`.
   var sourceElement: HVTElementDescription
   /// An ID that stays the same for the same camera when it is replugged or the machine restarts, whatever
   /// node the kernel gives it: `v4l2:` and the bus info `VIDIOC_QUERYCAP` reports (`v4l2:usb-0000:00:14.0-6`,
@@ -87,14 +91,14 @@ enum CameraDiscovery {
     case .simulated:
       return simulatedDevices()
     case .device(let path):
-      var device = v4l2Devices(limit: .max).first { $0.path == path } ?? unprobedDevice(path: path)
+      var device = positionedDevices(limit: .max).first { $0.path == path } ?? unprobedDevice(path: path)
       device.position = .rear
       return [device]
     case .automatic:
       if let configured = HVTCameraSource.fromEnvironment(environment["HVT_CAMERA_SOURCE"]) {
         return devices(for: configured, environment: [:])
       }
-      return v4l2Devices(limit: 2)
+      return positionedDevices(limit: 2)
     }
   }
 
@@ -136,10 +140,15 @@ enum CameraDiscovery {
     return pad.queryCaps().description
   }
 
-  /// The first `limit` devices with a V4L2 node from `GstDeviceMonitor` (class `Video/Source`), ordered by
-  /// node number: the first is `.rear`, the second `.front`.
-  static func v4l2Devices(limit: Int) -> [HVTCameraDeviceInfo] {
-    Array(describe(monitoredDevices()).prefix { $0.path != nil }.prefix(limit))
+  /// The first `limit` cameras the controller opens, from `GstDeviceMonitor` (class `Video/Source`), in
+  /// the order of ``describe(_:hasFlash:)``: the first is `.rear`, the second `.front`.
+  static func positionedDevices(limit: Int) -> [HVTCameraDeviceInfo] {
+    Array(describe(monitoredDevices()).prefix { CameraDiscovery.opens($0) }.prefix(limit))
+  }
+
+  /// Whether the controller opens a listed camera: with `v4l2src` or `pipewiresrc`.
+  static func opens(_ camera: HVTCameraDeviceInfo) -> Bool {
+    ["v4l2src", "pipewiresrc"].contains(camera.sourceElement.factory)
   }
 
   /// `/dev/video12` → 12, so that ordering is numeric.

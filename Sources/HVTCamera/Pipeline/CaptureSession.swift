@@ -40,6 +40,7 @@ final class CaptureSession: @unchecked Sendable {
     }
     pipeline = Pipeline(named: name)
     let camera = try ElementChain(model.cameraChain, in: pipeline)
+    if camera.first.factoryName == "pipewiresrc" { Self.keepFormat(after: camera.elements[1]) }
     let tee = camera.last
     guard let teeSink = tee.staticPad("sink") else {
       throw HVTCameraError.pipelineSetupFailed(.missingPad(element: tee.path, pad: "sink"))
@@ -60,6 +61,16 @@ final class CaptureSession: @unchecked Sendable {
       }
       onMessage(id, message)
     }
+  }
+
+  /// Keeps the `RECONFIGURE` events a tee sends upstream whenever a branch is linked (a recording, a new
+  /// preview) from reaching `pipewiresrc`: they are dropped at the sink pad of the element after it (the
+  /// camera's caps filter), before its own pad is marked for renegotiation. Its caps are fixed caps of the
+  /// camera's and never change, but `pipewiresrc` (0.3.65) answers every renegotiation by disconnecting
+  /// and reconnecting its stream, which resets its clock and gives the next frames timestamps of another
+  /// timeline: a recording started then reached its maximum duration after two frames.
+  private static func keepFormat(after element: Element) {
+    element.staticPad("sink")?.addProbe(.eventUpstream) { _, info in info.isReconfigure ? .drop : .ok }
   }
 
   /// Calls `handler` on the posting thread — before the failing element returns its error to the
@@ -133,10 +144,9 @@ final class CaptureSession: @unchecked Sendable {
   func stop() -> Bool {
     tap.cancelWaiters()
     photoEncoder.stop()
-    // The source stops pushing first; then no buffer of its pool is held when it stops streaming.
-    let paused = pipeline.setState(.paused) != .failure
+    // No buffer of the source's pool is held here when it stops streaming.
     tap.close()
-    let stopped = pipeline.setState(.null) != .failure && paused
+    let stopped = pipeline.setState(.null) != .failure
     if !stopped { debugLog.log(.warning, "the camera pipeline \(pipeline.name) refused to stop", object: pipeline) }
     pipeline.bus.removeSyncHandler()
     return stopped

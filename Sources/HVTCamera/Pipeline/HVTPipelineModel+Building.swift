@@ -71,10 +71,12 @@ extension HVTPipelineModel {
 
   /// The camera's source (or the preset's), its caps, and `jpegdec` for MJPEG. The simulated camera makes
   /// MJPEG itself, with `jpegenc` behind its raw output, so the decoding path runs as with a real camera.
+  /// The caps are always fixed caps the device offers, which is also what makes `pipewiresrc` negotiate
+  /// (with nothing after it that accepts fewer than ANY caps it stalls in PAUSED on PipeWire 0.3.65).
   static func sourceChain(camera: HVTCameraDeviceInfo, choice: HVTCapsChoice, preset: HVTPreset)
     -> [HVTElementDescription]
   {
-    var chain = [(preset.source ?? camera.sourceElement).named(sourceName)]
+    var chain = [streaming(preset.source ?? camera.sourceElement).named(sourceName)]
     if choice.isMJPEG && camera.isSimulated && preset.source == nil {
       let raw = HVTCapsChoice(size: choice.size, frameRate: choice.frameRate, format: "I420")
       chain += [.capsFilter(raw.caps, name: "camera-raw-caps"), HVTElementDescription("jpegenc", name: "camera-jpeg")]
@@ -84,6 +86,16 @@ extension HVTPipelineModel {
       chain.append(HVTElementDescription("jpegdec", name: "camera-decoder"))
     }
     return chain
+  }
+
+  /// A source element as the engine runs it. `pipewiresrc` gets `do-timestamp=true`: PipeWire 0.3.65's
+  /// buffers carry no timestamps unless the provider adds them (a virtual camera's do not, and the muxer
+  /// refuses them: "Buffer has no PTS"); and `always-copy=true`: its buffers come from the small pool the
+  /// provider shares, which a tee holding frames (the photo tap, the recording queue, the encoder's
+  /// look-ahead) would empty, stalling the camera. Other sources are used as they are.
+  static func streaming(_ source: HVTElementDescription) -> HVTElementDescription {
+    guard source.factory == "pipewiresrc" else { return source }
+    return source.setting("do-timestamp", to: "true").setting("always-copy", to: "true")
   }
 
   /// `queue leaky=downstream ! … ! <sink>`: the preset's sink, unless the controller's preview output says

@@ -6,42 +6,36 @@ import Testing
 
 /// Pulling a real camera's cable while it records (vivid's `disconnect` control, which fails every
 /// request on the node with `ENODEV` as a pulled USB camera's does): the movie is finalized and
-/// delivered, ``HVTCameraError/cameraDisconnected(name:path:)`` arrives promptly, and once the camera is
-/// back it can be presented again. Several times over, on the same controller.
+/// delivered and ``HVTCameraError/cameraDisconnected(name:path:)`` arrives promptly. (Unplugging again and
+/// again, each time presenting the camera anew, is `VividCommandTests`'s: one `hvtcam record` after another.)
 @Suite("RealCamera: unplugging vivid", .serialized, .enabled(if: VividCameras.tier != nil), .timeLimit(.minutes(4)))
 struct VividDisconnectTests {
-  @Test("an unplug during a recording finalizes the movie and reports cameraDisconnected, three times in a row")
+  @Test("an unplug during a recording finalizes the movie and reports cameraDisconnected within two seconds")
   func unplugWhileRecording() async throws {
     // A node left open by an earlier test (a pipeline never released) would keep vivid from reconnecting.
     #expect(VividCameras.openNodes().isEmpty, "\(VividCameras.openNodes())")
     let camera = try TestCamera(source: .automatic, quality: .type640x480, mode: .video)
-    for round in 1...3 {
-      try await camera.startRecording()
-      try await camera.waitForRecorded(seconds: 1)
-      let pulled = ContinuousClock.now
-      try await VividCameras.pullCable(of: VividCameras.rear)
-      let error = try await camera.delegate.nextError()
-      let noticed = ContinuousClock.now - pulled
-      guard case .cameraDisconnected(_, let path) = error as? HVTCameraError else {
-        Issue.record("round \(round): \(error)")
-        return
-      }
-      #expect(path == VividCameras.rear)
-      // Under emulation the VM runs several times slower than a real machine; natively this is a frame
-      // or two.
-      #expect(noticed < .seconds(2), "round \(round): noticed after \(noticed)")
-      let movie = try await camera.delegate.nextCapture(.movie)
-      let metadata = try movie.metadata
-      #expect(metadata.stopReason == .error)
-      let report = try await MediaInspector.discover(try movie.movieURL.path)
-      #expect(!report.failed && report.isH264 && report.size == "640x480", "round \(round): \(report)")
-      #expect(try #require(report.duration) >= 1, "round \(round)")
-      #expect(try await MediaInspector.frameCount(try movie.movieURL.path).frames == metadata.frameCount)
-      #expect(!camera.controller.isPresented)
-      // The camera closed its node, so vivid has it back: present it again.
-      try await camera.controller.present()
-      _ = try await camera.delegate.nextEvent { if case .configured = $0 { true } else { nil } }
+    try await camera.startRecording()
+    try await camera.waitForRecorded(seconds: 1)
+    let pulled = ContinuousClock.now
+    try await VividCameras.pullCable(of: VividCameras.rear)
+    let error = try await camera.delegate.nextError()
+    let noticed = ContinuousClock.now - pulled
+    guard case .cameraDisconnected(_, let path) = error as? HVTCameraError else {
+      Issue.record("\(error)")
+      return
     }
+    #expect(path == VividCameras.rear)
+    // Under emulation the VM runs several times slower than a real machine.
+    #expect(noticed < .seconds(2), "noticed after \(noticed)")
+    let movie = try await camera.delegate.nextCapture(.movie)
+    let metadata = try movie.metadata
+    #expect(metadata.stopReason == .error)
+    let report = try await MediaInspector.discover(try movie.movieURL.path)
+    #expect(!report.failed && report.isH264 && report.size == "640x480", "\(report)")
+    #expect(try #require(report.duration) >= 1)
+    #expect(try await MediaInspector.frameCount(try movie.movieURL.path).frames == metadata.frameCount)
+    #expect(!camera.controller.isPresented)
     await camera.controller.dismiss()
   }
 }

@@ -49,15 +49,17 @@ struct VividReplugTests {
       return found
     }
     try await VividCameras.unplugAll()
+    let gone = await next(2)
     #expect(
-      await next(2) == [
+      gone == [
         .disconnected(name: "vivid", path: VividCameras.rear), .disconnected(name: "vivid", path: VividCameras.front),
-      ])
+      ], "\(gone)")
     try await VividCameras.plugIn()
+    let back = await next(2)
     #expect(
-      await next(2) == [
+      back == [
         .connected(name: "vivid", path: VividCameras.rear), .connected(name: "vivid", path: VividCameras.front),
-      ])
+      ], "\(back)")
     withExtendedLifetime(watcher) {}
   }
 }

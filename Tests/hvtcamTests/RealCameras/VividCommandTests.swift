@@ -46,4 +46,29 @@ struct VividCommandTests {
     // 2 s at the 12.5 fps vivid offers at 1280x720: within one frame.
     #expect(abs(try #require(report.duration) - 2) <= 0.08 + 0.001, "\(report)")
   }
+
+  @Test("unplugged during hvtcam record, three times: each movie is finalized and the error says which camera went")
+  func unplugRepeatedly() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    for round in 1...3 {
+      let movie = directory.url.appendingPathComponent("unplugged-\(round).mp4").path
+      let recording = try HVTCam.start(
+        ["record", "--quality", "640x480", "--max-duration", "60", "--preview", "none", "-o", movie],
+        environment: environment)
+      _ = try await recording.requireStandardErrorLine("a second recorded") { $0.hasPrefix("elapsed 1 ") }
+      let pulled = ContinuousClock.now
+      try await VividCameras.pullCable(of: VividCameras.rear)
+      let result = await recording.result()
+      let ended = ContinuousClock.now - pulled
+      #expect(result.status == 1 && result.outputLines == [movie], "round \(round): \(result)")
+      #expect(
+        result.standardError.contains("the camera in use was disconnected: vivid (/dev/video0)"),
+        "round \(round): \(result)")
+      // Ended includes finalizing the movie and the process's exit, under emulation.
+      #expect(ended < .seconds(5), "round \(round): ended \(ended) after the unplug")
+      let report = try await MediaInspector.discover(movie)
+      #expect(!report.failed && report.isH264 && (report.duration ?? 0) >= 1, "round \(round): \(report)")
+    }
+  }
 }

@@ -1,0 +1,93 @@
+import Foundation
+import MediaInspection
+import PipeWireHarness
+import Testing
+
+/// `hvtcam` on a virtual camera published into a private PipeWire (its own bus, `pipewire` and
+/// `wireplumber`): listed once as PipeWire's, opened with `pipewiresrc`, photographed and recorded.
+@Suite(
+  "hvtcam on PipeWire cameras", .timeLimit(.minutes(2)),
+  .enabled(if: PrivatePipeWire.unavailableReason == nil, "\(PrivatePipeWire.unavailableReason ?? "")"),
+  .disabled(
+    """
+    open defect: hvtcam often aborts as GStreamer's PipeWire device provider thread ends, when it lists \
+    the devices of a PipeWire that has just started ("tcache_thread_shutdown(): unaligned tcache chunk \
+    detected"); both tests pass when it does not. Run with --filter PipeWireCameraTests after removing this.
+    """))
+struct PipeWireCameraTests {
+  /// Runs `body` with a private PipeWire serving one virtual camera named `HVTVirtualCamera`; stops it
+  /// all afterwards, also when `body` throws.
+  func withVirtualCamera(_ body: (PrivatePipeWire) async throws -> Void) async throws {
+    let pipewire = try await PrivatePipeWire.start()
+    defer { pipewire.stop() }
+    try await pipewire.publishCamera(named: "HVTVirtualCamera")
+    try await body(pipewire)
+  }
+
+  @Test("devices lists the virtual camera once, as the rear PipeWire camera; photo and describe capture from it")
+  func listPhotographDescribe() async throws {
+    try await withVirtualCamera { pipewire in
+      let listing = try await HVTCam.run(["devices", "--json"], environment: pipewire.environment)
+      #expect(listing.succeeded, "\(listing)")
+      let document = try JSONSerialization.jsonObject(with: Data(listing.standardOutput.utf8)) as? [String: Any]
+      let cameras = try #require(document?["cameras"] as? [[String: Any]], "\(listing)")
+      let virtual = cameras.filter { $0["name"] as? String == "HVTVirtualCamera" }
+      try #require(virtual.count == 1, "\(listing)")
+      #expect(virtual[0]["api"] as? String == "pipewire")
+      #expect(virtual[0]["position"] as? String == "rear")
+      #expect(virtual[0]["path"] is NSNull)
+      let source = try #require(virtual[0]["source"] as? String)
+      #expect(source.wholeMatch(of: #/pipewiresrc target-object=\d+/#) != nil, "\(source)")
+      let text = try await HVTCam.run(["devices"], environment: pipewire.environment)
+      #expect(
+        text.outputLines.contains("rear: HVTVirtualCamera") && text.outputLines.contains("  api: pipewire"), "\(text)")
+
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let photo = directory.path("photo.jpg")
+      let shot = try await HVTCam.run(
+        ["photo", "--device", "rear", "--quality", "1920x1080", "-o", photo], environment: pipewire.environment)
+      #expect(shot.succeeded && shot.outputLines == [photo], "\(shot)")
+      let image = try await MediaInspector.discover(photo)
+      #expect(image.isJPEG && image.size == "640x480", "the camera's only size, for 1920x1080: \(image)")
+
+      // describe's line, run by the shell as printed, records 30 frames from the same camera.
+      let movie = directory.path("described movie.mp4")
+      let described = try await HVTCam.run(
+        ["describe", "--mode", "video", "--device", "rear", "--frames", "30", "-o", movie],
+        environment: pipewire.environment)
+      #expect(described.succeeded, "\(described)")
+      let line = try #require(described.outputLines.first)
+      #expect(line.contains("pipewiresrc name=camera target-object="), "\(line)")
+      let launched = try Daemon("sh", ["-c", line], environment: pipewire.environment)
+      #expect(try await launched.exitStatus() == 0, "\(launched.output)")
+      let discovery = try await MediaInspector.discover(movie)
+      #expect(discovery.isH264 && discovery.size == "640x480", "\(discovery)")
+      #expect(abs((discovery.duration ?? 0) - 1.0) <= 1.0 / 30 + 1e-6, "\(discovery)")
+      #expect(try await MediaInspector.frameCount(movie).frames == 30)
+    }
+  }
+
+  @Test("record --max-duration 2 writes 2.0 s of the virtual camera at its 640x480, every frame timestamped")
+  func record() async throws {
+    try await withVirtualCamera { pipewire in
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let path = directory.path("movie.mp4")
+      let result = try await HVTCam.run(
+        ["record", "--device", "rear", "--quality", "1280x720", "--max-duration", "2", "-o", path],
+        environment: pipewire.environment)
+      #expect(result.succeeded && result.outputLines == [path], "\(result)")
+      let discovery = try await MediaInspector.discover(path)
+      #expect(discovery.isH264 && discovery.size == "640x480", "\(discovery)")
+      let duration = try #require(discovery.duration, "\(discovery)")
+      #expect(abs(duration - 2.0) <= 1.0 / 30 + 1e-6, "duration \(duration) s")
+      let frames = try await MediaInspector.frameCount(path).frames
+      #expect(abs(frames - 60) <= 1, "\(frames) frames")
+      let probe = try await MediaInspector.run(
+        "ffprobe",
+        ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames,width", "-of", "csv=p=0", path])
+      #expect(probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "640,\(frames)", "\(probe.output)")
+    }
+  }
+}
