@@ -4,6 +4,9 @@ import Foundation
 /// (a container or minimal system without udev, whose database the V4L2 device provider reads), every
 /// `/dev/video*` node is opened and asked `VIDIOC_QUERYCAP`.
 enum V4L2Discovery {
+  /// The ``MonitoredDevice/typeName`` of a node found here rather than by the monitor.
+  static let typeName = "V4L2 node"
+
   /// The folder device nodes appear in.
   static let deviceFolder = "/dev"
 
@@ -27,7 +30,7 @@ enum V4L2Discovery {
     guard let identity = try? V4L2Node(path: path).identity(), identity.capturesVideo else { return nil }
     let source = HVTElementDescription("v4l2src", name: HVTPipelineModel.sourceName, ["device": path])
     return MonitoredDevice(
-      typeName: "V4L2 node", displayName: identity.card, caps: try? CameraDiscovery.probeCaps(of: source),
+      typeName: typeName, displayName: identity.card, caps: try? CameraDiscovery.probeCaps(of: source),
       properties: [
         "device.path": path, "device.api": "v4l2", busInfoProperty: identity.busInfo,
         "v4l2.device.driver": identity.driver,

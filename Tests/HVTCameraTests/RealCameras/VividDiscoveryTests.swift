@@ -26,7 +26,7 @@ struct VividDiscoveryTests {
 struct VividWithoutUdevTests {
   @Test("without udev the monitor lists nothing, and the cameras are found on /dev all the same")
   func withoutUdev() throws {
-    #expect(CameraDiscovery.monitoredDevices().allSatisfy { $0.typeName == "V4L2 node" })
+    #expect(CameraDiscovery.monitoredDevices().allSatisfy { $0.typeName == V4L2Discovery.typeName })
     #expect(!DeviceNodeWatcher.udevIsRunning())
     #expect(V4L2Discovery.videoNodes() == [VividCameras.rear, VividCameras.front])
   }
