@@ -27,6 +27,7 @@ extension HVTCameraController {
     var drainStallTimeout: Double = 10
     var startTimeout: Double = 10
     var cameraSettingsStore = HVTCameraSettingsStore.standard
+    var cameraStallTimeout: Double = 3
 
     /// What the preview branch is built from, with the controls as they look while nothing is recorded
     /// or reviewed (the controller queue adds those: ``HVTCameraController/currentPreview(_:)``).
@@ -88,6 +89,16 @@ extension HVTCameraController {
   }
 
   /// What happens once the stopping session has reached NULL.
+  /// What the frame watchdog knows about the camera.
+  enum StallState: Equatable {
+    /// Frames arrive.
+    case flowing
+    /// No frame since this moment, for longer than a few frame intervals.
+    case stalled(since: ContinuousClock.Instant)
+    /// The camera stalled past ``HVTCameraController/cameraStallTimeout`` and was reopened; no frame yet.
+    case reopened(stalledSince: ContinuousClock.Instant)
+  }
+
   enum AfterStop {
     /// Nothing: the camera stays dismissed.
     case nothing
@@ -113,6 +124,10 @@ extension HVTCameraController {
     var startTimer: DispatchSourceTimer?
     /// The pipeline refused PLAYING; its error message is awaited (it follows at once) before reporting.
     var startRefused = false
+    /// Checks every frame interval that the running camera still delivers frames.
+    var frameWatchdog: DispatchSourceTimer?
+    /// Where the watchdog stands: frames flowing, the camera stalled, or reopened after a stall.
+    var stall = StallState.flowing
     var afterStop = AfterStop.nothing
     /// The recording taking frames.
     var recording: Recording?

@@ -225,6 +225,7 @@ extension HVTCameraController {
       shared.cameraReady = true
     }
     debugLog.log(.info, "camera started: \(configuration)", object: session.pipeline)
+    watchFrames(of: session)
     publish(.configured(configuration))
     announceReadiness()
     resolveReadyWaiters(.success(()))
@@ -327,6 +328,9 @@ extension HVTCameraController {
     state.afterStop = next
     state.startTimer?.cancel()
     state.startTimer = nil
+    state.frameWatchdog?.cancel()
+    state.frameWatchdog = nil
+    state.stall = .flowing
     state.deviceWatcher = nil
     if case .nothing = next { abandonWaitingRequests() }
     endReview(using: false)

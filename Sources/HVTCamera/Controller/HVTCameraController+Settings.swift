@@ -118,6 +118,17 @@ extension HVTCameraController {
     set { change(\.startTimeout, to: newValue, within: HVTCaptureLimits.stallTimeout) }
   }
 
+  /// How long a running camera may deliver no frame before it is given up (default 3 s, clamped to
+  /// ``HVTCaptureLimits/stallTimeout``). A camera that stops delivering frames without an error (a frozen
+  /// webcam) is reported as ``HVTCameraEvent/cameraStalled(seconds:)`` after four frame intervals (at
+  /// least half a second); after this long a recording is finalized and delivered,
+  /// ``HVTCameraError/cameraStalled(name:seconds:)`` arrives, and the camera is reopened once
+  /// (``HVTCameraEvent/cameraRecovered(after:)`` when frames flow again; stalled again, it is stopped).
+  public var cameraStallTimeout: Double {
+    get { read(\.settings.cameraStallTimeout) }
+    set { change(\.cameraStallTimeout, to: newValue, within: HVTCaptureLimits.stallTimeout) }
+  }
+
   /// Where the values set with ``HVTCameraControls`` are kept (default
   /// ``HVTCameraSettingsStore/standard``): each time a V4L2 camera starts, the values kept for it are
   /// applied again (``HVTCameraEvent/cameraControlsApplied(applied:failed:)``).

@@ -28,6 +28,8 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
   case startTimedOut(seconds: Double)
   /// The camera in use was unplugged.
   case cameraDisconnected(name: String, path: String?)
+  /// The camera in use delivered no frame for `seconds` (``HVTCameraController/cameraStallTimeout``).
+  case cameraStalled(name: String, seconds: Double)
   /// GStreamer reported an error on the bus.
   case gstreamer(HVTGStreamerMessage)
   /// The pipeline could not be built or changed: a missing element, a refused property or state change,
@@ -114,6 +116,8 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
       "the camera did not start within \(Self.format(seconds)) s"
     case .cameraDisconnected(let name, let path):
       "the camera in use was disconnected: \(name)\(path.map { " (\($0))" } ?? "")"
+    case .cameraStalled(let name, let seconds):
+      "the camera in use delivered no frame for \(Self.format(seconds)) s: \(name)"
     case .gstreamer(let message):
       message.description
     case .pipelineSetupFailed(let error):

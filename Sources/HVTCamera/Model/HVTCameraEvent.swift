@@ -46,6 +46,11 @@ public enum HVTCameraEvent: Sendable {
   /// the camera in use, a recording is finalized and delivered, the error
   /// ``HVTCameraError/cameraDisconnected(name:path:)`` follows and the camera stops.
   case cameraDisconnected(name: String, path: String?)
+  /// The running camera delivered no frame for `seconds` (four frame intervals, at least half a second)
+  /// without reporting an error: a frozen webcam, a driver that drops every buffer.
+  case cameraStalled(seconds: Double)
+  /// Frames flow again, `after` seconds without one: by themselves, or once the camera was reopened.
+  case cameraRecovered(after: Double)
   /// A V4L2 camera started and the control values kept for it (``HVTCameraController/cameraSettingsStore``)
   /// were set again: those `applied`, and those that `failed` with the reason (a control it no longer has,
   /// a value it refuses). Not sent when nothing is kept for the camera.
