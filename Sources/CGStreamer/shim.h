@@ -41,6 +41,7 @@ static inline void hvt_gst_pad_stream_unlock(GstPad *pad) { GST_PAD_STREAM_UNLOC
 static inline GstClockTime hvt_gst_buffer_pts(GstBuffer *buffer) { return GST_BUFFER_PTS(buffer); }
 static inline GstClockTime hvt_gst_buffer_dts(GstBuffer *buffer) { return GST_BUFFER_DTS(buffer); }
 static inline GstClockTime hvt_gst_buffer_duration(GstBuffer *buffer) { return GST_BUFFER_DURATION(buffer); }
+static inline guint64 hvt_gst_buffer_offset(GstBuffer *buffer) { return GST_BUFFER_OFFSET(buffer); }
 static inline void hvt_gst_buffer_set_pts(GstBuffer *buffer, GstClockTime pts) { GST_BUFFER_PTS(buffer) = pts; }
 static inline void hvt_gst_buffer_set_dts(GstBuffer *buffer, GstClockTime dts) { GST_BUFFER_DTS(buffer) = dts; }
 

@@ -20,6 +20,11 @@ public struct BufferView {
   /// Duration in nanoseconds, or `ClockTime.none`. `GST_BUFFER_DURATION`.
   public var duration: UInt { hvt_gst_buffer_duration(pointer) }
 
+  /// The media-specific offset, or `ClockTime.none` (`GST_BUFFER_OFFSET_NONE`) when unset:
+  /// `GST_BUFFER_OFFSET`. For video from `v4l2src`, the driver's frame sequence number (`v4l2_buffer`'s
+  /// `sequence`), so that a gap means frames the driver lost; `videotestsrc` numbers its frames.
+  public var offset: UInt { UInt(hvt_gst_buffer_offset(pointer)) }
+
   /// Takes a reference of its own to the buffer, to keep it after the callback returns.
   public func retained() -> Buffer { Buffer(retaining: pointer) }
 }

@@ -34,6 +34,11 @@ final class RecordingBranch: @unchecked Sendable {
     var firstTimestamp: UInt?
     /// When the first frame entered the encoder.
     var encodingStartedAt: ContinuousClock.Instant?
+    /// Frames the camera's driver lost while recording: gaps in the sequence numbers of the frames that
+    /// entered the branch (`GST_BUFFER_OFFSET`, set from V4L2's `sequence` by `v4l2src`).
+    var framesLostByDriver = 0
+    /// The sequence number of the last frame that entered.
+    var lastSequence: UInt?
   }
 
   private struct Timing {
@@ -111,6 +116,7 @@ final class RecordingBranch: @unchecked Sendable {
     entry.addProbe(.buffer) { [timing, onEvent] _, info in
       guard let buffer = info.buffer, ClockTime.isValid(buffer.presentationTime) else { return .ok }
       let pts = buffer.presentationTime
+      let sequence = buffer.offset
       let duration = ClockTime.isValid(buffer.duration) ? buffer.duration : fallbackDuration
       enum Verdict { case pass(base: UInt, first: Bool, enough: Bool, newSecond: Int?), drop(notify: Bool) }
       let verdict = timing.withLock { timing -> Verdict in
@@ -125,6 +131,12 @@ final class RecordingBranch: @unchecked Sendable {
         }
         timing.summary.frames += 1
         timing.summary.duration = ClockTime.seconds(start &+ duration)
+        if ClockTime.isValid(sequence) {
+          if let last = timing.summary.lastSequence, sequence > last + 1 {
+            timing.summary.framesLostByDriver += Int(sequence - last - 1)
+          }
+          timing.summary.lastSequence = sequence
+        }
         if first { timing.summary.firstTimestamp = pts }
         let seconds = Int(timing.summary.duration)
         let newSecond = seconds > timing.reportedSeconds ? seconds : nil

@@ -303,7 +303,8 @@ extension HVTCameraController {
       let metadata = HVTMediaMetadata(
         captureDate: recording.branch.linkDate.addingTimeInterval(-(age ?? 0)), configuration: model.configuration,
         frameTimestamp: firstTimestamp, frameAge: age, flashFired: nil, duration: summary.duration,
-        frameCount: summary.frames, encoder: model.movieEncoder, muxer: model.movieMuxer,
+        frameCount: summary.frames, framesLostByDriver: summary.framesLostByDriver, encoder: model.movieEncoder,
+        muxer: model.movieMuxer,
         stopReason: recording.stopReason, fileSize: CaptureFiles.size(of: url),
         encodingStartedAt: summary.encodingStartedAt)
       return HVTCapture(

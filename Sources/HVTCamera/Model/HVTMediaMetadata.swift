@@ -20,6 +20,9 @@ public struct HVTMediaMetadata: Sendable, Hashable {
   public var duration: Double?
   /// Movies: the number of frames written.
   public var frameCount: Int?
+  /// Movies: frames the camera's driver lost while recording, counted from gaps in the frames' sequence
+  /// numbers (a V4L2 driver numbers every frame it captures, delivered or not); 0 for the simulated camera.
+  public var framesLostByDriver: Int? = nil
   /// The encoder element that made the file, e.g. `"jpegenc"` or `"x264enc"`.
   public var encoder: String
   /// Movies: the muxer, e.g. `"mp4mux"` (fragmented).

@@ -50,4 +50,24 @@ struct VividStallTests {
     #expect(camera.controller.isPresented)
     await camera.controller.dismiss()
   }
+
+  @Test("frames the driver drops while recording are counted in the movie's metadata")
+  func framesLostByDriver() async throws {
+    let camera = try TestCamera(source: .automatic, quality: .type640x480, mode: .video)
+    try await camera.startRecording()
+    try await camera.waitForRecorded(seconds: 1)
+    // Half of the frames from now on: their sequence numbers are used all the same.
+    try await VividCameras.setControl("percentage_of_dropped_buffers", to: 50, on: VividCameras.rear)
+    try await camera.waitForRecorded(seconds: 3)
+    try await VividCameras.setControl("percentage_of_dropped_buffers", to: 0, on: VividCameras.rear)
+    camera.controller.stopVideoCapture()
+    let metadata = try await camera.delegate.nextCapture(.movie).metadata
+    let lost = try #require(metadata.framesLostByDriver)
+    let frames = try #require(metadata.frameCount)
+    // About half of two seconds at 25 fps; the file's frames and the lost ones fill the duration.
+    #expect(lost >= 10, "\(lost) lost of \(frames)")
+    let span = Int((try #require(metadata.duration) * 25).rounded())
+    #expect(abs(frames + lost - span) <= 3, "\(frames) written + \(lost) lost over \(span) intervals")
+    await camera.controller.dismiss()
+  }
 }
