@@ -145,10 +145,12 @@ extension HVTCameraController {
     guard request.inPhotoMode, session.canLight, HVTFlashDecision.fires(request.flashMode, for: frame) else {
       return encode(frame, on: session, for: request, flashFired: false)
     }
-    do { try session.setLight(true) } catch { return photoFailed(request, HVTCameraError(error)) }
+    do { try session.setLight(true, torch: false) } catch { return photoFailed(request, HVTCameraError(error)) }
     session.tap.onFrame(after: frame.sequence + 1) { [queue] lit in
       queue.async {
-        do { try session.setLight(false) } catch { return self.photoFailed(request, HVTCameraError(error)) }
+        do { try session.setLight(false, torch: false) } catch {
+          return self.photoFailed(request, HVTCameraError(error))
+        }
         guard let lit else { return self.photoFailed(request, .notPresented) }
         self.encode(lit, on: session, for: request, flashFired: true)
       }

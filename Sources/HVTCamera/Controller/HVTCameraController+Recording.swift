@@ -346,7 +346,7 @@ extension HVTCameraController {
       HVTFlashDecision.fires(read(\.settings.cameraFlashMode), for: frame)
     else { return }
     do {
-      try session.setLight(true)
+      try session.setLight(true, torch: true)
       state.torchLit = true
     } catch {
       fail(error)
@@ -356,7 +356,7 @@ extension HVTCameraController {
   private func turnTorchOff() {
     guard state.torchLit, let session = state.session else { return }
     state.torchLit = false
-    do { try session.setLight(false) } catch { fail(error) }
+    do { try session.setLight(false, torch: true) } catch { fail(error) }
   }
 
   /// GStreamer's message for a GStreamer error, else the error's description.

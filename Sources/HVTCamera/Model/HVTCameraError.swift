@@ -188,6 +188,11 @@ extension HVTCameraError {
     case GStreamerError.reported(let report): self = .gstreamer(HVTGStreamerMessage(report))
     case let error as GStreamerError: self = .pipelineSetupFailed(error)
     case let error as HVTPresetError: self = .invalidPreset(error)
+    case let error as V4L2Failure:
+      self =
+        error.deviceIsGone
+        ? .cameraDisconnected(name: error.path, path: error.path)
+        : .controlsUnavailable(camera: error.path, reason: error.description)
     default: self = .unexpected(String(describing: error))
     }
   }

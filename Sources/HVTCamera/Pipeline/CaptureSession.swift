@@ -13,6 +13,8 @@ final class CaptureSession: @unchecked Sendable {
   let tee: Element
   /// The simulated camera's light (`videobalance`), for the flash and the torch; `nil` without a flash.
   let light: Element?
+  /// The V4L2 node of a real camera's flash LED, for the flash and the torch.
+  let flashNode: String?
   let tap = FrameTap()
   /// What every preview branch shares: the frame counter, navigation, the review's still frame.
   let previewHooks: PreviewHooks
@@ -53,6 +55,7 @@ final class CaptureSession: @unchecked Sendable {
     try preview.attach(to: pipeline, tee: tee)
     current = Locked((model, preview))
     light = pipeline.element(named: HVTPipelineModel.lightName)
+    flashNode = model.flashNode
     photoEncoder = try PhotoEncoder(chain: model.photoPipeline, name: "\(name)-photo")
     pipeline.bus.setSyncHandler { [id, errorHandlers] message in
       if case .error(let report) = message {
@@ -129,13 +132,20 @@ final class CaptureSession: @unchecked Sendable {
     return result
   }
 
-  /// Whether this camera has a light the engine can fire: the simulated camera's. (A V4L2 flash is
-  /// detected and reported, but not yet fired.)
-  var canLight: Bool { light != nil }
+  /// Whether this camera has a light the engine can fire: the simulated camera's, or a V4L2 flash LED.
+  var canLight: Bool { light != nil || flashNode != nil }
 
-  /// Lights or darkens the simulated camera's light (flash or torch).
-  func setLight(_ lit: Bool) throws {
-    try light?.set("brightness", lit ? HVTFlashDecision.simulatedLightBrightness : 0)
+  /// Lights or puts out the camera's light: the simulated camera's `videobalance`, or the V4L2 flash LED
+  /// — fired as a flash for a photo (`torch` false), lit as a torch for a recording.
+  func setLight(_ lit: Bool, torch: Bool) throws {
+    if let light { try light.set("brightness", lit ? HVTFlashDecision.simulatedLightBrightness : 0) }
+    guard let flashNode else { return }
+    let flash = V4L2Flash(device: try V4L2Node(path: flashNode))
+    switch (lit, torch) {
+    case (true, false): try flash.fire()
+    case (true, true): try flash.lightTorch()
+    case (false, let torch): try flash.putOut(afterFlash: !torch)
+    }
   }
 
   /// Stops everything: answers frame waiters, stops the photo encoder and sets the pipeline to NULL, which

@@ -55,7 +55,8 @@ extension HVTPipelineModel {
       recording: try recordingChain(
         preset: preset, configuration: configuration, intraOnly: settings.quality.isIntraOnly,
         overlays: burned(.movies, "movie")),
-      configuration: configuration, movieExtension: preset.movieExtension, photoExtension: preset.photoExtension)
+      configuration: configuration, movieExtension: preset.movieExtension, photoExtension: preset.photoExtension,
+      flashNode: camera.hasFlash && !camera.isSimulated ? camera.path : nil)
   }
 
   /// A copy whose preview is built from `settings`, its window sink (if it shows one) `windowSink` when

@@ -23,6 +23,8 @@ public struct HVTPipelineModel: Sendable, Hashable {
   public var movieExtension: String
   /// The photo file extension, e.g. `"jpg"`.
   public var photoExtension: String
+  /// The V4L2 node whose flash LED the engine fires (a camera with `V4L2_CID_FLASH_LED_MODE`), if any.
+  public var flashNode: String? = nil
 
   /// The factory of the movie encoder in the recording branch, e.g. `"x264enc"`.
   public var movieEncoder: String { recording.first { $0.name == HVTPipelineModel.movieEncoderName }?.factory ?? "" }

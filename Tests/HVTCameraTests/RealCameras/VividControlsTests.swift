@@ -58,3 +58,16 @@ struct VividControlsTests {
     await camera.controller.dismiss()
   }
 }
+
+extension VividControlsTests {
+  @Test("a node without a flash LED refuses the flash controls with the kernel's reason")
+  func noFlash() throws {
+    #expect(!V4L2Controls.hasFlash(path: VividCameras.rear))
+    let flash = V4L2Flash(device: try V4L2Node(path: VividCameras.rear))
+    #expect {
+      try flash.fire()
+    } throws: { error in
+      (error as? V4L2Failure)?.request == "VIDIOC_S_EXT_CTRLS" && (error as? V4L2Failure)?.errno == EINVAL
+    }
+  }
+}
