@@ -229,11 +229,11 @@ extension HVTCameraController {
     publish(.configured(configuration))
     announceReadiness()
     resolveReadyWaiters(.success(()))
-    if let path = configuration.devicePath {
+    if configuration.devicePath != nil {
       // Not for a PipeWire camera: GStreamer's PipeWire device provider (0.3.65) removes a device it never
       // made when the camera's own stream node goes, and crashes the process on its thread.
       if session.model.source.first?.factory != "pipewiresrc" { watchDevices(for: session) }
-      applyKeptControls(path: path, configuration: configuration)
+      applyKeptControls(configuration: configuration)
     }
     if let pending = state.pendingRecording {
       state.pendingRecording = nil
@@ -296,9 +296,8 @@ extension HVTCameraController {
 
   /// Sets the control values kept for the camera that just started, off the controller queue (a slow
   /// driver answers each ioctl in its own time), and announces what was applied.
-  private func applyKeptControls(path: String, configuration: HVTCaptureConfiguration) {
-    let controls = HVTCameraControls(
-      path: path, cameraID: configuration.deviceID ?? "v4l2:\(path)", store: read(\.settings.cameraSettingsStore))
+  private func applyKeptControls(configuration: HVTCaptureConfiguration) {
+    guard let controls = cameraControls(for: configuration) else { return }
     let controller = WeakReference(self)
     DispatchQueue.global(qos: .utility).async {
       let (applied, failed) = controls.applyKept()

@@ -143,11 +143,19 @@ extension HVTCameraController {
   /// ``HVTCameraError/controlsUnavailable(camera:reason:)`` for the simulated camera.
   public func cameraControls() throws(HVTCameraError) -> HVTCameraControls {
     guard let configuration = read(\.configuration) else { throw .notPresented }
-    guard let path = configuration.devicePath else {
+    guard let controls = cameraControls(for: configuration) else {
       throw .controlsUnavailable(camera: configuration.deviceName, reason: "it has no V4L2 device node")
     }
-    return HVTCameraControls(
-      path: path, cameraID: configuration.deviceID ?? "v4l2:\(path)", store: read(\.settings.cameraSettingsStore))
+    return controls
+  }
+
+  /// The controls of the camera `configuration` runs, kept in ``cameraSettingsStore``; `nil` without a
+  /// V4L2 node.
+  func cameraControls(for configuration: HVTCaptureConfiguration) -> HVTCameraControls? {
+    configuration.devicePath.map { path in
+      HVTCameraControls(
+        path: path, cameraID: configuration.deviceID ?? "v4l2:\(path)", store: read(\.settings.cameraSettingsStore))
+    }
   }
 
   /// Changes a setting and, if it changed and `restarts`, restarts a presented camera with it.

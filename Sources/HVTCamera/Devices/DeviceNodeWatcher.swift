@@ -32,7 +32,7 @@ final class DeviceNodeWatcher: @unchecked Sendable {
     let present = Locked(
       Dictionary(
         V4L2Discovery.videoNodes(in: folder).compactMap { path in
-          (try? V4L2Node(path: path).identity()).flatMap { $0.capturesVideo ? (path, $0.card) : nil }
+          V4L2Discovery.captureIdentity(at: path).map { (path, $0.card) }
         }, uniquingKeysWith: { first, _ in first }))
     source = DispatchSource.makeReadSource(
       fileDescriptor: descriptor, queue: DispatchQueue(label: "hvtcamera.device-nodes", qos: .utility))
@@ -40,7 +40,7 @@ final class DeviceNodeWatcher: @unchecked Sendable {
       for (name, created) in Self.readEvents(descriptor) where V4L2Discovery.isVideoNodeName(name) {
         let path = "\(folder)/\(name)"
         if created {
-          guard let identity = try? V4L2Node(path: path).identity(), identity.capturesVideo else { continue }
+          guard let identity = V4L2Discovery.captureIdentity(at: path) else { continue }
           present.withLock { $0[path] = identity.card }
           handler(.connected(name: identity.card, path: path))
         } else if let card = present.withLock({ $0.removeValue(forKey: path) }) {

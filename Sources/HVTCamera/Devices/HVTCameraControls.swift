@@ -63,8 +63,11 @@ public struct HVTCameraControls: Sendable {
 
   /// Sets every control back to its default and forgets the values kept for this camera.
   public func resetToDefaults() throws(HVTCameraError) {
-    for control in try all() where !control.isReadOnly && control.kind != .button && control.value != nil {
-      try withNode { node throws(V4L2Failure) in try node.setValue(control.defaultValue, of: control.id) }
+    try withNode { node throws(V4L2Failure) in
+      for control in try V4L2Controls.controls(of: node)
+      where !control.isReadOnly && control.kind != .button && control.value != nil {
+        try node.setValue(control.defaultValue, of: control.id)
+      }
     }
     try store.forget(camera: cameraID)
   }
@@ -75,27 +78,28 @@ public struct HVTCameraControls: Sendable {
   public func applyKept() -> (applied: [String: Int64], failed: [String: String]) {
     let kept = store.values(for: cameraID)
     guard !kept.isEmpty else { return ([:], [:]) }
-    var applied: [String: Int64] = [:]
-    var failed: [String: String] = [:]
-    let controls: [HVTCameraControl]
-    do {
-      controls = try all()
+    do throws(HVTCameraError) {
+      return try withNode { node throws(V4L2Failure) in
+        var applied: [String: Int64] = [:]
+        var failed: [String: String] = [:]
+        let controls = try V4L2Controls.controls(of: node)
+        for control in controls {
+          guard let value = kept[control.name] else { continue }
+          do throws(V4L2Failure) {
+            try node.setValue(value, of: control.id)
+            applied[control.name] = value
+          } catch {
+            failed[control.name] = error.description
+          }
+        }
+        for name in kept.keys where !controls.contains(where: { $0.name == name }) {
+          failed[name] = "the camera has no control \(name)"
+        }
+        return (applied, failed)
+      }
     } catch {
       return ([:], kept.mapValues { _ in error.description })
     }
-    for control in controls {
-      guard let value = kept[control.name] else { continue }
-      do {
-        try withNode { node throws(V4L2Failure) in try node.setValue(value, of: control.id) }
-        applied[control.name] = value
-      } catch {
-        failed[control.name] = error.description
-      }
-    }
-    for name in kept.keys where !controls.contains(where: { $0.name == name }) {
-      failed[name] = "the camera has no control \(name)"
-    }
-    return (applied, failed)
   }
 
   /// Runs `body` on the device node, opened for it; a V4L2 failure becomes an ``HVTCameraError``.

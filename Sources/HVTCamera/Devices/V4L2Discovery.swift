@@ -27,7 +27,7 @@ enum V4L2Discovery {
   /// info, and the caps `v4l2src` offers for it in READY (``CameraDiscovery/probeCaps(of:)``). `nil` for
   /// a node that does not open, is not a V4L2 device, or does not capture video (a UVC metadata node).
   static func device(at path: String) -> MonitoredDevice? {
-    guard let identity = try? V4L2Node(path: path).identity(), identity.capturesVideo else { return nil }
+    guard let identity = captureIdentity(at: path) else { return nil }
     let source = HVTElementDescription("v4l2src", name: HVTPipelineModel.sourceName, ["device": path])
     return MonitoredDevice(
       typeName: typeName, displayName: identity.card, caps: try? CameraDiscovery.probeCaps(of: source),
@@ -36,6 +36,12 @@ enum V4L2Discovery {
         "v4l2.device.driver": identity.driver,
       ],
       elementFactory: "v4l2src")
+  }
+
+  /// What `VIDIOC_QUERYCAP` says of the node at `path`, when it opens and captures video; else `nil`.
+  static func captureIdentity(at path: String) -> V4L2Identity? {
+    guard let identity = try? V4L2Node(path: path).identity(), identity.capturesVideo else { return nil }
+    return identity
   }
 
   /// The property GStreamer's V4L2 device provider gives a node's bus info in (set here the same way).
