@@ -36,6 +36,7 @@ static inline void hvt_gst_pad_probe_info_set_data(GstPadProbeInfo *info, gpoint
 // GST_PAD_STREAM_LOCK / GST_PAD_STREAM_UNLOCK are macros over the pad's recursive stream mutex.
 static inline void hvt_gst_pad_stream_lock(GstPad *pad) { GST_PAD_STREAM_LOCK(pad); }
 static inline void hvt_gst_pad_stream_unlock(GstPad *pad) { GST_PAD_STREAM_UNLOCK(pad); }
+static inline gboolean hvt_gst_pad_stream_trylock(GstPad *pad) { return GST_PAD_STREAM_TRYLOCK(pad); }
 
 // GST_BUFFER_PTS / DTS / DURATION and GST_BUFFER_FLAG_IS_SET are field-access macros.
 static inline GstClockTime hvt_gst_buffer_pts(GstBuffer *buffer) { return GST_BUFFER_PTS(buffer); }

@@ -39,6 +39,15 @@ public final class Pad: @unchecked Sendable {
     return try body()
   }
 
+  /// Whether a streaming thread is inside this pad now (holds its stream lock): on a sink pad, whether a
+  /// buffer or serialized event is being handled. Never waits: tries the lock and lets it go at once.
+  /// Wraps `GST_PAD_STREAM_TRYLOCK` / `GST_PAD_STREAM_UNLOCK`.
+  public var isStreaming: Bool {
+    guard hvt_gst_pad_stream_trylock(pointer) != 0 else { return true }
+    hvt_gst_pad_stream_unlock(pointer)
+    return false
+  }
+
   /// Pushes a buffer out of this source pad to its peer, after the pad's pending sticky events
   /// (stream-start, caps, segment). Call it only where no streaming thread pushes on this pad at the same
   /// time. Returns whether the peer accepted it. Wraps `gst_pad_push` (given a reference of its own).

@@ -58,13 +58,16 @@ enum GraphCommand {
         }
         return .notPresented
       }
-      let graph = failure == nil ? try liveGraph(of: controller) : nil
+      // The camera may fail between the recording's start and the drawing: then there is no pipeline
+      // to draw, and the recording's result says why.
+      let graph = failure == nil ? controller.pipelineGraph() : nil
       controller.stopVideoCapture()
       let result = await movie.result
       if let failure { throw failure }
       // A camera that failed during the recording: its error, not a graph of a broken pipeline.
       if let interruption = try result.get().interruption { throw interruption }
-      return graph ?? ""
+      guard let graph else { throw HVTCameraError.notPresented }
+      return graph
     }
     guard let output else { return Console.write(graph) }
     let bytes = format == "dot" ? Data(graph.utf8) : try render(graph, format: format, for: output.path)

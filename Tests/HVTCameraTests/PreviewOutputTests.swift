@@ -59,9 +59,16 @@ struct PreviewOutputTests {
     frames.release()
     await camera.controller.dismiss()
     let recorded = try #require(movie.metadata.frameCount)
-    #expect(recorded == 60, "2 s at 30 fps")
-    #expect(try await MediaInspector.frameCount(movie.url) == 60)
-    #expect(abs(try #require(movie.metadata.duration) - 2) < 0.001)
+    let inFile = try await MediaInspector.frameCount(movie.url)
+    let duration = try #require(movie.metadata.duration)
+    let stalls = camera.delegate.calls.filter {
+      switch $0 {
+      case .event(.cameraStalled), .event(.cameraRecovered), .failed: true
+      default: false
+      }
+    }
+    #expect(recorded == 60 && inFile == 60, "2 s at 30 fps: \(recorded) recorded, \(inFile) in the file; \(stalls)")
+    #expect(abs(duration - 2) < 0.001, "\(duration) s")
     #expect(handled == 0, "no frame reached the held handler meanwhile; it handled \(handled)")
   }
 

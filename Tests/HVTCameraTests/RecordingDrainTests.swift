@@ -64,4 +64,36 @@ struct RecordingDrainTests {
     #expect(try await camera.controller.capturePhoto().image?.width == 640)
     await camera.controller.dismiss()
   }
+
+  @Test("an encoder that stops for longer than the recording queue holds the camera back: it is not given up")
+  func backPressureIsNoStall() async throws {
+    let camera = try TestCamera(mode: .video, present: false)
+    camera.controller.cameraStallTimeout = 1
+    camera.controller.videoMaximumDuration = 7
+    try await camera.controller.present()
+    try await camera.startRecording()
+    // The encoder's thread stops for 5.5 s once: the queue before it holds 3 s, so the tee then waits for
+    // room, with a frame inside it, for 2.5 s. A stalled camera would be given up after 1.5 s (0.5 s to
+    // call it stalled, then the timeout). A loaded machine may delay a frame long enough to announce a
+    // stall, so only giving up counts here.
+    let session = try #require(camera.controller.read(\.session))
+    let converter = try #require(session.pipeline.element(named: "recording-convert")?.staticPad("sink"))
+    let pending = Locked(true)
+    converter.addProbe(.buffer) { _, _ in
+      let first = pending.withLock { pending in
+        defer { pending = false }
+        return pending
+      }
+      if first { Thread.sleep(forTimeInterval: 5.5) }
+      return .ok
+    }
+    let movie = try await camera.delegate.nextCapture(.movie)
+    let failures = camera.delegate.calls.filter { if case .failed = $0 { true } else { false } }
+    #expect(failures.isEmpty, "\(failures)")
+    let metadata = try movie.metadata
+    #expect(metadata.frameCount == 210, "7 s at 30 fps")
+    let counted = try await MediaInspector.frameCount(try movie.movieURL.path)
+    #expect(counted.frames == 210, "\(counted.output)")
+    await camera.controller.dismiss()
+  }
 }

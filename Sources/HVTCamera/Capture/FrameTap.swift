@@ -30,9 +30,11 @@ final class FrameTap: Sendable {
   }
 
   private let state = Locked(State())
+  private let teeSink = Locked<Pad?>(nil)
 
   /// Installs the probe on `pad` (the tee's sink pad).
   func install(on pad: Pad) {
+    teeSink.withLock { $0 = pad }
     pad.addProbe([.buffer, .eventDownstream]) { [state] _, info in
       if case .caps(let caps)? = info.event {
         state.withLock { $0.caps = caps }
@@ -61,6 +63,14 @@ final class FrameTap: Sendable {
   /// The newest frame, or `nil` before the first one.
   var latest: Frame? { state.withLock { $0.latest } }
 
+  /// When the camera last showed that it is not what holds frames back: the newest frame's arrival, or
+  /// now while a frame is still inside the tee. Then the camera's streaming thread waits for a branch
+  /// that cannot keep up (an encoder on a loaded machine) and no frame can arrive, from any camera.
+  var lastSignOfLife: ContinuousClock.Instant? {
+    if teeSink.withLock({ $0?.isStreaming }) == true { return .now }
+    return latest?.arrival
+  }
+
   /// How many frames have entered the tee.
   var frameCount: UInt64 { state.withLock { $0.count } }
 
@@ -70,8 +80,9 @@ final class FrameTap: Sendable {
     state.withLock { $0.waiters.append((sequence, deliver)) }
   }
 
-  /// Lets go of the newest frame and keeps no other from now on, before the source stops streaming. Its buffer belongs to the source's pool: a `v4l2src` that stops
-  /// while one of its buffers is out orphans its pool, and GStreamer 1.22 never frees an orphaned pool —
+  /// Lets go of the newest frame and keeps no other from now on, before the source stops streaming. Its
+  /// buffer belongs to the source's pool: a `v4l2src` that stops while one of its buffers is out orphans
+  /// its pool, and GStreamer 1.22 never frees an orphaned pool —
   /// the device stays open (an unplugged camera cannot come back: vivid, like a USB driver, reconnects
   /// only once the last file open on it is closed), and the pool, the source and their caps leak.
   func close() {

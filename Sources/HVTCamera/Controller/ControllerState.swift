@@ -88,7 +88,6 @@ extension HVTCameraController {
     case stopping
   }
 
-  /// What happens once the stopping session has reached NULL.
   /// What the frame watchdog knows about the camera.
   enum StallState: Equatable {
     /// Frames arrive.
@@ -99,6 +98,7 @@ extension HVTCameraController {
     case reopened(stalledSince: ContinuousClock.Instant)
   }
 
+  /// What happens once the stopping session has reached NULL.
   enum AfterStop {
     /// Nothing: the camera stays dismissed.
     case nothing

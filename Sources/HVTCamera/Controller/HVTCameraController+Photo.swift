@@ -146,7 +146,9 @@ extension HVTCameraController {
       return encode(frame, on: session, for: request, flashFired: false)
     }
     do { try session.setLight(true, torch: false) } catch { return photoFailed(request, HVTCameraError(error)) }
-    session.tap.onFrame(after: frame.sequence + 1) { [queue] lit in
+    // Frames that passed the tee since `frame` was taken are unlit, and so may be the one the light's
+    // element is working on now: the first lit frame is the second one to reach the tee from here.
+    session.tap.onFrame(after: session.tap.frameCount + 1) { [queue] lit in
       queue.async {
         do { try session.setLight(false, torch: false) } catch {
           return self.photoFailed(request, HVTCameraError(error))
