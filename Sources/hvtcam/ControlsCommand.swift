@@ -2,7 +2,7 @@ import Foundation
 import HVTCamera
 
 /// `hvtcam controls`: lists a camera's controls (V4L2: brightness, contrast, exposure, white balance,
-/// focus, zoom…) with their ranges, defaults and values, sets some, or resets them; values set are kept
+/// focus, zoom…; the simulated camera's four) with their ranges, defaults and values, sets some, or resets them; values set are kept
 /// per camera and applied again whenever HVTCamera opens it.
 enum ControlsCommand {
   static let parser = CommandLineParser(
@@ -12,7 +12,8 @@ enum ControlsCommand {
       the camera runs or not). Values set are kept per camera, by its stable ID, in \
       $XDG_CONFIG_HOME/hvtcam/controls.json, and applied again each time HVTCamera opens that camera, \
       after an unplug or a restart too. --reset sets every control to its default and forgets the kept \
-      values. Only V4L2 cameras have controls.
+      values. V4L2 cameras have the driver's controls; the simulated camera models brightness, \
+      contrast, saturation and zoom_absolute (its path is null).
 
       --json prints {"version": 1, "camera": {"id": "…", "path": "/dev/video0"}, "controls": [{"name": \
       "brightness", "title": "Brightness", "type": "integer"|"boolean"|"menu"|"button", "minimum": 0, \
@@ -44,14 +45,15 @@ enum ControlsCommand {
     let all = try controls.all()
     if arguments.flag("--json") {
       let document: [String: Any] = [
-        "version": 1, "camera": ["id": controls.cameraID, "path": controls.path],
+        "version": 1,
+        "camera": ["id": controls.cameraID, "path": controls.path.map { $0 as Any } ?? NSNull()] as [String: Any],
         "controls": all.map(json), "kept": controls.store.values(for: controls.cameraID),
       ]
       let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
       Console.out(String(decoding: data, as: UTF8.self))
     } else {
-      Console.out(
-        ([("\(camera.name) (\(controls.path), \(controls.cameraID))")] + all.map { "  \($0)" }).joined(separator: "\n"))
+      let place = [controls.path, controls.cameraID].compactMap { $0 }.joined(separator: ", ")
+      Console.out(([("\(camera.name) (\(place))")] + all.map { "  \($0)" }).joined(separator: "\n"))
     }
   }
 

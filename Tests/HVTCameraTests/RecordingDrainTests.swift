@@ -68,14 +68,13 @@ struct RecordingDrainTests {
   @Test("an encoder that stops for longer than the recording queue holds the camera back: it is not given up")
   func backPressureIsNoStall() async throws {
     let camera = try TestCamera(mode: .video, present: false)
-    camera.controller.cameraStallTimeout = 1
-    camera.controller.videoMaximumDuration = 7
+    camera.controller.videoMaximumDuration = 9
     try await camera.controller.present()
     try await camera.startRecording()
-    // The encoder's thread stops for 5.5 s once: the queue before it holds 3 s, so the tee then waits for
-    // room, with a frame inside it, for 2.5 s. A stalled camera would be given up after 1.5 s (0.5 s to
-    // call it stalled, then the timeout). A loaded machine may delay a frame long enough to announce a
-    // stall, so only giving up counts here.
+    // The encoder's thread stops for 7.5 s once: the queue before it holds 3 s, so the tee then waits for
+    // room, with a frame inside it, for 4.5 s. A stalled camera would be given up after 3.5 s (0.5 s to
+    // call it stalled, then the default timeout of 3 s). A loaded machine may delay a frame long enough
+    // to announce a stall, so only giving up counts here.
     let session = try #require(camera.controller.read(\.session))
     let converter = try #require(session.pipeline.element(named: "recording-convert")?.staticPad("sink"))
     let pending = Locked(true)
@@ -84,16 +83,16 @@ struct RecordingDrainTests {
         defer { pending = false }
         return pending
       }
-      if first { Thread.sleep(forTimeInterval: 5.5) }
+      if first { Thread.sleep(forTimeInterval: 7.5) }
       return .ok
     }
     let movie = try await camera.delegate.nextCapture(.movie)
     let failures = camera.delegate.calls.filter { if case .failed = $0 { true } else { false } }
     #expect(failures.isEmpty, "\(failures)")
     let metadata = try movie.metadata
-    #expect(metadata.frameCount == 210, "7 s at 30 fps")
+    #expect(metadata.frameCount == 270, "9 s at 30 fps")
     let counted = try await MediaInspector.frameCount(try movie.movieURL.path)
-    #expect(counted.frames == 210, "\(counted.output)")
+    #expect(counted.frames == 270, "\(counted.output)")
     await camera.controller.dismiss()
   }
 }

@@ -147,6 +147,7 @@ extension HVTCameraController {
     let controller = WeakReference(self)
     let session = try CaptureSession(
       model: model, output: settings.previewOutput, name: name,
+      simulatedControls: model.configuration.deviceID.flatMap { simulatedCameras[$0] },
       onNavigation: { [queue] event, size in queue.async { controller.target?.handleNavigation(event, size: size) } }
     ) { [queue] session, message in
       queue.async { controller.target?.handle(message, fromSession: session) }
@@ -192,9 +193,17 @@ extension HVTCameraController {
       guard controller.state.session === session, controller.state.phase == .starting else { return }
       controller.failStart(HVTCameraError.startTimedOut(seconds: timeout))
     }
+    // The values kept for the camera are set before it streams, so that its first frame has them.
+    let controls = cameraControls(for: session.model.configuration)
     worker.async {
+      let kept = controls?.applyKept()
       let result = session.requestPlaying()
-      self.queue.async { self.playingRequested(session, result: result) }
+      self.queue.async {
+        if let kept, !kept.applied.isEmpty || !kept.failed.isEmpty, self.state.session === session {
+          self.publish(.cameraControlsApplied(applied: kept.applied, failed: kept.failed))
+        }
+        self.playingRequested(session, result: result)
+      }
     }
   }
 
@@ -233,7 +242,6 @@ extension HVTCameraController {
       // Not for a PipeWire camera: GStreamer's PipeWire device provider (0.3.65) removes a device it never
       // made when the camera's own stream node goes, and crashes the process on its thread.
       if session.model.source.first?.factory != "pipewiresrc" { watchDevices(for: session) }
-      applyKeptControls(configuration: configuration)
     }
     if let pending = state.pendingRecording {
       state.pendingRecording = nil
@@ -291,20 +299,6 @@ extension HVTCameraController {
       shared.configuration = nil
       shared.cameraReady = false
       shared.recording = nil
-    }
-  }
-
-  /// Sets the control values kept for the camera that just started, off the controller queue (a slow
-  /// driver answers each ioctl in its own time), and announces what was applied.
-  private func applyKeptControls(configuration: HVTCaptureConfiguration) {
-    guard let controls = cameraControls(for: configuration) else { return }
-    let controller = WeakReference(self)
-    DispatchQueue.global(qos: .utility).async {
-      let (applied, failed) = controls.applyKept()
-      guard !applied.isEmpty || !failed.isEmpty else { return }
-      controller.target?.queue.async {
-        controller.target?.publish(.cameraControlsApplied(applied: applied, failed: failed))
-      }
     }
   }
 

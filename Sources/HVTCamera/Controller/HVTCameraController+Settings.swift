@@ -137,10 +137,11 @@ extension HVTCameraController {
     set { change(\.cameraSettingsStore, to: newValue, restarts: false) }
   }
 
-  /// The controls of the camera in use (brightness, exposure, white balance, focus, zoom…), to list, read
-  /// and set while it runs; values set are kept in ``cameraSettingsStore``. Throws
-  /// ``HVTCameraError/notPresented`` before the camera runs and
-  /// ``HVTCameraError/controlsUnavailable(camera:reason:)`` for the simulated camera.
+  /// The controls of the camera in use (brightness, exposure, white balance, focus, zoom…; the simulated
+  /// camera's brightness, contrast, saturation and zoom), to list, read and set while it runs; values set
+  /// are kept in ``cameraSettingsStore``. Throws ``HVTCameraError/notPresented`` before the camera runs
+  /// and ``HVTCameraError/controlsUnavailable(camera:reason:)`` for a camera without a V4L2 node (a
+  /// PipeWire stream).
   public func cameraControls() throws(HVTCameraError) -> HVTCameraControls {
     guard let configuration = read(\.configuration) else { throw .notPresented }
     guard let controls = cameraControls(for: configuration) else {
@@ -149,12 +150,15 @@ extension HVTCameraController {
     return controls
   }
 
-  /// The controls of the camera `configuration` runs, kept in ``cameraSettingsStore``; `nil` without a
-  /// V4L2 node.
+  /// The controls of the camera `configuration` runs, kept in ``cameraSettingsStore``; `nil` for a camera
+  /// that is neither a V4L2 node nor simulated.
   func cameraControls(for configuration: HVTCaptureConfiguration) -> HVTCameraControls? {
-    configuration.devicePath.map { path in
-      HVTCameraControls(
-        path: path, cameraID: configuration.deviceID ?? "v4l2:\(path)", store: read(\.settings.cameraSettingsStore))
+    let store = read(\.settings.cameraSettingsStore)
+    if let id = configuration.deviceID, let simulated = simulatedCameras[id] {
+      return HVTCameraControls(simulated: simulated, cameraID: id, store: store)
+    }
+    return configuration.devicePath.map { path in
+      HVTCameraControls(path: path, cameraID: configuration.deviceID ?? "v4l2:\(path)", store: store)
     }
   }
 

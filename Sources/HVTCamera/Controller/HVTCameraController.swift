@@ -38,6 +38,9 @@ public final class HVTCameraController: @unchecked Sendable {
   let overlayImages = OverlayImages()
   let shared: Locked<Shared>
   let name: String
+  /// The controls of this controller's simulated cameras, by ``HVTCameraDeviceInfo/uniqueID``: each
+  /// controller's simulated cameras are devices of their own.
+  let simulatedCameras = ["simulated:rear": SimulatedCameraControls(), "simulated:front": SimulatedCameraControls()]
   /// The controller queue's state; reach it through `state`.
   private var storage = State()
 

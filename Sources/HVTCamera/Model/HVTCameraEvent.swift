@@ -51,9 +51,9 @@ public enum HVTCameraEvent: Sendable {
   case cameraStalled(seconds: Double)
   /// Frames flow again, `after` seconds without one: by themselves, or once the camera was reopened.
   case cameraRecovered(after: Double)
-  /// A V4L2 camera started and the control values kept for it (``HVTCameraController/cameraSettingsStore``)
-  /// were set again: those `applied`, and those that `failed` with the reason (a control it no longer has,
-  /// a value it refuses). Not sent when nothing is kept for the camera.
+  /// A camera is starting and the control values kept for it (``HVTCameraController/cameraSettingsStore``)
+  /// were set again, before its first frame: those `applied`, and those that `failed` with the reason (a
+  /// control it no longer has, a value it refuses). Not sent when nothing is kept for the camera.
   case cameraControlsApplied(applied: [String: Int64], failed: [String: String])
   /// The whole pipeline reached end-of-stream (`GST_MESSAGE_EOS`).
   case endOfStream

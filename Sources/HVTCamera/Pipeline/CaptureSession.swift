@@ -15,6 +15,8 @@ final class CaptureSession: @unchecked Sendable {
   let light: Element?
   /// The V4L2 node of a real camera's flash LED, for the flash and the torch.
   let flashNode: String?
+  /// The simulated camera's controls, which this pipeline shows; `nil` for other cameras.
+  private let simulatedControls: SimulatedCameraControls?
   let tap = FrameTap()
   /// What every preview branch shares: the frame counter, navigation, the review's still frame.
   let previewHooks: PreviewHooks
@@ -30,9 +32,10 @@ final class CaptureSession: @unchecked Sendable {
 
   /// Builds the pipeline (in NULL) from the model's topology, its preview wired for `output` (key and
   /// mouse actions in its window to `onNavigation`), and routes its bus to `onMessage`, with this
-  /// session's ``id`` (both called on GStreamer's threads).
+  /// session's ``id`` (both called on GStreamer's threads). A simulated camera shows the values of
+  /// `simulatedControls`.
   init(
-    model: HVTPipelineModel, output: HVTPreviewOutput, name: String,
+    model: HVTPipelineModel, output: HVTPreviewOutput, name: String, simulatedControls: SimulatedCameraControls? = nil,
     onNavigation: @escaping @Sendable (NavigationEvent, HVTFrameSize) -> Void = { _, _ in },
     onMessage: @escaping @Sendable (UInt64, BusMessage) -> Void
   ) throws {
@@ -56,6 +59,12 @@ final class CaptureSession: @unchecked Sendable {
     current = Locked((model, preview))
     light = pipeline.element(named: HVTPipelineModel.lightName)
     flashNode = model.flashNode
+    self.simulatedControls = simulatedControls
+    if let simulatedControls, let balance = pipeline.element(named: SimulatedCameraControls.balanceName),
+      let crop = pipeline.element(named: SimulatedCameraControls.cropName)
+    {
+      try simulatedControls.attach(.init(balance: balance, crop: crop, size: model.configuration.size), session: id)
+    }
     photoEncoder = try PhotoEncoder(chain: model.photoPipeline, name: "\(name)-photo")
     pipeline.bus.setSyncHandler { [id, errorHandlers] message in
       if case .error(let report) = message {
@@ -159,6 +168,11 @@ final class CaptureSession: @unchecked Sendable {
     let stopped = pipeline.setState(.null) != .failure
     if !stopped { debugLog.log(.warning, "the camera pipeline \(pipeline.name) refused to stop", object: pipeline) }
     pipeline.bus.removeSyncHandler()
+    simulatedControls?.detach(session: id)
     return stopped
+  }
+
+  deinit {
+    simulatedControls?.detach(session: id)
   }
 }

@@ -30,6 +30,9 @@ extension HVTPipelineModel {
   static func build(camera: HVTCameraDeviceInfo, choice: HVTCapsChoice, settings: Settings) throws -> HVTPipelineModel {
     let preset = settings.preset
     var source = sourceChain(camera: camera, choice: choice, preset: preset)
+    if camera.isSimulated && preset.source == nil {
+      source += SimulatedCameraControls.elements(size: choice.size)
+    }
     if let frames = settings.failingAfterFrames {
       source.append(HVTElementDescription("identity", name: "fault", ["error-after": String(frames)]))
     }
