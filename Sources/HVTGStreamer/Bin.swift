@@ -54,6 +54,27 @@ public final class Pipeline: Bin, @unchecked Sendable {
     self.init(sinking: gst_pipeline_new(name))
   }
 
+  /// Builds the pipeline a `gst-launch-1.0` description gives (without the command and its options), in
+  /// NULL. Throws GStreamer's own message for a description it cannot build (an unknown element, a bad
+  /// property, a link that fails). Wraps `gst_parse_launch_full` with `GST_PARSE_FLAG_FATAL_ERRORS`.
+  public convenience init(launch description: String) throws {
+    GStreamer.initialize()
+    var error: UnsafeMutablePointer<GError>?
+    let element = gst_parse_launch_full(description, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
+    if error != nil {
+      let report = GStreamerError.report(from: error, debug: nil, source: description)
+      g_clear_error(&error)
+      if let element { gst_object_unref(element) }
+      throw GStreamerError.reported(report)
+    }
+    guard let element, hvt_gst_is_bin(element) != 0 else {
+      if let element { gst_object_unref(element) }
+      throw GStreamerError.reported(
+        MessageReport(domain: "", code: 0, message: "not a pipeline", debug: nil, source: description))
+    }
+    self.init(sinking: element)
+  }
+
   /// The pipeline's bus, where its elements post messages. Wraps `gst_element_get_bus`.
   public var bus: Bus { Bus(adopting: gst_element_get_bus(pointer)) }
 

@@ -6,6 +6,7 @@ import HVTCamera
 struct BenchOptions {
   static let usage = """
     usage: hvtcam-bench [--quick] [--json PATH] [--markdown PATH]
+           hvtcam-bench --camera NODE [--json PATH]
            hvtcam-bench --render JSON [--markdown PATH]
 
     Measures HVTCameraController side by side with GStreamer's camerabin and gst-launch-1.0 on the
@@ -18,6 +19,11 @@ struct BenchOptions {
                        --quick); notes below its "<!-- notes -->" line are kept
       --render JSON    measure nothing: write the report of an earlier run's JSON (default
                        BENCHMARKS.md), e.g. after editing how the report is laid out
+      --camera NODE    the real-camera rows instead, on a V4L2 node at 640x480 (vivid's YUY2 at
+                       25 fps; ./dev bench-vm runs it in the VM tier): start-up, shutter, record
+                       start and stop, frames lost by the driver, against camerabin and the
+                       gst-launch-1.0 lines; JSON only (default BENCHMARKS-vivid.json), which
+                       --render of BENCHMARKS.json then shows in its own section
 
     Exit codes: 0 success, 1 a measurement failed, 64 usage error.
     """
@@ -29,6 +35,8 @@ struct BenchOptions {
   var renderPath: String?
   /// A child mode, when this process is one of the benchmark's children.
   var child: String?
+  /// `--camera`: the V4L2 node of the real-camera rows.
+  var cameraNode: String?
   var quality = HVTCameraController.QualityType.type1280x720
   var frames = 300
   var cameras = 1
@@ -63,6 +71,7 @@ struct BenchOptions {
       case "--json": jsonPath = try value(argument)
       case "--markdown": markdownPath = try value(argument)
       case "--render": renderPath = try value(argument)
+      case "--camera": cameraNode = try value(argument)
       case "--child": child = try value(argument)
       case "--quality":
         let name = try value(argument)

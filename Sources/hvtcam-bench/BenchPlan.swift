@@ -57,6 +57,12 @@ struct BenchPlan: Codable, Sendable {
     concurrentCameras: [1, 2, 4], concurrentSeconds: 1, soakStills: 20, soakRecordings: 2, crashAfterSeconds: 3,
     crashRepetitions: 1, previewWindow: PreviewWindow(rounds: 1, seconds: 2))
 
+  /// The real-camera rows (`--camera`), under emulation in the VM tier: 640x480 only, four rounds.
+  static let realCamera = BenchPlan(
+    resolutions: ["640x480"], rounds: 4, burst: 5, recordingSeconds: 2, cpuFrames: 0, cpuShortFrames: 0,
+    cpuRepetitions: 0, concurrentCameras: [], concurrentSeconds: 0, soakStills: 0, soakRecordings: 0,
+    crashAfterSeconds: 0, crashRepetitions: 0, previewWindow: nil)
+
   /// The controller quality of a resolution.
   static func quality(_ resolution: String) -> HVTCameraController.QualityType {
     HVTCameraController.QualityType(commandLineName: resolution) ?? .type1280x720

@@ -13,14 +13,9 @@ struct BenchRun {
 
   func run() throws {
     let began = ContinuousClock.now
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("hvtcam-bench-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try Self.scratchDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let log: (String) -> Void = { message in
-      let elapsed = String(format: "%6.1f", began.duration(to: .now).seconds)
-      FileHandle.standardError.write(Data("[\(elapsed) s] \(message)\n".utf8))
-    }
+    let log = Self.logger(since: began)
     log("hvtcam-bench \(options.quick ? "--quick" : "(full run)") on \(Machine.current().gstreamer)")
     var rows: [Row] = []
     var encoders: [String: LatencyRounds.Encoders] = [:]
@@ -52,6 +47,61 @@ struct BenchRun {
     try write(report, log: log)
   }
 
+  /// The real-camera rows on the V4L2 node `node` (`--camera`): the latency rounds against camerabin and
+  /// the `gst-launch-1.0` lines, written as JSON (default `BENCHMARKS-vivid.json`).
+  func runOnCamera(_ node: String) throws {
+    let began = ContinuousClock.now
+    let directory = try Self.scratchDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let log = Self.logger(since: began)
+    let camera = BenchCamera.vivid(node)
+    let plan = BenchPlan.realCamera
+    log("hvtcam-bench --camera \(node) on \(Machine.current().gstreamer)")
+    var rows: [Row] = []
+    var encoders: [String: LatencyRounds.Encoders] = [:]
+    for resolution in plan.resolutions {
+      let (latencyRows, used) = try LatencyRounds(
+        resolution: resolution, plan: plan, directory: directory, camera: camera
+      ).run(log: log)
+      rows += latencyRows
+      encoders[resolution] = used
+    }
+    let report = BenchReport(
+      mode: "camera \(camera.description)", command: Self.command(),
+      date: ISO8601DateFormatter().string(from: Date()), durationSeconds: began.duration(to: .now).seconds,
+      machine: .current(), plan: plan, encoders: encoders, rows: rows, targets: [])
+    print(Report.table(report.rows))
+    let jsonPath = options.jsonPath ?? Self.realCameraJSON
+    try Self.encode(report, to: jsonPath)
+    log("wrote \(jsonPath)")
+  }
+
+  /// The real-camera run's JSON, beside `BENCHMARKS.json`; `--render` shows it in its own section.
+  static let realCameraJSON = "BENCHMARKS-vivid.json"
+
+  /// A fresh folder for the run's files.
+  private static func scratchDirectory() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("hvtcam-bench-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+  }
+
+  /// Progress on standard error, stamped with the seconds since `began`.
+  private static func logger(since began: ContinuousClock.Instant) -> (String) -> Void {
+    { message in
+      let elapsed = String(format: "%6.1f", began.duration(to: .now).seconds)
+      FileHandle.standardError.write(Data("[\(elapsed) s] \(message)\n".utf8))
+    }
+  }
+
+  /// Writes a report as pretty, sorted JSON.
+  private static func encode(_ report: BenchReport, to path: String) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    try encoder.encode(report).write(to: URL(fileURLWithPath: path))
+  }
+
   /// Writes the report of an earlier run's JSON (`--render`) as Markdown, measuring nothing.
   func render(_ jsonPath: String) throws {
     let report = try JSONDecoder().decode(BenchReport.self, from: Data(contentsOf: URL(fileURLWithPath: jsonPath)))
@@ -66,9 +116,7 @@ struct BenchRun {
       ?? (options.quick
         ? FileManager.default.temporaryDirectory.appendingPathComponent("hvtcam-bench-quick.json").path
         : "BENCHMARKS.json")
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    try encoder.encode(report).write(to: URL(fileURLWithPath: jsonPath))
+    try Self.encode(report, to: jsonPath)
     log("wrote \(jsonPath)")
     guard let markdownPath = options.markdownPath ?? (options.quick ? nil : "BENCHMARKS.md") else { return }
     try writeMarkdown(report, jsonPath: jsonPath, to: markdownPath)
@@ -85,7 +133,9 @@ struct BenchRun {
       jsonURL.deletingLastPathComponent().standardizedFileURL
         == markdownURL.deletingLastPathComponent().standardizedFileURL
       ? jsonURL.lastPathComponent : nil
-    try Report.markdown(report, jsonName: jsonName, previous: previous)
+    let realCameraURL = jsonURL.deletingLastPathComponent().appendingPathComponent(Self.realCameraJSON)
+    let realCamera = try? JSONDecoder().decode(BenchReport.self, from: Data(contentsOf: realCameraURL))
+    try Report.markdown(report, jsonName: jsonName, previous: previous, realCamera: realCamera)
       .write(to: markdownURL, atomically: true, encoding: .utf8)
   }
 

@@ -4,7 +4,8 @@ import HVTGStreamer
 import Synchronization
 
 /// GStreamer's `camerabin`, driven the way an application drives it: `wrappercamerabinsrc` around the
-/// same live `videotestsrc` as the simulated camera, caps pinned to I420 at the size and 30 fps, an
+/// same source as ours (the simulated camera's live `videotestsrc`, or `v4l2src` on the same node), caps
+/// pinned to the camera's format at the size and rate, an
 /// MP4/H.264 video profile without audio whose `x264enc` and `jpegenc` get the same settings as ours,
 /// captures started with the `start-capture` / `stop-capture` action signals and reported by the
 /// `image-done` / `video-done` bus messages. Timestamps come from pad probes and the bus sync handler.
@@ -21,6 +22,10 @@ final class CameraBin: @unchecked Sendable {
     /// Properties camerabin's encoders refused, and errors it posted.
     var problems: [String] = []
     var encoderSettings = ""
+    /// While recording: the source's last V4L2 sequence number and the gaps in them so far.
+    var recording = false
+    var lastSequence: UInt?
+    var framesLostByDriver = 0
   }
 
   let size: HVTFrameSize
@@ -34,21 +39,31 @@ final class CameraBin: @unchecked Sendable {
   /// factory (`fakesink`, or a window sink for the preview rows).
   init(
     size: HVTFrameSize, encoder: HVTElementDescription, photoEncoder: HVTElementDescription, directory: URL,
-    viewfinder viewfinderFactory: String = "fakesink"
+    viewfinder viewfinderFactory: String = "fakesink", camera source: BenchCamera = .simulated
   ) throws {
     self.size = size
     self.directory = directory
     pipeline = try Pipeline(factory: "camerabin", name: "camerabin")
     let wrapper = try Element(factory: "wrappercamerabinsrc", name: "camera-source")
-    let camera = try Element(factory: "videotestsrc", name: "camera")
-    try camera.setProperty("is-live", fromString: "true")
-    try camera.setProperty("pattern", fromString: "smpte")
+    let camera = try source.makeSource()
+    camera.staticPad("src")?.addProbe(.buffer) { [records] _, info in
+      let sequence = info.buffer?.offset ?? ClockTime.none
+      guard ClockTime.isValid(sequence) else { return .ok }
+      records.withLock { records in
+        guard records.recording else { return }
+        if let last = records.lastSequence, sequence > last + 1 {
+          records.framesLostByDriver += Int(sequence - last - 1)
+        }
+        records.lastSequence = sequence
+      }
+      return .ok
+    }
     try wrapper.set("video-source", camera)
     try pipeline.set("camera-source", wrapper)
     let viewfinder = try Element(factory: viewfinderFactory, name: "viewfinder")
     try viewfinder.setProperty("sync", fromString: "false")
     try pipeline.set("viewfinder-sink", viewfinder)
-    let caps = "video/x-raw,format=I420,width=\(size.width),height=\(size.height),framerate=30/1"
+    let caps = source.caps(size)
     for property in ["viewfinder-caps", "image-capture-caps", "video-capture-caps"] {
       try pipeline.setProperty(property, fromString: caps)
     }
@@ -194,6 +209,9 @@ final class CameraBin: @unchecked Sendable {
       $0.encoderEntry = entry
       $0.videoDone = nil
     }
+    records.withLock { records in
+      (records.recording, records.lastSequence, records.framesLostByDriver) = (true, nil, 0)
+    }
     let start = ContinuousClock.now
     try pipeline.emit("start-capture")
     let entered = try entry.wait("camerabin's encoder input")
@@ -207,8 +225,14 @@ final class CameraBin: @unchecked Sendable {
     records.withLock { $0.videoDone = done }
     let start = ContinuousClock.now
     try pipeline.emit("stop-capture")
-    return start.duration(to: try done.wait("camerabin's video-done"))
+    let stopped = try done.wait("camerabin's video-done")
+    records.withLock { $0.recording = false }
+    return start.duration(to: stopped)
   }
+
+  /// Gaps in the V4L2 sequence numbers of the source's frames (`GST_BUFFER_OFFSET`) during the last
+  /// recording: frames the driver lost.
+  var framesLostByDriver: Int { records.withLock { $0.framesLostByDriver } }
 
   /// Sets NULL.
   func stop() {

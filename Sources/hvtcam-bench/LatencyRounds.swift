@@ -15,6 +15,7 @@ struct LatencyRounds {
     var recordStop = Series()
     var previewLostStills = Series()
     var previewLostRecording = Series()
+    var driverLost = Series()
 
     mutating func append(_ other: Round) {
       startup.values += other.startup.values
@@ -26,12 +27,17 @@ struct LatencyRounds {
       recordStop.values += other.recordStop.values
       previewLostStills.values += other.previewLostStills.values
       previewLostRecording.values += other.previewLostRecording.values
+      driverLost.values += other.driverLost.values
     }
   }
 
   let resolution: String
   let plan: BenchPlan
   let directory: URL
+  /// The camera the engines take frames from.
+  let camera: BenchCamera
+  /// On a V4L2 camera, a third engine: the `gst-launch-1.0` lines of the same settings.
+  let launchLines: LaunchLineRounds?
   /// The elements camerabin's encoders get: our model's `x264enc` and `jpegenc`, with their properties.
   let movieEncoder: HVTElementDescription
   let photoEncoder: HVTElementDescription
@@ -40,17 +46,22 @@ struct LatencyRounds {
   /// preview frame is one made after it).
   static let settle = Duration.milliseconds(150)
 
-  /// Reads our pipeline model at `resolution` for the encoders camerabin must match.
-  init(resolution: String, plan: BenchPlan, directory: URL) throws {
+  /// Reads our pipeline model at `resolution` on `camera` for the encoders camerabin must match.
+  init(resolution: String, plan: BenchPlan, directory: URL, camera: BenchCamera = .simulated) throws {
     self.resolution = resolution
     self.plan = plan
     self.directory = directory
-    let model = try OurCamera.pipelineModel(quality: BenchPlan.quality(resolution), directory: directory)
+    self.camera = camera
+    let model = try OurCamera.pipelineModel(
+      quality: BenchPlan.quality(resolution), directory: directory, camera: camera)
     guard let movie = model.recording.first(where: { $0.factory == model.movieEncoder }),
       let photo = model.photoEncoder.first(where: { $0.factory == model.photoEncoderFactory })
     else { throw BenchError.failed("our model has no movie or photo encoder") }
     movieEncoder = movie
     photoEncoder = photo
+    launchLines =
+      camera.node == nil
+      ? nil : LaunchLineRounds(model: model, directory: directory, recordingSeconds: plan.recordingSeconds)
   }
 
   /// What the encoders of both engines ran with, as `gst-launch-1.0` words.
@@ -74,8 +85,10 @@ struct LatencyRounds {
     let camerabinEncoder = try camerabin(burst: 3, seconds: 1).encoder
     var hvtcamera = Round()
     var reference = Round()
+    var launch = LaunchLineRounds.Round()
     for round in 0..<plan.rounds {
       log("\(resolution): round \(round + 1) of \(plan.rounds)")
+      if let launchLines, round % 2 == 1 { try launchLines.run(into: &launch) }
       if round % 2 == 0 {
         hvtcamera.append(try ours(burst: plan.burst, seconds: plan.recordingSeconds))
         reference.append(try camerabin(burst: plan.burst, seconds: plan.recordingSeconds).round)
@@ -83,14 +96,16 @@ struct LatencyRounds {
         reference.append(try camerabin(burst: plan.burst, seconds: plan.recordingSeconds).round)
         hvtcamera.append(try ours(burst: plan.burst, seconds: plan.recordingSeconds))
       }
+      if let launchLines, round % 2 == 0 { try launchLines.run(into: &launch) }
     }
-    return (rows(hvtcamera, reference), Encoders(hvtcamera: ourEncoder, camerabin: camerabinEncoder))
+    let launchRows = launchLines == nil ? [] : rows(hvtcamera, launch)
+    return (rows(hvtcamera, reference) + launchRows, Encoders(hvtcamera: ourEncoder, camerabin: camerabinEncoder))
   }
 
   /// One round of HVTCameraController.
   private func ours(burst: Int, seconds: Int) throws -> Round {
     var round = Round()
-    let camera = try OurCamera(quality: BenchPlan.quality(resolution), directory: directory)
+    let camera = try OurCamera(quality: BenchPlan.quality(resolution), directory: directory, camera: self.camera)
     defer { camera.dismiss() }
     round.startup.add(try camera.present().milliseconds)
     let frameRate = camera.frameRate
@@ -121,6 +136,7 @@ struct LatencyRounds {
       throw BenchError.failed("the movie's metadata has no frameAge")
     }
     round.movieFrameAge.add(movieFrameAge * 1000)
+    if let lost = movie.metadata.framesLostByDriver { round.driverLost.add(Double(lost)) }
     waitForSchedule(until: .now + Self.settle)
     round.previewLostRecording.add(
       Double(beforeRecording.framesLost(until: camera.previewCount, frameRate: frameRate)))
@@ -132,7 +148,7 @@ struct LatencyRounds {
     var round = Round()
     guard let size = BenchPlan.quality(resolution).requestedSize else { throw BenchError.failed("no size") }
     let camera = try CameraBin(
-      size: size, encoder: movieEncoder, photoEncoder: photoEncoder, directory: directory)
+      size: size, encoder: movieEncoder, photoEncoder: photoEncoder, directory: directory, camera: self.camera)
     defer { camera.stop() }
     round.startup.add(try camera.start().milliseconds)
     let beforeStills = camera.viewfinderCount
@@ -142,7 +158,8 @@ struct LatencyRounds {
       round.frameAge.add(age * 1000)
     }
     waitForSchedule(until: .now + Self.settle)
-    round.previewLostStills.add(Double(beforeStills.framesLost(until: camera.viewfinderCount, frameRate: 30)))
+    let frameRate = Double(self.camera.frameRate)
+    round.previewLostStills.add(Double(beforeStills.framesLost(until: camera.viewfinderCount, frameRate: frameRate)))
 
     try camera.setVideoMode(true)
     let beforeRecording = camera.viewfinderCount
@@ -150,9 +167,10 @@ struct LatencyRounds {
     round.recordStart.add(try camera.startRecording().milliseconds)
     waitForSchedule(until: start + .seconds(seconds))
     round.recordStop.add(try camera.stopRecording().milliseconds)
+    round.driverLost.add(Double(camera.framesLostByDriver))
     waitForSchedule(until: .now + Self.settle)
     round.previewLostRecording.add(
-      Double(beforeRecording.framesLost(until: camera.viewfinderCount, frameRate: 30)))
+      Double(beforeRecording.framesLost(until: camera.viewfinderCount, frameRate: frameRate)))
     return (round, camera.encoderSettings)
   }
 
@@ -203,6 +221,46 @@ struct LatencyRounds {
       Row(
         id: "shutter-while-recording", title: "shutter while recording (a still every 500 ms)",
         resolution: resolution, unit: "ms", hvtcamera: ours.shutterWhileRecording),
+    ] + driverRows(ours, theirs)
+  }
+
+  /// The rows against the `gst-launch-1.0` lines: each capture a new run of the command.
+  private func rows(_ ours: Round, _ launch: LaunchLineRounds.Round) -> [Row] {
+    let engine = "gst-launch-1.0"
+    return [
+      Row(
+        id: "startup-gst-launch", title: "start-up: present() → first preview frame", resolution: resolution,
+        unit: "ms", hvtcamera: ours.startup,
+        reference: (engine, "the photo line: PLAYING → first frame at the preview sink", launch.startup)),
+      Row(
+        id: "shutter-gst-launch", title: "shutter: takePicture() → delegate holds the JPEG on disk",
+        resolution: resolution, unit: "ms", hvtcamera: ours.shutter,
+        reference: (engine, "a photo is a new run of the photo line: PLAYING → JPEG written", launch.shutter)),
+      Row(
+        id: "record-start-gst-launch", title: "record start: startVideoCapture() → first frame entering the encoder",
+        resolution: resolution, unit: "ms", hvtcamera: ours.recordStart,
+        reference: (engine, "the movie line: PLAYING → first frame entering x264enc", launch.recordStart)),
+      Row(
+        id: "record-stop-gst-launch", title: "record stop: stopVideoCapture() → delegate holds the finalized movie",
+        resolution: resolution, unit: "ms", hvtcamera: ours.recordStop,
+        reference: (engine, "the movie line (-e): end of stream → EOS on the bus", launch.recordStop)),
+      Row(
+        id: "driver-lost-recording-gst-launch",
+        title: "frames lost by the driver during a \(plan.recordingSeconds) s recording (V4L2 sequence gaps)",
+        resolution: resolution, unit: "frames", hvtcamera: ours.driverLost,
+        reference: (engine, "the same, at v4l2src's pad in the movie line", launch.driverLost), hasRatio: false),
+    ]
+  }
+
+  /// On a V4L2 camera: the frames its driver lost during each recording (gaps in the sequence numbers).
+  private func driverRows(_ ours: Round, _ theirs: Round) -> [Row] {
+    guard camera.node != nil else { return [] }
+    return [
+      Row(
+        id: "driver-lost-recording",
+        title: "frames lost by the driver during a \(plan.recordingSeconds) s recording (V4L2 sequence gaps)",
+        resolution: resolution, unit: "frames", hvtcamera: ours.driverLost,
+        reference: ("camerabin", "the same, at v4l2src's pad", theirs.driverLost), hasRatio: false)
     ]
   }
 }

@@ -93,15 +93,16 @@ final class BenchDelegate: HVTCameraControllerDelegate, @unchecked Sendable {
   }
 }
 
-/// One `HVTCameraController` on the simulated camera, with the default preset at a given quality, driven
-/// through its public API only.
+/// One `HVTCameraController` on the simulated camera (or a V4L2 node), with the default preset at a given
+/// quality, driven through its public API only.
 final class OurCamera {
   let controller: HVTCameraController
   let delegate = BenchDelegate()
 
-  /// A controller for the simulated rear camera at `quality`, writing into `directory`; not presented.
-  init(quality: HVTCameraController.QualityType, directory: URL) throws {
-    controller = try HVTCameraController(source: .simulated)
+  /// A controller for `camera` (the simulated rear camera by default) at `quality`, writing into
+  /// `directory`; not presented.
+  init(quality: HVTCameraController.QualityType, directory: URL, camera: BenchCamera = .simulated) throws {
+    controller = try HVTCameraController(source: camera.controllerSource)
     delegate.attach(to: controller)
     controller.outputDirectory = directory
     controller.videoQuality = quality
@@ -111,8 +112,10 @@ final class OurCamera {
 
   /// The pipeline model the controller runs at `quality` (both modes: `launchCommand` picks the branch),
   /// read from a controller that is not presented.
-  static func pipelineModel(quality: HVTCameraController.QualityType, directory: URL) throws -> HVTPipelineModel {
-    try OurCamera(quality: quality, directory: directory).controller.pipelineModel()
+  static func pipelineModel(
+    quality: HVTCameraController.QualityType, directory: URL, camera: BenchCamera = .simulated
+  ) throws -> HVTPipelineModel {
+    try OurCamera(quality: quality, directory: directory, camera: camera).controller.pipelineModel()
   }
 
   /// `present()`; returns the time from the call to the first frame at the preview sink.

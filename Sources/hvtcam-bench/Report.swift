@@ -38,6 +38,32 @@ enum Report {
     return lines.joined(separator: "\n")
   }
 
+  /// The section of the real-camera run (`hvtcam-bench --camera`, `./dev bench-vm`), ending in a blank line.
+  static func realCameraSection(_ report: BenchReport) -> String {
+    let camera = report.mode.replacingOccurrences(of: "camera ", with: "")
+    return """
+      ## On a real V4L2 camera: vivid, in the VM tier
+
+      The same engines on \(camera), in QEMU without KVM (`Tests/VM/boot`: Debian's kernel with `vivid`), \
+      one run with the engines alternating every round, and the `gst-launch-1.0` lines `hvtcam describe` \
+      prints for the same settings as a third engine (built in-process by `gst_parse_launch`, as \
+      `gst-launch-1.0` builds them; each photo or recording is a new run of its line, which opens the camera \
+      again). Emulation makes every figure slower: compare ratios, not times. camerabin's caps are pinned to \
+      the camera's format and rate.
+
+      - **Command:** `\(report.command)` (\(String(format: "%.1f", report.durationSeconds / 60)) min, \(report.date))
+      - **Machine (the VM):** \(report.machine.processors) processors, Linux \(report.machine.kernel); \
+      \(report.machine.gstreamer)
+      - **Repetitions per engine:** \(report.plan.rounds) start-ups, \(report.plan.rounds * report.plan.burst) \
+      stills, \(report.plan.rounds) recordings of \(report.plan.recordingSeconds) s
+      - **Encoders:** \(encoders(report.encoders))
+
+      \(table(report.rows))
+
+
+      """
+  }
+
   /// The targets as a Markdown table.
   static func targets(_ verdicts: [TargetVerdict]) -> String {
     var lines = ["| target | size | | measured |", "|---|---|---|---|"]
@@ -57,7 +83,9 @@ enum Report {
 
   /// `BENCHMARKS.md`: the machine, the command, the table, the targets and how it measures, followed by
   /// the notes of the previous file (kept below `notesMarker`).
-  static func markdown(_ report: BenchReport, jsonName: String?, previous: String?) -> String {
+  static func markdown(_ report: BenchReport, jsonName: String?, previous: String?, realCamera: BenchReport? = nil)
+    -> String
+  {
     let machine = report.machine
     let notes = previous.flatMap { text in
       text.range(of: notesMarker).map { String(text[$0.upperBound...]).trimmingCharacters(in: .newlines) }
@@ -84,7 +112,7 @@ enum Report {
 
       \(table(report.rows))
 
-      ## Targets
+      \(realCamera.map(realCameraSection) ?? "")## Targets
 
       The issue's targets (goals for the engine, not tests).
 

@@ -1,5 +1,6 @@
 import Foundation
 import MediaInspection
+import HVTGStreamer
 import Testing
 
 @testable import HVTCamera
@@ -42,6 +43,28 @@ struct LaunchCommandTests {
     #expect(photo.contains("jpegenc name=photo-encoder quality=90 snapshot=true ! filesink name=file location=p.jpg"))
     #expect(!photo.contains("num-buffers"))
     #expect(!photo.contains("x264enc"))
+  }
+
+  @Test("the launch description is the command's pipeline, which gst_parse_launch builds: 30 frames recorded")
+  func parsedDescription() async throws {
+    let controller = try HVTCameraController(source: .simulated)
+    controller.videoQuality = .type640x480
+    let model = try controller.pipelineModel()
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let movie = directory.appendingPathComponent("it's \"parsed\".mp4").path
+    let description = model.launchDescription(mode: .video, output: movie, frames: 30)
+    let pipeline = try Pipeline(launch: description)
+    let ended = AsyncStream.makeStream(of: Void.self)
+    pipeline.bus.setSyncHandler { message in
+      if case .endOfStream = message { ended.continuation.finish() }
+      if case .error = message { ended.continuation.finish() }
+    }
+    pipeline.setState(.playing)
+    for await _ in ended.stream {}
+    pipeline.setState(.null)
+    pipeline.bus.removeSyncHandler()
+    #expect(try await MediaInspector.frameCount(movie).frames == 30)
   }
 
   @Test("iFrame qualities encode every frame as a key frame")

@@ -128,4 +128,25 @@ struct PipelineTests {
     #expect(pipeline.setState(.paused) == .noPreroll)
     #expect(pipeline.setState(.null) == .success)
   }
+
+  @Test func aLaunchDescriptionBuildsItsPipelineAndRunsToTheEnd() async throws {
+    let pipeline = try Pipeline(
+      launch: "videotestsrc name=source num-buffers=4 ! video/x-raw,width=64,height=48 ! fakesink name=\"the sink\"")
+    #expect(pipeline.element(named: "source")?.factoryName == "videotestsrc")
+    #expect(pipeline.element(named: "the sink")?.factoryName == "fakesink")
+    let seen = await playToEnd(pipeline)
+    guard case .endOfStream = seen.last else {
+      Issue.record("the last message should be end-of-stream: \(seen)")
+      return
+    }
+  }
+
+  @Test func aLaunchDescriptionItCannotBuildThrowsGStreamersMessage() {
+    #expect {
+      try Pipeline(launch: "videotestsrc ! no-such-element ! fakesink")
+    } throws: { error in
+      guard case GStreamerError.reported(let report) = error else { return false }
+      return report.message.contains("no-such-element") && report.source.contains("no-such-element")
+    }
+  }
 }

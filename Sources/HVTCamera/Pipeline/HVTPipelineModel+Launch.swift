@@ -5,7 +5,19 @@ extension HVTPipelineModel {
   /// mode the recording branch writes the movie to `output`. With `frames`, the source stops after that
   /// many frames (`num-buffers`) and `-e` makes the muxer finalize the file, so the command ends by itself.
   public func launchCommand(mode: HVTCameraController.CameraCaptureMode, output: String, frames: Int?) -> String {
-    var words = ["gst-launch-1.0", "-e"]
+    (["gst-launch-1.0", "-e"] + launchWords(mode: mode, output: output, frames: frames))
+      .map(LaunchQuoting.shellWord).joined(separator: " ")
+  }
+
+  /// The pipeline of ``launchCommand(mode:output:frames:)`` as `gst_parse_launch` takes it: the same
+  /// description, without the command, its options and the shell's quoting (for `Pipeline(launch:)`).
+  public func launchDescription(mode: HVTCameraController.CameraCaptureMode, output: String, frames: Int?) -> String {
+    launchWords(mode: mode, output: output, frames: frames).joined(separator: " ")
+  }
+
+  /// The description's words, each quoted for `gst-launch-1.0` syntax.
+  private func launchWords(mode: HVTCameraController.CameraCaptureMode, output: String, frames: Int?) -> [String] {
+    var words: [String] = []
     var camera = cameraChain
     if let frames {
       camera[0] = camera[0].setting("num-buffers", to: String(frames))
@@ -22,7 +34,7 @@ extension HVTPipelineModel {
     case .video:
       words += ["\(Self.teeName).", "!"] + Self.launchWords(recordingBranch(location: output))
     }
-    return words.map(LaunchQuoting.shellWord).joined(separator: " ")
+    return words
   }
 
   /// The pipelines as the engine runs them, one per line in `gst-launch-1.0` syntax: the camera pipeline
