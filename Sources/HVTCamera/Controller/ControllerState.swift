@@ -88,14 +88,16 @@ extension HVTCameraController {
     case stopping
   }
 
-  /// What the frame watchdog knows about the camera.
+  /// What the frame watchdog knows about the camera; times are on the watchdog's clock (seconds since
+  /// the session's watch began, see ``HVTCameraController/WatchClock``).
   enum StallState: Equatable {
     /// Frames arrive.
     case flowing
-    /// No frame since this moment, for longer than a few frame intervals.
-    case stalled(since: ContinuousClock.Instant)
-    /// The camera stalled past ``HVTCameraController/cameraStallTimeout`` and was reopened; no frame yet.
-    case reopened(stalledSince: ContinuousClock.Instant)
+    /// No frame since this time, for longer than a few frame intervals.
+    case stalled(since: Double)
+    /// The camera stalled past ``HVTCameraController/cameraStallTimeout``, for `stalledFor` seconds, and
+    /// was reopened; no frame yet.
+    case reopened(stalledFor: Double)
   }
 
   /// What happens once the stopping session has reached NULL.

@@ -4,57 +4,81 @@ extension HVTCameraController {
   /// Starts checking, every frame interval on the queue, that `session` still delivers frames (the frame
   /// tap's newest arrival): a camera can stop without an error, and then nothing else would notice. A
   /// pipeline that cannot keep up (a frame held in the tee by a full branch) is not a stalled camera.
+  ///
+  /// Silence is measured on a clock of the watchdog's own, which each tick advances by the time since the
+  /// previous one but by two frame intervals at most: when the process is not run for a while (a machine
+  /// too loaded to run anyone's threads on time, a suspended laptop), that time is not counted against the
+  /// camera, whose threads did not run either; a stall is still found, later, on a machine that is slow
+  /// all the time.
   func watchFrames(of session: CaptureSession) {
     let interval = max(0.01, 1 / session.model.configuration.frameRate.framesPerSecond)
-    let started = ContinuousClock.now
-    // The watchdog's own ticks: one that comes late says the machine is too loaded to run anything on
-    // time, the camera's threads included, so the silence before it says nothing about the camera.
-    let ticks = Locked((last: started, late: started))
-    let lateness = Duration.seconds(max(4 * interval, 0.25))
+    let clock = Locked(WatchClock(tick: .now))
     let timer = DispatchSource.makeTimerSource(queue: queue)
     timer.schedule(deadline: .now() + interval, repeating: interval)
     timer.setEventHandler { [weak self] in
-      let now = ContinuousClock.now
-      let late = ticks.withLock { ticks in
-        if now - ticks.last > lateness { ticks.late = now }
-        ticks.last = now
-        return ticks.late
-      }
-      self?.checkFrames(of: session, interval: interval, startedAt: started, excusedUntil: late)
+      let alive = session.tap.lastSignOfLife
+      let reading = clock.withLock { $0.advance(to: .now, by: interval, alive: alive) }
+      self?.checkFrames(of: session, interval: interval, clock: reading)
     }
     timer.resume()
     state.frameWatchdog?.cancel()
     state.frameWatchdog = timer
   }
 
+  /// The watchdog's clock: seconds since the watch began, as its ticks count them.
+  struct WatchClock {
+    /// The last tick.
+    var tick: ContinuousClock.Instant
+    /// Its time now.
+    var now = 0.0
+    /// The camera's last sign of life as last seen, and the watchdog's time when it was first seen.
+    var alive: ContinuousClock.Instant?
+    var aliveAt = 0.0
+
+    /// One tick at `instant`, with the camera's newest sign of life: returns the time now and the time of
+    /// that sign.
+    mutating func advance(
+      to instant: ContinuousClock.Instant, by interval: Double, alive latest: ContinuousClock.Instant?
+    )
+      -> (now: Double, aliveAt: Double)
+    {
+      now += min(HVTCameraController.seconds(instant - tick), 2 * interval)
+      tick = instant
+      if latest != alive {
+        alive = latest
+        aliveAt = now
+      }
+      return (now, aliveAt)
+    }
+  }
+
   /// One check: announces a stall after four frame intervals (at least half a second: a loaded machine
   /// delays frames that much) without a frame, the recovery when frames flow again, and gives the camera
-  /// up after ``cameraStallTimeout``. Silence before `excused` (a late tick) is not counted.
-  private func checkFrames(
-    of session: CaptureSession, interval: Double, startedAt started: ContinuousClock.Instant,
-    excusedUntil excused: ContinuousClock.Instant
-  ) {
+  /// up after ``cameraStallTimeout``; all on the watchdog's clock.
+  private func checkFrames(of session: CaptureSession, interval: Double, clock: (now: Double, aliveAt: Double)) {
     guard state.session === session, state.phase == .running else { return }
-    let now = ContinuousClock.now
-    let alive = session.tap.lastSignOfLife ?? started
+    let silence = clock.now - clock.aliveAt
     let threshold = max(4 * interval, 0.5)
     switch state.stall {
     case .flowing:
-      let silence = Self.seconds(now - max(alive, excused))
       guard silence >= threshold else { return }
-      state.stall = .stalled(since: max(alive, excused))
+      state.stall = .stalled(since: clock.aliveAt)
       debugLog.log(.warning, "no frame for \(silence) s", object: session.pipeline)
       publish(.cameraStalled(seconds: silence))
-    case .stalled(let since), .reopened(let since):
-      // Only a frame ends a stall; a late tick only restarts the count towards the timeout.
-      guard Self.seconds(now - alive) >= threshold else {
+    case .stalled(let since):
+      guard silence >= threshold else {
         state.stall = .flowing
-        return publish(.cameraRecovered(after: Self.seconds(now - since)))
+        return publish(.cameraRecovered(after: clock.now - since))
       }
-      // A reopened camera has the whole timeout again, from its start.
-      let from = state.stall == .reopened(stalledSince: since) ? started : since
-      let stalled = Self.seconds(now - max(from, excused))
+      let stalled = clock.now - since
       if stalled >= read(\.settings.cameraStallTimeout) { giveUpStalledCamera(session, stalledFor: stalled) }
+    case .reopened(let before):
+      // A reopened camera has the whole timeout again, from its start (its clock's zero).
+      guard silence >= threshold else {
+        state.stall = .flowing
+        return publish(.cameraRecovered(after: before + clock.now))
+      }
+      if clock.now >= read(\.settings.cameraStallTimeout) { giveUpStalledCamera(session, stalledFor: clock.now) }
     }
   }
 
@@ -66,10 +90,10 @@ extension HVTCameraController {
     state.recording?.interruption = error
     finishRecording(reason: .error)
     switch state.stall {
-    case .stalled(let since):
+    case .stalled:
       debugLog.log(.warning, "reopening the camera after \(seconds) s without a frame", object: session.pipeline)
       stopSession(then: .rebuild)
-      state.stall = .reopened(stalledSince: since)
+      state.stall = .reopened(stalledFor: seconds)
     case .reopened, .flowing:
       state.stall = .flowing
       markDismissed()
