@@ -45,6 +45,9 @@ public struct HVTCameraDeviceInfo: Sendable, Hashable {
   /// `v4l2:platform:vivid-000`), `pipewire:` and the node's object path, or `simulated:rear`/`simulated:front`.
   /// Camera settings (``HVTCameraControls``) are kept per ID.
   public var uniqueID: String
+  /// The Camera portal's PipeWire connection a portal camera is opened through (its source element's
+  /// `fd`), kept open while this value lives; `nil` for other cameras.
+  var pipeWireRemote: PipeWireRemote? = nil
   /// The video test pattern shown by a simulated device.
   var isSimulated: Bool { api == "simulated" }
 
@@ -85,8 +88,12 @@ enum CameraDiscovery {
     }
   }
 
-  /// The cameras of a source, positioned `.rear` then `.front`.
-  static func devices(for source: HVTCameraSource, environment: [String: String]) -> [HVTCameraDeviceInfo] {
+  /// The cameras of a source, positioned `.rear` then `.front`: for `.automatic`, those of the Camera
+  /// portal when the environment selects it (``CameraPortal/selected(by:sandboxMarker:)``), throwing its
+  /// refusal.
+  static func devices(for source: HVTCameraSource, environment: [String: String]) throws(HVTCameraError)
+    -> [HVTCameraDeviceInfo]
+  {
     switch source.kind {
     case .simulated:
       return simulatedDevices()
@@ -96,8 +103,9 @@ enum CameraDiscovery {
       return [device]
     case .automatic:
       if let configured = HVTCameraSource.fromEnvironment(environment["HVT_CAMERA_SOURCE"]) {
-        return devices(for: configured, environment: [:])
+        return try devices(for: configured, environment: [:])
       }
+      if let portal = CameraPortal.selected(by: environment) { return try portalDevices(portal) }
       return positionedDevices(limit: 2)
     }
   }
