@@ -10,9 +10,12 @@ import Testing
   "hvtcam through the Camera portal", .timeLimit(.minutes(2)),
   .enabled(if: PrivatePipeWire.portalUnavailableReason == nil, "\(PrivatePipeWire.portalUnavailableReason ?? "")"))
 struct PortalCameraTests {
-  /// Runs `body` with a private PipeWire serving a virtual camera named `PortalCamera` (320x240), a mock
-  /// portal answering `answer`, and the environment that selects the portal on that bus.
-  func withPortal(answer: MockPortalAnswer, _ body: ([String: String]) async throws -> Void) async throws {
+  /// Runs `body` with the environment that selects the portal on the bus of a private PipeWire serving a
+  /// virtual camera named `PortalCamera` (320x240), a mock portal answering `answer` on it, and a
+  /// temporary folder for captures; removes it all afterwards.
+  func withPortal(answer: MockPortalAnswer, _ body: ([String: String], TemporaryDirectory) async throws -> Void)
+    async throws
+  {
     let pipewire = try await PrivatePipeWire.start()
     defer { pipewire.stop() }
     try await pipewire.publishCamera(named: "PortalCamera", width: 320, height: 240)
@@ -21,7 +24,9 @@ struct PortalCameraTests {
     environment["HVT_CAMERA_PORTAL"] = "1"
     // Nothing reaches PipeWire but through the portal's descriptor: no runtime folder with its socket.
     environment["XDG_RUNTIME_DIR"] = pipewire.directory.appendingPathComponent("elsewhere").path
-    try await body(environment)
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try await body(environment, directory)
   }
 
   // One capture per test, each on a virtual camera of its own: `pipewiresink mode=provide` (0.3.65) stops
@@ -30,7 +35,7 @@ struct PortalCameraTests {
 
   @Test("granted: devices lists the portal's camera; photo captures from it through pipewiresrc fd=")
   func listAndPhotograph() async throws {
-    try await withPortal(answer: .grant) { environment in
+    try await withPortal(answer: .grant) { environment, directory in
       let listing = try await HVTCam.run(["devices", "--json"], environment: environment)
       #expect(listing.succeeded, "\(listing)")
       let document = try JSONSerialization.jsonObject(with: Data(listing.standardOutput.utf8)) as? [String: Any]
@@ -40,8 +45,6 @@ struct PortalCameraTests {
       let source = try #require(cameras[0]["source"] as? String)
       #expect(source.wholeMatch(of: #/pipewiresrc target-object=\d+ fd=\d+/#) != nil, "\(source)")
 
-      let directory = try TemporaryDirectory()
-      defer { directory.remove() }
       let photo = directory.path("portal.jpg")
       let shot = try await HVTCam.run(["photo", "--quality", "1280x720", "-o", photo], environment: environment)
       #expect(shot.succeeded && shot.outputLines == [photo], "\(shot)")
@@ -52,9 +55,7 @@ struct PortalCameraTests {
 
   @Test("granted: record captures 1 s of the portal's camera through pipewiresrc fd=")
   func record() async throws {
-    try await withPortal(answer: .grant) { environment in
-      let directory = try TemporaryDirectory()
-      defer { directory.remove() }
+    try await withPortal(answer: .grant) { environment, directory in
       let movie = directory.path("portal.mp4")
       let recorded = try await HVTCam.run(["record", "--max-duration", "1", "-o", movie], environment: environment)
       #expect(recorded.succeeded && recorded.outputLines == [movie], "\(recorded)")
@@ -68,9 +69,7 @@ struct PortalCameraTests {
 
   @Test("denied by the user: photo and devices exit 1 saying the camera portal's AccessCamera was denied")
   func denied() async throws {
-    try await withPortal(answer: .deny) { environment in
-      let directory = try TemporaryDirectory()
-      defer { directory.remove() }
+    try await withPortal(answer: .deny) { environment, directory in
       let photo = directory.path("denied.jpg")
       let shot = try await HVTCam.run(["photo", "-o", photo], environment: environment)
       #expect(shot.status == 1 && !shot.signalled, "\(shot)")
