@@ -1,4 +1,6 @@
+import CGStreamer
 import Foundation
+import HVTGStreamer
 import PipeWireHarness
 import Testing
 
@@ -40,7 +42,41 @@ struct CameraPortalTests {
       #expect(rear.modes.contains { $0.format == "I420" && $0.width.contains(320) }, "\(rear.caps)")
       // The descriptor is a live socket while the listing holds it.
       #expect(fcntl(remote.fd, F_GETFD) != -1)
+      // The provider, one per process and shared with every device monitor, has its own PipeWire again.
+      #expect(try pipeWireProviderFD() == -1)
     }
+  }
+
+  /// The `fd` property of the process's `pipewiredeviceprovider`.
+  func pipeWireProviderFD() throws -> Int32 {
+    let provider = try #require(gst_device_provider_factory_get_by_name("pipewiredeviceprovider"))
+    defer { gst_object_unref(provider) }
+    var value = GValue()
+    g_value_init(&value, hvt_g_type_int())
+    defer { g_value_unset(&value) }
+    g_object_get_property(UnsafeMutableRawPointer(provider).assumingMemoryBound(to: GObject.self), "fd", &value)
+    return g_value_get_int(&value)
+  }
+
+  @Test("a signal subscription lets go of its inbox when it ends, and a signal sent before the wait is kept")
+  func signalSubscription() async throws {
+    let pipewire = try await PrivatePipeWire.start()
+    defer { pipewire.stop() }
+    let connection = try DBusConnection(address: pipewire.busAddress)
+    weak var seen: DBusSignalInbox?
+    // NameOwnerChanged for the name this connection takes may well arrive before the wait begins.
+    let arguments = try connection.withSignals(
+      from: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged"
+    ) { inbox throws(DBusError) -> [DBusValue]? in
+      seen = inbox
+      let bus = DBusMember(
+        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+        name: "RequestName")
+      _ = try connection.call(bus, [.string("org.hvtcamera.Test"), .uint32(0)], timeout: 5)
+      return inbox.next(within: 5) { _, arguments in arguments.first == .string("org.hvtcamera.Test") }
+    }
+    #expect(arguments == [.string("org.hvtcamera.Test"), .string(""), .string(connection.uniqueName)])
+    #expect(seen == nil)
   }
 
   @Test("denied by the user (response 1): cameraAccessDenied, for the controller's discovery too")
