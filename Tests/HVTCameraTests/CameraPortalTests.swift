@@ -144,6 +144,26 @@ struct CameraPortalTests {
     #expect(reason.contains("org.freedesktop.portal.Camera.IsCameraPresent"), "\(reason)")
   }
 
+  @Test("a portal camera is opened through the remote, with no path and no flash asked of the host's node")
+  func describedThroughRemote() throws {
+    let remote = PipeWireRemote(descriptor: OwnedFileDescriptor(adopting: open("/dev/null", O_RDONLY)))
+    let device = MonitoredDevice(
+      typeName: "GstPipeWireDevice", displayName: "Webcam", caps: "video/x-raw",
+      properties: ["api.v4l2.path": "/dev/video0", "object.serial": "57"], elementFactory: "pipewiresrc")
+    var asked: [String] = []
+    let described = CameraDiscovery.describe([device], through: remote) { path in
+      asked.append(path)
+      return true
+    }
+    let camera = try #require(described.first)
+    #expect(camera.sourceLaunchText == "pipewiresrc target-object=57 fd=\(remote.fd)")
+    #expect(camera.path == nil && !camera.hasFlash && camera.position == .rear && camera.pipeWireRemote == remote)
+    #expect(asked.isEmpty)
+    let direct = try #require(CameraDiscovery.describe([device]) { _ in true }.first)
+    #expect(
+      direct.path == "/dev/video0" && direct.hasFlash && direct.sourceLaunchText == "pipewiresrc target-object=57")
+  }
+
   @Test("the portal is selected in a sandbox (its marker file) or by HVT_CAMERA_PORTAL=1, never by =0")
   func selection() throws {
     let marker = FileManager.default.temporaryDirectory.appendingPathComponent("flatpak-info-\(UUID().uuidString)")

@@ -152,7 +152,8 @@ extension CameraDiscovery {
   /// opens — V4L2 nodes and PipeWire cameras, in ``openingOrder(_:)`` — the first two positioned `.rear`
   /// and `.front`; then the others (no position) by name. `hasFlash` is asked of each V4L2 node
   /// (``V4L2Controls/hasFlash(path:)`` by default). Devices listed through a portal's PipeWire `remote`
-  /// are opened through it and keep it open.
+  /// are opened through it and keep it open; they have no path and no flash: a node a portal camera names
+  /// is the host's, which the sandbox does not reach.
   static func describe(
     _ devices: [MonitoredDevice], through remote: PipeWireRemote? = nil,
     hasFlash: (String) -> Bool = V4L2Controls.hasFlash(path:)
@@ -165,9 +166,10 @@ extension CameraDiscovery {
     return (opened + others).enumerated().map { index, device in
       let api = api(of: device)
       let source = sourceElement(for: device, api: api)
+      let node = remote == nil ? device.nodePath : nil
       return HVTCameraDeviceInfo(
         assignedPosition: index < opened.count ? positions.dropFirst(index).first : nil, name: device.displayName,
-        path: device.nodePath, api: api, hasFlash: device.nodePath.map(hasFlash) ?? false,
+        path: node, api: api, hasFlash: node.map(hasFlash) ?? false,
         caps: device.caps ?? "video/x-raw", sourceElement: remote.map { source.reaching(through: $0) } ?? source,
         uniqueID: uniqueID(of: device, api: api), pipeWireRemote: remote)
     }
@@ -204,15 +206,14 @@ extension CameraDiscovery {
     let remote = try portal.openPipeWireRemote()
     return listing(
       monitored: try remote.devices(), through: remote, environment: environment,
-      includingSimulated: includingSimulated, hasFlash: { _ in false })
+      includingSimulated: includingSimulated)
   }
 
   /// The cameras the portal's PipeWire remote offers that the controller opens, `.rear` then `.front`;
-  /// throws ``HVTCameraError/noCameraAvailable(reason:)`` when it offers none. Their flash is not asked
-  /// for: a node path a portal camera names is the host's, not reachable from the sandbox.
+  /// throws ``HVTCameraError/noCameraAvailable(reason:)`` when it offers none.
   static func portalDevices(_ portal: CameraPortal) throws(HVTCameraError) -> [HVTCameraDeviceInfo] {
     let remote = try portal.openPipeWireRemote()
-    let cameras = describe(try remote.devices(), through: remote) { _ in false }.prefix { opens($0) }.prefix(2)
+    let cameras = describe(try remote.devices(), through: remote).prefix { opens($0) }.prefix(2)
     guard !cameras.isEmpty else {
       throw .noCameraAvailable(
         reason: "the camera portal granted access, but its PipeWire remote (OpenPipeWireRemote) offers no camera")

@@ -25,7 +25,7 @@ public struct HVTCameraDeviceInfo: Sendable, Hashable {
   public var name: String
   /// The V4L2 device node (`/dev/video0`, also of a PipeWire camera backed by one), or `nil` for the
   /// simulated camera and for devices without one (a libcamera camera, a PipeWire stream not backed by a
-  /// V4L2 node).
+  /// V4L2 node, a camera of the Camera portal, whose node is the host's).
   public var path: String?
   /// How the device was found: `"v4l2"`, `"libcamera"` or `"pipewire"` (the `GstDeviceMonitor` provider;
   /// see ``CameraDiscovery/api(deviceType:properties:)``), or `"simulated"`.
