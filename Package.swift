@@ -17,7 +17,7 @@ let package = Package(
   targets: [
     .systemLibrary(
       name: "CGStreamer",
-      pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-pbutils-1.0",
+      pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-pbutils-1.0 gio-unix-2.0",
       providers: [.apt(gstreamerPackages)]
     ),
     .target(name: "HVTGStreamer", dependencies: ["CGStreamer"]),
@@ -30,7 +30,9 @@ let package = Package(
     .executableTarget(name: "hvtcam", dependencies: ["HVTCamera"]),
     .executableTarget(name: "hvtcam-bench", dependencies: ["HVTCamera", "HVTGStreamer"]),
     .target(name: "MediaInspection", path: "Tests/MediaInspection"),
-    .target(name: "PipeWireHarness", dependencies: ["MediaInspection"], path: "Tests/PipeWireHarness"),
+    .target(
+      name: "PipeWireHarness", dependencies: ["MediaInspection"], path: "Tests/PipeWireHarness",
+      resources: [.copy("MockPortal/camera_portal.py")]),
     .testTarget(name: "HVTGStreamerTests", dependencies: ["HVTGStreamer"]),
     .testTarget(
       name: "HVTCameraTests", dependencies: ["HVTCamera", "HVTGStreamer", "MediaInspection", "PipeWireHarness"],

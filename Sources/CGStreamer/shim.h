@@ -11,6 +11,9 @@
 #include <gst/app/gstappsrc.h>
 #include <gst/pbutils/pbutils.h>
 #include <gst/video/video.h>
+// GDBus, for the camera portal (org.freedesktop.portal.Camera); its file descriptors come in a GUnixFDList.
+#include <gio/gio.h>
+#include <gio/gunixfdlist.h>
 
 // GST_SECOND is a macro cast expression; Swift cannot import it.
 static inline GstClockTime hvt_gst_second(void) { return GST_SECOND; }

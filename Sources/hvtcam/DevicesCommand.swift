@@ -1,8 +1,9 @@
 import Foundation
 import HVTCamera
 
-/// `hvtcam devices`: lists the cameras `GstDeviceMonitor` finds (and the simulated camera when enabled)
-/// with their name, device node, API, position, flash and capture modes, as text or as JSON.
+/// `hvtcam devices`: lists the cameras `GstDeviceMonitor` finds — in a Flatpak sandbox or with
+/// `HVT_CAMERA_PORTAL=1`, those of the Camera portal — (and the simulated camera when enabled) with their
+/// name, device node, API, position, flash and capture modes, as text or as JSON.
 enum DevicesCommand {
   static let parser = CommandLineParser(
     command: "devices",
@@ -14,6 +15,12 @@ enum DevicesCommand {
       HVT_CAMERA_SOURCE=simulated. Positions are per source: the simulated camera has its own rear and \
       front; of the real cameras the first two device nodes are rear and front, the others are reached \
       with --device /dev/videoN. With no camera it says so and exits 0.
+
+      In a Flatpak sandbox (/.flatpak-info exists), or with HVT_CAMERA_PORTAL=1, the real cameras are \
+      those of the Camera portal (org.freedesktop.portal.Camera: AccessCamera, then OpenPipeWireRemote), \
+      opened with pipewiresrc fd=N target-object=SERIAL (N is this process's connection, so that line \
+      does not work pasted into a shell); HVT_CAMERA_PORTAL=0 never uses the portal. When the portal \
+      refuses (access denied, no camera present, no portal) it says why and exits 1.
 
       --json prints one JSON document (keys sorted; absent values are null):
         {"version": 1, "cameras": [{"name": "…", "id": "v4l2:usb-0000:00:14.0-6", "position": "rear"|"front"|null, "api": "v4l2"|"libcamera"|
@@ -36,7 +43,7 @@ enum DevicesCommand {
   static let jsonVersion = 1
 
   static func run(_ arguments: ParsedArguments) throws {
-    let cameras = HVTCameraDeviceInfo.allCameras(includingSimulated: arguments.flag("--simulated"))
+    let cameras = try HVTCameraDeviceInfo.availableCameras(includingSimulated: arguments.flag("--simulated"))
     if arguments.flag("--json") {
       let data = try JSONSerialization.data(
         withJSONObject: ["version": jsonVersion, "cameras": cameras.map(json)] as [String: Any],

@@ -28,7 +28,8 @@ let overview = """
   commands:
   \(commands.map { "  \($0.parser.command.padding(toLength: 10, withPad: " ", startingAt: 0))\($0.parser.firstSentence)" }.joined(separator: "\n"))
 
-  Run 'hvtcam COMMAND --help' for a command's options. HVT_CAMERA_SOURCE=simulated uses the simulated camera.
+  Run 'hvtcam COMMAND --help' for a command's options. HVT_CAMERA_SOURCE=simulated uses the simulated camera;
+  HVT_CAMERA_PORTAL=1 takes the cameras from the Camera portal, as in a Flatpak sandbox (0: never).
   """
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -23,8 +23,8 @@ struct SimulatedCameraTests {
   }
 
   @Test("HVT_CAMERA_SOURCE=simulated selects it for the automatic source")
-  func environmentVariable() {
-    let cameras = CameraDiscovery.devices(for: .automatic, environment: ["HVT_CAMERA_SOURCE": "simulated"])
+  func environmentVariable() throws {
+    let cameras = try CameraDiscovery.devices(for: .automatic, environment: ["HVT_CAMERA_SOURCE": "simulated"])
     #expect(cameras.map(\.api) == ["simulated", "simulated"])
   }
 

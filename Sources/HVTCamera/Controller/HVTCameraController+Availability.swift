@@ -32,7 +32,13 @@ extension HVTCameraController {
   /// Why `source` offers no camera: the error of the camera that failed to open, else
   /// ``HVTCameraError/noCameraAvailable(reason:)``.
   static func unavailability(of source: HVTCameraSource) -> HVTCameraError {
-    cameras(for: source).lazy.compactMap(\.failure).first
+    let cameras: [HVTCameraDeviceInfo]
+    do {
+      cameras = try CameraDiscovery.devices(for: source, environment: ProcessInfo.processInfo.environment)
+    } catch {
+      return error
+    }
+    return cameras.lazy.compactMap(\.failure).first
       ?? .noCameraAvailable(reason: "no V4L2 or PipeWire camera was found and the simulated camera is not enabled")
   }
 
@@ -46,8 +52,9 @@ extension HVTCameraController {
     cameras(for: source).contains { $0.position == device && $0.hasFlash }
   }
 
-  /// The cameras of `source`: `.rear` first, then `.front` when there is one.
+  /// The cameras of `source`: `.rear` first, then `.front` when there is one. None when the Camera
+  /// portal (in a Flatpak sandbox, or with `HVT_CAMERA_PORTAL=1`) refuses; `present()` throws why.
   public static func cameras(for source: HVTCameraSource = .automatic) -> [HVTCameraDeviceInfo] {
-    CameraDiscovery.devices(for: source, environment: ProcessInfo.processInfo.environment)
+    (try? CameraDiscovery.devices(for: source, environment: ProcessInfo.processInfo.environment)) ?? []
   }
 }

@@ -13,7 +13,9 @@ extension HVTCameraController {
   /// ``HVTCameraEvent/configured(_:)`` and ``HVTCameraEvent/readyForCapture(_:)`` when frames flow, or
   /// `didFailWithError` when the device does not start (after ``startTimeout`` at the latest).
   /// `takePicture()` before then takes the camera's first frame. Finding the camera may take a moment
-  /// (GStreamer's device monitor); call it off the main thread if that matters.
+  /// (GStreamer's device monitor; in a Flatpak sandbox the Camera portal, which may ask the user, and whose
+  /// refusal is thrown: ``HVTCameraError/cameraAccessDenied`` and the other portal errors); call it off
+  /// the main thread if that matters.
   public func present() throws {
     try presentNow()
   }
@@ -102,7 +104,7 @@ extension HVTCameraController {
 
   /// The model of the pipeline for `settings` and the camera they select.
   func makeModel(_ settings: Settings) throws -> HVTPipelineModel {
-    let cameras = CameraDiscovery.devices(for: source, environment: ProcessInfo.processInfo.environment)
+    let cameras = try CameraDiscovery.devices(for: source, environment: ProcessInfo.processInfo.environment)
     guard !cameras.isEmpty else {
       throw HVTCameraError.noCameraAvailable(
         reason:

@@ -5,7 +5,9 @@ extension HVTCameraDeviceInfo {
   /// Every camera, as `hvtcam devices` lists them: the simulated camera's rear and front devices when
   /// `includingSimulated` is true or `HVT_CAMERA_SOURCE=simulated`, then every `Video/Source` device
   /// `GstDeviceMonitor` finds (V4L2, libcamera and PipeWire providers), each camera once (a V4L2 node that
-  /// PipeWire serves is listed as PipeWire's camera), those the controller opens first.
+  /// PipeWire serves is listed as PipeWire's camera), those the controller opens first. In a Flatpak
+  /// sandbox, or with `HVT_CAMERA_PORTAL=1`, the real cameras are those of the Camera portal instead (see
+  /// ``availableCameras(includingSimulated:)``); when the portal refuses, there are none.
   ///
   /// Positions are those the controller uses within each source: the simulated camera has its own rear and
   /// front; of the real devices, the first two the controller opens (V4L2 nodes in node order, then
@@ -13,9 +15,24 @@ extension HVTCameraDeviceInfo {
   /// that node alone is `.rear`); the others have no ``assignedPosition``. Each V4L2 node is opened
   /// briefly to ask for its flash control.
   public static func allCameras(includingSimulated: Bool = false) -> [HVTCameraDeviceInfo] {
-    CameraDiscovery.listing(
-      monitored: CameraDiscovery.monitoredDevices(), environment: ProcessInfo.processInfo.environment,
-      includingSimulated: includingSimulated)
+    let environment = ProcessInfo.processInfo.environment
+    return (try? CameraDiscovery.everyCamera(environment: environment, includingSimulated: includingSimulated))
+      ?? CameraDiscovery.listing(monitored: [], environment: environment, includingSimulated: includingSimulated)
+  }
+
+  /// Every camera, as ``allCameras(includingSimulated:)`` lists them, or why the Camera portal gives none.
+  ///
+  /// In a Flatpak sandbox (`/.flatpak-info` exists), or with `HVT_CAMERA_PORTAL=1`, the real cameras come
+  /// from the Camera portal (`org.freedesktop.portal.Camera` on the session bus): `AccessCamera` (the user
+  /// may be asked), then `OpenPipeWireRemote`, whose PipeWire connection GStreamer's
+  /// `pipewiredeviceprovider` lists; each is opened with `pipewiresrc fd=N target-object=SERIAL`, `N` that
+  /// connection, which the listed cameras keep open. Throws ``HVTCameraError/cameraAccessDenied``,
+  /// ``HVTCameraError/noCameraAvailable(reason:)`` (`IsCameraPresent` is false),
+  /// ``HVTCameraError/portalUnavailable(reason:)``, ``HVTCameraError/portalRequestFailed(method:reason:)``
+  /// or ``HVTCameraError/portalTimedOut(method:seconds:)``. Blocks while the portal asks the user.
+  public static func availableCameras(includingSimulated: Bool = false) throws -> [HVTCameraDeviceInfo] {
+    try CameraDiscovery.everyCamera(
+      environment: ProcessInfo.processInfo.environment, includingSimulated: includingSimulated)
   }
 }
 
@@ -134,9 +151,12 @@ extension CameraDiscovery {
   /// Describes monitored devices, each camera once (``deduplicated(_:)``): first those the controller
   /// opens — V4L2 nodes and PipeWire cameras, in ``openingOrder(_:)`` — the first two positioned `.rear`
   /// and `.front`; then the others (no position) by name. `hasFlash` is asked of each V4L2 node
-  /// (``V4L2Controls/hasFlash(path:)`` by default).
+  /// (``V4L2Controls/hasFlash(path:)`` by default). Devices listed through a portal's PipeWire `remote`
+  /// are opened through it and keep it open; they have no path and no flash: a node a portal camera names
+  /// is the host's, which the sandbox does not reach.
   static func describe(
-    _ devices: [MonitoredDevice], hasFlash: (String) -> Bool = V4L2Controls.hasFlash(path:)
+    _ devices: [MonitoredDevice], through remote: PipeWireRemote? = nil,
+    hasFlash: (String) -> Bool = V4L2Controls.hasFlash(path:)
   ) -> [HVTCameraDeviceInfo] {
     let listed = deduplicated(devices)
     let opened = listed.compactMap { device in openingOrder(device).map { (device, $0) } }
@@ -145,11 +165,13 @@ extension CameraDiscovery {
     let positions: [HVTCameraController.CameraDevice] = [.rear, .front]
     return (opened + others).enumerated().map { index, device in
       let api = api(of: device)
+      let source = sourceElement(for: device, api: api)
+      let node = remote == nil ? device.nodePath : nil
       return HVTCameraDeviceInfo(
         assignedPosition: index < opened.count ? positions.dropFirst(index).first : nil, name: device.displayName,
-        path: device.nodePath, api: api, hasFlash: device.nodePath.map(hasFlash) ?? false,
-        caps: device.caps ?? "video/x-raw", sourceElement: sourceElement(for: device, api: api),
-        uniqueID: uniqueID(of: device, api: api))
+        path: node, api: api, hasFlash: node.map(hasFlash) ?? false,
+        caps: device.caps ?? "video/x-raw", sourceElement: remote.map { source.reaching(through: $0) } ?? source,
+        uniqueID: uniqueID(of: device, api: api), pipeWireRemote: remote)
     }
   }
 
@@ -157,16 +179,52 @@ extension CameraDiscovery {
   /// `HVT_CAMERA_SOURCE=simulated`), then the monitored devices. With `HVT_CAMERA_SOURCE=/dev/videoN`,
   /// that node is `.rear` and no other real device has a position.
   static func listing(
-    monitored: [MonitoredDevice], environment: [String: String], includingSimulated: Bool,
-    hasFlash: (String) -> Bool = V4L2Controls.hasFlash(path:)
+    monitored: [MonitoredDevice], through remote: PipeWireRemote? = nil, environment: [String: String],
+    includingSimulated: Bool, hasFlash: (String) -> Bool = V4L2Controls.hasFlash(path:)
   ) -> [HVTCameraDeviceInfo] {
     let configured = HVTCameraSource.fromEnvironment(environment["HVT_CAMERA_SOURCE"])
-    var real = describe(monitored, hasFlash: hasFlash)
+    var real = describe(monitored, through: remote, hasFlash: hasFlash)
     if case .device(let path)? = configured?.kind {
       for index in real.indices { real[index].assignedPosition = real[index].path == path ? .rear : nil }
     }
     let simulated: Bool
     if case .simulated? = configured?.kind { simulated = true } else { simulated = includingSimulated }
     return (simulated ? simulatedDevices() : []) + real
+  }
+}
+
+extension CameraDiscovery {
+  /// ``listing(monitored:through:environment:includingSimulated:hasFlash:)`` of the devices
+  /// `GstDeviceMonitor` finds, or, when the environment selects the Camera portal
+  /// (``CameraPortal/selected(by:sandboxMarker:)``), of those its PipeWire remote offers.
+  static func everyCamera(environment: [String: String], includingSimulated: Bool) throws(HVTCameraError)
+    -> [HVTCameraDeviceInfo]
+  {
+    guard let portal = CameraPortal.selected(by: environment) else {
+      return listing(monitored: monitoredDevices(), environment: environment, includingSimulated: includingSimulated)
+    }
+    let remote = try portal.openPipeWireRemote()
+    return listing(
+      monitored: try remote.devices(), through: remote, environment: environment,
+      includingSimulated: includingSimulated)
+  }
+
+  /// The cameras the portal's PipeWire remote offers that the controller opens, `.rear` then `.front`;
+  /// throws ``HVTCameraError/noCameraAvailable(reason:)`` when it offers none.
+  static func portalDevices(_ portal: CameraPortal) throws(HVTCameraError) -> [HVTCameraDeviceInfo] {
+    let remote = try portal.openPipeWireRemote()
+    let cameras = describe(try remote.devices(), through: remote).prefix { opens($0) }.prefix(2)
+    guard !cameras.isEmpty else {
+      throw .noCameraAvailable(
+        reason: "the camera portal granted access, but its PipeWire remote (OpenPipeWireRemote) offers no camera")
+    }
+    return Array(cameras)
+  }
+}
+
+extension HVTElementDescription {
+  /// The same PipeWire source, connecting through a portal's remote: `pipewiresrc fd=N …`.
+  func reaching(through remote: PipeWireRemote) -> HVTElementDescription {
+    setting("fd", to: String(remote.fd))
   }
 }

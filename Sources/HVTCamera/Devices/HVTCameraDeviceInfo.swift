@@ -25,7 +25,7 @@ public struct HVTCameraDeviceInfo: Sendable, Hashable {
   public var name: String
   /// The V4L2 device node (`/dev/video0`, also of a PipeWire camera backed by one), or `nil` for the
   /// simulated camera and for devices without one (a libcamera camera, a PipeWire stream not backed by a
-  /// V4L2 node).
+  /// V4L2 node, a camera of the Camera portal, whose node is the host's).
   public var path: String?
   /// How the device was found: `"v4l2"`, `"libcamera"` or `"pipewire"` (the `GstDeviceMonitor` provider;
   /// see ``CameraDiscovery/api(deviceType:properties:)``), or `"simulated"`.
@@ -45,6 +45,9 @@ public struct HVTCameraDeviceInfo: Sendable, Hashable {
   /// `v4l2:platform:vivid-000`), `pipewire:` and the node's object path, or `simulated:rear`/`simulated:front`.
   /// Camera settings (``HVTCameraControls``) are kept per ID.
   public var uniqueID: String
+  /// The Camera portal's PipeWire connection a portal camera is opened through (its source element's
+  /// `fd`), kept open while this value lives; `nil` for other cameras.
+  var pipeWireRemote: PipeWireRemote? = nil
   /// The video test pattern shown by a simulated device.
   var isSimulated: Bool { api == "simulated" }
 
@@ -85,8 +88,12 @@ enum CameraDiscovery {
     }
   }
 
-  /// The cameras of a source, positioned `.rear` then `.front`.
-  static func devices(for source: HVTCameraSource, environment: [String: String]) -> [HVTCameraDeviceInfo] {
+  /// The cameras of a source, positioned `.rear` then `.front`: for `.automatic`, those of the Camera
+  /// portal when the environment selects it (``CameraPortal/selected(by:sandboxMarker:)``), throwing its
+  /// refusal.
+  static func devices(for source: HVTCameraSource, environment: [String: String]) throws(HVTCameraError)
+    -> [HVTCameraDeviceInfo]
+  {
     switch source.kind {
     case .simulated:
       return simulatedDevices()
@@ -96,8 +103,9 @@ enum CameraDiscovery {
       return [device]
     case .automatic:
       if let configured = HVTCameraSource.fromEnvironment(environment["HVT_CAMERA_SOURCE"]) {
-        return devices(for: configured, environment: [:])
+        return try devices(for: configured, environment: [:])
       }
+      if let portal = CameraPortal.selected(by: environment) { return try portalDevices(portal) }
       return positionedDevices(limit: 2)
     }
   }

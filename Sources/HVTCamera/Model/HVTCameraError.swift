@@ -28,6 +28,19 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
   case startTimedOut(seconds: Double)
   /// The camera in use was unplugged.
   case cameraDisconnected(name: String, path: String?)
+  /// The Camera portal cannot be used: there is no session bus, no `org.freedesktop.portal.Desktop` on
+  /// it, or it has no `org.freedesktop.portal.Camera` interface (an xdg-desktop-portal without camera
+  /// support). `reason` says which, with the D-Bus error.
+  case portalUnavailable(reason: String)
+  /// The user denied the app access to the camera: the Camera portal's `AccessCamera` request answered
+  /// with response 1.
+  case cameraAccessDenied
+  /// A call to the Camera portal failed, or its `AccessCamera` request ended without access for another
+  /// reason than the user's no (response 2): the method, and what went wrong.
+  case portalRequestFailed(method: String, reason: String)
+  /// The Camera portal did not answer `method` within `seconds` (for `AccessCamera`, the user did not
+  /// answer the dialog in time).
+  case portalTimedOut(method: String, seconds: Double)
   /// The camera in use delivered no frame for `seconds` (``HVTCameraController/cameraStallTimeout``).
   case cameraStalled(name: String, seconds: Double)
   /// GStreamer reported an error on the bus.
@@ -116,6 +129,15 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
       "the camera did not start within \(Self.format(seconds)) s"
     case .cameraDisconnected(let name, let path):
       "the camera in use was disconnected: \(name)\(path.map { " (\($0))" } ?? "")"
+    case .portalUnavailable(let reason):
+      "the camera portal (org.freedesktop.portal.Camera) is not available: \(reason)"
+    case .cameraAccessDenied:
+      "access to the camera was denied (the camera portal's AccessCamera request answered 1: "
+        + "the user said no; it can be allowed again in the desktop's privacy settings)"
+    case .portalRequestFailed(let method, let reason):
+      "the camera portal's \(method) failed: \(reason)"
+    case .portalTimedOut(let method, let seconds):
+      "the camera portal did not answer \(method) within \(Self.format(seconds)) s"
     case .cameraStalled(let name, let seconds):
       "the camera in use delivered no frame for \(Self.format(seconds)) s: \(name)"
     case .gstreamer(let message):

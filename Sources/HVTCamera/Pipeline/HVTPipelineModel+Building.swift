@@ -59,7 +59,8 @@ extension HVTPipelineModel {
         preset: preset, configuration: configuration, intraOnly: settings.quality.isIntraOnly,
         overlays: burned(.movies, "movie")),
       configuration: configuration, movieExtension: preset.movieExtension, photoExtension: preset.photoExtension,
-      flashNode: camera.hasFlash && !camera.isSimulated ? camera.path : nil)
+      flashNode: camera.hasFlash && !camera.isSimulated ? camera.path : nil,
+      pipeWireRemote: preset.source == nil ? camera.pipeWireRemote : nil)
   }
 
   /// A copy whose preview is built from `settings`, its window sink (if it shows one) `windowSink` when

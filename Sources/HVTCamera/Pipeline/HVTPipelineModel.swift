@@ -25,6 +25,9 @@ public struct HVTPipelineModel: Sendable, Hashable {
   public var photoExtension: String
   /// The V4L2 node whose flash LED the engine fires (a camera with `V4L2_CID_FLASH_LED_MODE`), if any.
   public var flashNode: String? = nil
+  /// The Camera portal's PipeWire connection the source reaches its camera through (`pipewiresrc fd=`),
+  /// kept open for as long as the model (and the session running it) lives.
+  var pipeWireRemote: PipeWireRemote? = nil
 
   /// The factory of the movie encoder in the recording branch, e.g. `"x264enc"`.
   public var movieEncoder: String { recording.first { $0.name == HVTPipelineModel.movieEncoderName }?.factory ?? "" }

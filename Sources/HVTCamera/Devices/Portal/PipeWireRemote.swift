@@ -1,0 +1,28 @@
+import HVTGStreamer
+
+/// A connection to PipeWire that the Camera portal opened (`OpenPipeWireRemote`'s file descriptor),
+/// which offers the cameras the app may use and nothing else.
+///
+/// It owns the descriptor: every camera listed through it (``HVTCameraDeviceInfo``) and every pipeline
+/// model built for one holds it, and it is closed when the last of them is gone — a dismissed camera's
+/// session, a listing the app let go of. `pipewiresrc fd=N` duplicates the descriptor when it starts, so a
+/// running camera does not depend on it.
+struct PipeWireRemote: Sendable, Hashable {
+  /// The descriptor, closed with its last owner.
+  let descriptor: OwnedFileDescriptor
+
+  /// The descriptor's number, for `pipewiresrc fd=` and `pipewiredeviceprovider fd=`.
+  var fd: Int32 { descriptor.rawValue }
+
+  /// The cameras the remote offers: GStreamer's PipeWire device provider (`pipewiredeviceprovider`),
+  /// probed once with `fd` set to this remote, for its `Video/Source` devices.
+  func devices() throws(HVTCameraError) -> [MonitoredDevice] {
+    do {
+      return try DeviceProvider.probe(
+        "pipewiredeviceprovider", properties: ["fd": String(fd)], deviceClass: "Video/Source"
+      ).map(MonitoredDevice.init)
+    } catch {
+      throw HVTCameraError.pipelineSetupFailed(error)
+    }
+  }
+}
