@@ -64,10 +64,12 @@ public final class Device: @unchecked Sendable {
 
 /// Lists devices of a class through `GstDeviceMonitor` (V4L2, libcamera and PipeWire providers).
 public enum DeviceMonitor {
-  /// The devices whose class matches `deviceClass` (e.g. `"Video/Source"`), probed once. Wraps
+  /// The devices whose class matches `deviceClass` (e.g. `"Video/Source"`), probed once (PipeWire's as
+  /// its provider, kept running for the process, knows them: ``PipeWireDeviceProvider``). Wraps
   /// `gst_device_monitor_add_filter`, `gst_device_monitor_start` and `gst_device_monitor_get_devices`.
   public static func devices(ofClass deviceClass: String) -> [Device] {
     GStreamer.initialize()
+    PipeWireDeviceProvider.keepRunning()
     guard let monitor = gst_device_monitor_new() else { return [] }
     defer { gst_object_unref(monitor) }
     gst_device_monitor_add_filter(monitor, deviceClass, nil)
@@ -114,6 +116,7 @@ public final class DeviceWatcher: @unchecked Sendable {
     }
     self.monitor = monitor
     self.bus = bus
+    PipeWireDeviceProvider.keepRunning()
     let context = CallbackContext.retained(handler)
     gst_bus_set_sync_handler(
       bus,
@@ -150,4 +153,37 @@ public final class DeviceWatcher: @unchecked Sendable {
     gst_object_unref(bus)
     gst_object_unref(monitor)
   }
+}
+
+/// GStreamer's PipeWire device provider, started once for the process and never stopped, so that the
+/// device monitors above only count its users up and down and its own `stop` never runs.
+///
+/// Its `stop` is broken in PipeWire 0.3.65 (Debian 12's `gstreamer1.0-pipewire`): it destroys its
+/// registry proxy without holding the PipeWire thread loop's lock, while the loop's thread handles the
+/// server's answer to that destruction, so both threads drop the proxy's last reference and free it —
+/// glibc then aborts the process as the loop's thread ends ("tcache_thread_shutdown(): unaligned tcache
+/// chunk detected"; "double free or corruption (fasttop)" inside `gst_device_provider_stop` with
+/// `GLIBC_TUNABLES=glibc.malloc.tcache_count=0`). `gst-device-monitor-1.0 Video/Source` crashes the same
+/// way; PipeWire fixed it in 0.3.73 (commit b0a7e4a2, "gst: lock/unlock around proxy destroy"). The same
+/// `stop` also leaves its node proxies and its core listener on the PipeWire connection, which every
+/// `pipewiresrc` of the process shares: a node going later removes a device already freed, and a second
+/// `start` adds the listener to the list it is still in (fixed upstream in 1.5.85 and after it). A
+/// provider that runs until the process exits never gets there; its devices come and go with PipeWire's
+/// nodes meanwhile (``DeviceWatcher`` hears them).
+///
+/// A PipeWire that starts after the first listing of the process is not seen by it (0.3.65's provider
+/// connects once, when it starts, and reports success when it cannot connect).
+enum PipeWireDeviceProvider {
+  /// Whether the provider was found and started. The provider is a singleton its factory keeps, so the
+  /// reference taken here is dropped: the start count, not a reference, keeps it running. Wraps
+  /// `gst_device_provider_factory_get_by_name` and `gst_device_provider_start`.
+  static let isRunning: Bool = {
+    GStreamer.initialize()
+    guard let provider = gst_device_provider_factory_get_by_name("pipewiredeviceprovider") else { return false }
+    defer { gst_object_unref(provider) }
+    return gst_device_provider_start(provider) != 0
+  }()
+
+  /// Starts the provider the first time it is called, at once afterwards.
+  static func keepRunning() { _ = isRunning }
 }
