@@ -112,9 +112,10 @@ public final class DeviceWatcher: Sendable {
 /// connects to each provider (a singleton that outlives it) a `sync-message` handler and
 /// `provider-hidden`/`provider-unhidden` handlers with itself as their data, without a reference; its
 /// dispose disconnects only the first, and not from a provider's thread that is running it. A provider
-/// still running (PipeWire's: ``PipeWireDeviceProvider``) then calls into a freed monitor: `hvtcam
-/// record` crashed in `gst_bus_post` on PipeWire's thread as the camera it recorded went away and its
-/// controller released its watcher. A monitor that is never released is never called freed.
+/// still running (PipeWire's: ``PipeWireDeviceProvider``) can then call into a freed monitor: `hvtcam
+/// record` crashed once in `gst_bus_post` on PipeWire's thread as the camera it recorded went away and
+/// its controller released its watcher (its own monitor then). A monitor never released is never called
+/// freed.
 final class SharedDeviceMonitor: @unchecked Sendable {
   private let monitor: UnsafeMutablePointer<GstDeviceMonitor>
   /// Whether the monitor started; under `lock`, as are the subscribers.
