@@ -22,10 +22,9 @@ final class CameraBin: @unchecked Sendable {
     /// Properties camerabin's encoders refused, and errors it posted.
     var problems: [String] = []
     var encoderSettings = ""
-    /// While recording: the source's last V4L2 sequence number and the gaps in them so far.
+    /// While recording: the gaps in the source's V4L2 sequence numbers so far.
     var recording = false
-    var lastSequence: UInt?
-    var framesLostByDriver = 0
+    var gaps = SequenceGaps()
   }
 
   let size: HVTFrameSize
@@ -47,14 +46,9 @@ final class CameraBin: @unchecked Sendable {
     let wrapper = try Element(factory: "wrappercamerabinsrc", name: "camera-source")
     let camera = try source.makeSource()
     camera.staticPad("src")?.addProbe(.buffer) { [records] _, info in
-      let sequence = info.buffer?.offset ?? ClockTime.none
-      guard ClockTime.isValid(sequence) else { return .ok }
+      let offset = info.buffer?.offset ?? ClockTime.none
       records.withLock { records in
-        guard records.recording else { return }
-        if let last = records.lastSequence, sequence > last + 1 {
-          records.framesLostByDriver += Int(sequence - last - 1)
-        }
-        records.lastSequence = sequence
+        if records.recording { records.gaps.note(offset) }
       }
       return .ok
     }
@@ -210,7 +204,7 @@ final class CameraBin: @unchecked Sendable {
       $0.videoDone = nil
     }
     records.withLock { records in
-      (records.recording, records.lastSequence, records.framesLostByDriver) = (true, nil, 0)
+      (records.recording, records.gaps) = (true, SequenceGaps())
     }
     let start = ContinuousClock.now
     try pipeline.emit("start-capture")
@@ -232,7 +226,7 @@ final class CameraBin: @unchecked Sendable {
 
   /// Gaps in the V4L2 sequence numbers of the source's frames (`GST_BUFFER_OFFSET`) during the last
   /// recording: frames the driver lost.
-  var framesLostByDriver: Int { records.withLock { $0.framesLostByDriver } }
+  var framesLostByDriver: Int { records.withLock { $0.gaps.lost } }
 
   /// Sets NULL.
   func stop() {

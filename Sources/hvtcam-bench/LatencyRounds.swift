@@ -42,6 +42,15 @@ struct LatencyRounds {
   let movieEncoder: HVTElementDescription
   let photoEncoder: HVTElementDescription
 
+  /// The titles of the rows measured against camerabin and against the `gst-launch-1.0` lines alike.
+  private static let startupTitle = "start-up: present() → first preview frame"
+  private static let shutterTitle = "shutter: takePicture() → delegate holds the JPEG on disk"
+  private static let recordStartTitle = "record start: startVideoCapture() → first frame entering the encoder"
+  private static let recordStopTitle = "record stop: stopVideoCapture() → delegate holds the finalized movie"
+  private var driverLostTitle: String {
+    "frames lost by the driver during a \(plan.recordingSeconds) s recording (V4L2 sequence gaps)"
+  }
+
   /// How long after the last capture a preview-loss window closes (a few frames, so that the newest
   /// preview frame is one made after it).
   static let settle = Duration.milliseconds(150)
@@ -179,11 +188,11 @@ struct LatencyRounds {
     let stills = plan.burst
     return [
       Row(
-        id: "startup", title: "start-up: present() → first preview frame", resolution: resolution, unit: "ms",
+        id: "startup", title: Self.startupTitle, resolution: resolution, unit: "ms",
         hvtcamera: ours.startup,
         reference: ("camerabin", "PLAYING → first viewfinder buffer", theirs.startup)),
       Row(
-        id: "shutter", title: "shutter: takePicture() → delegate holds the JPEG on disk", resolution: resolution,
+        id: "shutter", title: Self.shutterTitle, resolution: resolution,
         unit: "ms", hvtcamera: ours.shutter, reference: ("camerabin", "start-capture → image-done", theirs.shutter)),
       Row(
         id: "shutter-lag",
@@ -192,7 +201,7 @@ struct LatencyRounds {
         reference: ("camerabin", "running time at start-capture − saved frame's timestamp", theirs.frameAge),
         hasRatio: false),
       Row(
-        id: "record-start", title: "record start: startVideoCapture() → first frame entering the encoder",
+        id: "record-start", title: Self.recordStartTitle,
         resolution: resolution, unit: "ms", hvtcamera: ours.recordStart,
         reference: ("camerabin", "start-capture (video mode) → x264enc sink pad", theirs.recordStart)),
       Row(
@@ -201,7 +210,7 @@ struct LatencyRounds {
           + "(HVTMediaMetadata.frameAge)",
         resolution: resolution, unit: "ms", hvtcamera: ours.movieFrameAge),
       Row(
-        id: "record-stop", title: "record stop: stopVideoCapture() → delegate holds the finalized movie",
+        id: "record-stop", title: Self.recordStopTitle,
         resolution: resolution, unit: "ms", hvtcamera: ours.recordStop,
         reference: ("camerabin", "stop-capture → video-done", theirs.recordStop)),
       Row(
@@ -229,24 +238,24 @@ struct LatencyRounds {
     let engine = "gst-launch-1.0"
     return [
       Row(
-        id: "startup-gst-launch", title: "start-up: present() → first preview frame", resolution: resolution,
+        id: "startup-gst-launch", title: Self.startupTitle, resolution: resolution,
         unit: "ms", hvtcamera: ours.startup,
         reference: (engine, "the photo line: PLAYING → first frame at the preview sink", launch.startup)),
       Row(
-        id: "shutter-gst-launch", title: "shutter: takePicture() → delegate holds the JPEG on disk",
+        id: "shutter-gst-launch", title: Self.shutterTitle,
         resolution: resolution, unit: "ms", hvtcamera: ours.shutter,
         reference: (engine, "a photo is a new run of the photo line: PLAYING → JPEG written", launch.shutter)),
       Row(
-        id: "record-start-gst-launch", title: "record start: startVideoCapture() → first frame entering the encoder",
+        id: "record-start-gst-launch", title: Self.recordStartTitle,
         resolution: resolution, unit: "ms", hvtcamera: ours.recordStart,
         reference: (engine, "the movie line: PLAYING → first frame entering x264enc", launch.recordStart)),
       Row(
-        id: "record-stop-gst-launch", title: "record stop: stopVideoCapture() → delegate holds the finalized movie",
+        id: "record-stop-gst-launch", title: Self.recordStopTitle,
         resolution: resolution, unit: "ms", hvtcamera: ours.recordStop,
         reference: (engine, "the movie line (-e): end of stream → EOS on the bus", launch.recordStop)),
       Row(
         id: "driver-lost-recording-gst-launch",
-        title: "frames lost by the driver during a \(plan.recordingSeconds) s recording (V4L2 sequence gaps)",
+        title: driverLostTitle,
         resolution: resolution, unit: "frames", hvtcamera: ours.driverLost,
         reference: (engine, "the same, at v4l2src's pad in the movie line", launch.driverLost), hasRatio: false),
     ]
@@ -258,7 +267,7 @@ struct LatencyRounds {
     return [
       Row(
         id: "driver-lost-recording",
-        title: "frames lost by the driver during a \(plan.recordingSeconds) s recording (V4L2 sequence gaps)",
+        title: driverLostTitle,
         resolution: resolution, unit: "frames", hvtcamera: ours.driverLost,
         reference: ("camerabin", "the same, at v4l2src's pad", theirs.driverLost), hasRatio: false)
     ]

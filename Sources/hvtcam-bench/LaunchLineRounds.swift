@@ -58,14 +58,10 @@ struct LaunchLineRounds {
     }
     let entered = try awaitBuffer(at: encoder, in: pipeline)
     let finished = Awaited<Instant>()
-    let gaps = Locked((last: UInt?.none, lost: 0))
+    let gaps = Locked(SequenceGaps())
     try pad("src", of: "camera", in: pipeline).addProbe(.buffer) { _, info in
-      let sequence = info.buffer?.offset ?? ClockTime.none
-      guard ClockTime.isValid(sequence) else { return .ok }
-      gaps.withLock { gaps in
-        if let last = gaps.last, sequence > last + 1 { gaps.lost += Int(sequence - last - 1) }
-        gaps.last = sequence
-      }
+      let offset = info.buffer?.offset ?? ClockTime.none
+      gaps.withLock { $0.note(offset) }
       return .ok
     }
     failOnError(pipeline, [entered, finished]) { message in

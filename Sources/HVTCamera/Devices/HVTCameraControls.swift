@@ -24,7 +24,7 @@ public struct HVTCameraControls: Sendable {
   /// running it (``HVTCameraController/cameraControls()`` reaches them); here they start from the values
   /// kept in `store`, and values set are kept for its next start.
   public init(camera: HVTCameraDeviceInfo, store: HVTCameraSettingsStore = .standard) throws(HVTCameraError) {
-    if SimulatedCameraControls.isSimulated(id: camera.uniqueID) {
+    if camera.isSimulated {
       let simulated = SimulatedCameraControls(values: store.values(for: camera.uniqueID))
       self.init(simulated: simulated, cameraID: camera.uniqueID, store: store)
       return

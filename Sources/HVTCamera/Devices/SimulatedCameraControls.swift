@@ -31,10 +31,6 @@ final class SimulatedCameraControls: Sendable {
     state = Locked(State(values: Dictionary(uniqueKeysWithValues: current)))
   }
 
-  /// Whether a camera's ``HVTCameraDeviceInfo/uniqueID`` is a simulated camera's (`simulated:rear`,
-  /// `simulated:front`).
-  static func isSimulated(id: String?) -> Bool { id?.hasPrefix("simulated:") == true }
-
   /// Names of the source chain's elements that show the values.
   static let balanceName = "camera-balance"
   static let cropName = "camera-zoom"
