@@ -104,53 +104,47 @@ public struct HVTCameraControls: Sendable {
   public func applyKept() -> (applied: [String: Int64], failed: [String: String]) {
     let kept = store.values(for: cameraID)
     guard !kept.isEmpty else { return ([:], [:]) }
-    if let simulated { return applyKept(kept, to: simulated) }
+    if let simulated {
+      // The simulated camera's elements take any number: its ranges are checked here.
+      return Self.apply(kept, to: simulated.controls(), checkingRanges: true) {
+        value, control throws(HVTCameraError) in try setValue(value, of: control)
+      }
+    }
     do throws(HVTCameraError) {
       return try withNode { node throws(V4L2Failure) in
-        var applied: [String: Int64] = [:]
-        var failed: [String: String] = [:]
-        let controls = try V4L2Controls.controls(of: node)
-        for control in controls {
-          guard let value = kept[control.name] else { continue }
-          do throws(V4L2Failure) {
-            try node.setValue(value, of: control.id)
-            applied[control.name] = value
-          } catch {
-            failed[control.name] = error.description
-          }
+        Self.apply(kept, to: try V4L2Controls.controls(of: node), checkingRanges: false) {
+          value, control throws(V4L2Failure) in try node.setValue(value, of: control.id)
         }
-        for name in kept.keys where !controls.contains(where: { $0.name == name }) {
-          failed[name] = "the camera has no control \(name)"
-        }
-        return (applied, failed)
       }
     } catch {
       return ([:], kept.mapValues { _ in error.description })
     }
   }
 
-  /// The kept values that are among the simulated camera's controls and values they take, set.
-  private func applyKept(_ kept: [String: Int64], to simulated: SimulatedCameraControls) -> (
-    applied: [String: Int64], failed: [String: String]
-  ) {
+  /// Sets each kept value with `set`, in the order of `controls` (a driver's puts automatic modes before
+  /// the values they govern), first checking it against the control's range when `checkingRanges`.
+  /// Returns what was applied and, with the reason, what was not.
+  private static func apply<Failure: Error & CustomStringConvertible>(
+    _ kept: [String: Int64], to controls: [HVTCameraControl], checkingRanges: Bool,
+    with set: (Int64, HVTCameraControl) throws(Failure) -> Void
+  ) -> (applied: [String: Int64], failed: [String: String]) {
     var applied: [String: Int64] = [:]
     var failed: [String: String] = [:]
-    let controls = simulated.controls()
-    for (name, value) in kept {
-      guard let control = controls.first(where: { $0.name == name }) else {
-        failed[name] = "the camera has no control \(name)"
+    for control in controls {
+      guard let value = kept[control.name] else { continue }
+      guard !checkingRanges || control.accepts(value) else {
+        failed[control.name] = "it takes \(control.rangeText)"
         continue
       }
-      guard control.accepts(value) else {
-        failed[name] = "it takes \(control.rangeText)"
-        continue
-      }
-      do throws(HVTCameraError) {
-        try setValue(value, of: control)
-        applied[name] = value
+      do throws(Failure) {
+        try set(value, control)
+        applied[control.name] = value
       } catch {
-        failed[name] = error.description
+        failed[control.name] = error.description
       }
+    }
+    for name in kept.keys where !controls.contains(where: { $0.name == name }) {
+      failed[name] = "the camera has no control \(name)"
     }
     return (applied, failed)
   }
