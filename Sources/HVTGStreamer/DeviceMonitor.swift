@@ -1,4 +1,6 @@
 import CGStreamer
+import Foundation
+import Synchronization
 
 /// A capture device found by `GstDeviceMonitor`: its name, class, caps and properties.
 public final class Device: @unchecked Sendable {
@@ -64,26 +66,12 @@ public final class Device: @unchecked Sendable {
 
 /// Lists devices of a class through `GstDeviceMonitor` (V4L2, libcamera and PipeWire providers).
 public enum DeviceMonitor {
-  /// The devices whose class matches `deviceClass` (e.g. `"Video/Source"`), probed once. Wraps
-  /// `gst_device_monitor_add_filter`, `gst_device_monitor_start` and `gst_device_monitor_get_devices`.
+  /// The devices whose class matches `deviceClass` (e.g. `"Video/Source"`) that the providers know now:
+  /// the first call starts the class's monitor, which probes them (``SharedDeviceMonitor``); later calls
+  /// get the running providers' lists, which follow the devices coming and going. Wraps
+  /// `gst_device_monitor_get_devices`.
   public static func devices(ofClass deviceClass: String) -> [Device] {
-    GStreamer.initialize()
-    guard let monitor = gst_device_monitor_new() else { return [] }
-    defer { gst_object_unref(monitor) }
-    gst_device_monitor_add_filter(monitor, deviceClass, nil)
-    guard gst_device_monitor_start(monitor) != 0 else { return [] }
-    defer { gst_device_monitor_stop(monitor) }
-    var devices: [Device] = []
-    var node = gst_device_monitor_get_devices(monitor)
-    let list = node
-    while let current = node {
-      if let data = current.pointee.data {
-        devices.append(Device(retaining: data.assumingMemoryBound(to: GstDevice.self)))
-      }
-      node = current.pointee.next
-    }
-    g_list_free_full(list) { gst_object_unref($0) }
-    return devices
+    SharedDeviceMonitor.monitor(for: deviceClass)?.devices() ?? []
   }
 }
 
@@ -95,59 +83,178 @@ public enum DeviceChange: Sendable {
   case removed(Device)
 }
 
-/// Watches for devices of a class coming and going while it lives (hot-plug). Wraps a running
-/// `GstDeviceMonitor` whose bus has a sync handler, so no main loop is needed.
-public final class DeviceWatcher: @unchecked Sendable {
-  private let monitor: UnsafeMutablePointer<GstDeviceMonitor>
-  private let bus: UnsafeMutablePointer<GstBus>
+/// Watches for devices of a class coming and going while it lives (hot-plug): a subscription to the
+/// class's running monitor (``SharedDeviceMonitor``), whose bus has a sync handler, so no main loop is
+/// needed.
+public final class DeviceWatcher: Sendable {
+  private let monitor: SharedDeviceMonitor
+  private let subscription: Int
 
-  /// Starts watching `deviceClass` (e.g. `"Video/Source"`); `handler` runs on GStreamer's thread for each
-  /// change after the devices already present. Returns `nil` when the monitor cannot start. Wraps
-  /// `gst_device_monitor_start` and `gst_bus_set_sync_handler`.
+  /// Starts watching `deviceClass` (e.g. `"Video/Source"`); `handler` runs on a provider's thread for
+  /// each change from now on (it may run once more while the watcher is being released). Returns `nil`
+  /// when the class's monitor cannot start.
   public init?(deviceClass: String, handler: @escaping @Sendable (DeviceChange) -> Void) {
+    guard let monitor = SharedDeviceMonitor.monitor(for: deviceClass) else { return nil }
+    self.monitor = monitor
+    subscription = monitor.subscribe(handler)
+  }
+
+  deinit {
+    monitor.unsubscribe(subscription)
+  }
+}
+
+/// One `GstDeviceMonitor` per device class for the whole process: made, filtered and started the first
+/// time the class is listed or watched, and never stopped nor released. Listings read its providers'
+/// lists; watchers subscribe to its bus's sync handler, which hands each change to every subscriber.
+///
+/// Why not a monitor per listing or watcher, stopped and released after: GStreamer 1.22's monitor
+/// connects to each provider (a singleton that outlives it) a `sync-message` handler and
+/// `provider-hidden`/`provider-unhidden` handlers with itself as their data, without a reference; its
+/// dispose disconnects only the first, and not from a provider's thread that is running it. A provider
+/// still running (PipeWire's: ``PipeWireDeviceProvider``) can then call into a freed monitor: `hvtcam
+/// record` crashed once in `gst_bus_post` on PipeWire's thread as the camera it recorded went away and
+/// its controller released its watcher (its own monitor then). A monitor never released is never called
+/// freed.
+final class SharedDeviceMonitor: @unchecked Sendable {
+  private let monitor: UnsafeMutablePointer<GstDeviceMonitor>
+  /// Whether the monitor started; under `startLock`.
+  private var started = false
+  /// Held while the monitor starts. Not `lock`: the providers announce the devices they find from
+  /// their own threads while the start waits for them (V4L2's with udev), and those announcements take
+  /// `lock`, so one lock for both would deadlock the first listing.
+  private let startLock = NSLock()
+  /// The subscribers, under `lock`.
+  private var subscribers: [Int: @Sendable (DeviceChange) -> Void] = [:]
+  private var nextSubscription = 0
+  private let lock = NSLock()
+
+  /// The monitors made so far, by device class.
+  private static let registry = Mutex<[String: SharedDeviceMonitor]>([:])
+
+  /// The running monitor of `deviceClass`, made and started the first time; `nil` while it cannot start
+  /// (no provider of the class starts: tried again at the next call). Wraps `gst_device_monitor_new`,
+  /// `gst_device_monitor_add_filter`, `gst_bus_set_sync_handler` and `gst_device_monitor_start`.
+  static func monitor(for deviceClass: String) -> SharedDeviceMonitor? {
     GStreamer.initialize()
+    PipeWireDeviceProvider.keepRunning()
+    let shared: SharedDeviceMonitor? = registry.withLock { registry in
+      if let existing = registry[deviceClass] { return existing }
+      guard let made = SharedDeviceMonitor(deviceClass: deviceClass) else { return nil }
+      registry[deviceClass] = made
+      return made
+    }
+    guard let shared, shared.start() else { return nil }
+    return shared
+  }
+
+  private init?(deviceClass: String) {
     guard let monitor = gst_device_monitor_new() else { return nil }
     gst_device_monitor_add_filter(monitor, deviceClass, nil)
-    guard let bus = gst_device_monitor_get_bus(monitor) else {
-      gst_object_unref(monitor)
-      return nil
-    }
+    // Not released when it fails either: its filter connected it to the providers (see above).
+    guard let bus = gst_device_monitor_get_bus(monitor) else { return nil }
+    defer { gst_object_unref(bus) }
     self.monitor = monitor
-    self.bus = bus
-    let context = CallbackContext.retained(handler)
+    // The handler's data is this monitor, never released (nor is the handler ever removed).
     gst_bus_set_sync_handler(
       bus,
       { _, message, data in
         guard let message else { return GST_BUS_DROP }
-        var device: UnsafeMutablePointer<GstDevice>?
-        switch hvt_gst_message_type(message) {
-        case GST_MESSAGE_DEVICE_ADDED: gst_message_parse_device_added(message, &device)
-        case GST_MESSAGE_DEVICE_REMOVED: gst_message_parse_device_removed(message, &device)
-        default: break
-        }
-        if let device, let data {
-          let owned = Device(adopting: device)
-          let change: DeviceChange =
-            hvt_gst_message_type(message) == GST_MESSAGE_DEVICE_ADDED ? .added(owned) : .removed(owned)
-          CallbackContext<@Sendable (DeviceChange) -> Void>.callback(from: data)(change)
-        }
+        if let data { Unmanaged<SharedDeviceMonitor>.fromOpaque(data).takeUnretainedValue().deliver(message) }
         gst_message_unref(message)
         return GST_BUS_DROP
       },
-      context,
-      { data in CallbackContext<@Sendable (DeviceChange) -> Void>.release(data) })
-    guard gst_device_monitor_start(monitor) != 0 else {
-      gst_bus_set_sync_handler(bus, nil, nil, nil)
-      gst_object_unref(bus)
-      gst_object_unref(monitor)
-      return nil
+      Unmanaged.passRetained(self).toOpaque(), nil)
+  }
+
+  /// Starts the monitor unless it runs; whether it runs. The first start blocks while the providers
+  /// probe; `startLock` keeps a second caller waiting for that probe instead of reading half a list.
+  private func start() -> Bool {
+    startLock.withLock {
+      if !started { started = gst_device_monitor_start(monitor) != 0 }
+      return started
     }
   }
 
-  deinit {
-    gst_device_monitor_stop(monitor)
-    gst_bus_set_sync_handler(bus, nil, nil, nil)
-    gst_object_unref(bus)
-    gst_object_unref(monitor)
+  /// The devices the providers know now. Wraps `gst_device_monitor_get_devices`.
+  func devices() -> [Device] {
+    var devices: [Device] = []
+    let list = gst_device_monitor_get_devices(monitor)
+    var node = list
+    while let current = node {
+      if let data = current.pointee.data {
+        devices.append(Device(retaining: data.assumingMemoryBound(to: GstDevice.self)))
+      }
+      node = current.pointee.next
+    }
+    g_list_free_full(list) { gst_object_unref($0) }
+    return devices
   }
+
+  /// Adds `handler` to those each change is handed to; the number to remove it with.
+  func subscribe(_ handler: @escaping @Sendable (DeviceChange) -> Void) -> Int {
+    lock.withLock {
+      nextSubscription += 1
+      subscribers[nextSubscription] = handler
+      return nextSubscription
+    }
+  }
+
+  /// Removes the handler `subscription` names.
+  func unsubscribe(_ subscription: Int) {
+    _ = lock.withLock { subscribers.removeValue(forKey: subscription) }
+  }
+
+  /// Hands a device message to every subscriber (on the provider's thread that posted it).
+  private func deliver(_ message: UnsafeMutablePointer<GstMessage>) {
+    let type = hvt_gst_message_type(message)
+    guard type == GST_MESSAGE_DEVICE_ADDED || type == GST_MESSAGE_DEVICE_REMOVED else { return }
+    let handlers = lock.withLock { Array(subscribers.values) }
+    for handler in handlers {
+      // A reference of each change's own (transfer full), so that each subscriber's device is its own.
+      var device: UnsafeMutablePointer<GstDevice>?
+      if type == GST_MESSAGE_DEVICE_ADDED {
+        gst_message_parse_device_added(message, &device)
+      } else {
+        gst_message_parse_device_removed(message, &device)
+      }
+      guard let device else { continue }
+      let owned = Device(adopting: device)
+      handler(type == GST_MESSAGE_DEVICE_ADDED ? .added(owned) : .removed(owned))
+    }
+  }
+}
+
+/// GStreamer's PipeWire device provider, started once for the process and never stopped, so that
+/// monitors (``SharedDeviceMonitor``'s, never stopped either, and any other of the process) only count its
+/// users up and down and its own `stop` never runs.
+///
+/// Its `stop` is broken in PipeWire 0.3.65 (Debian 12's `gstreamer1.0-pipewire`): it destroys its
+/// registry proxy without holding the PipeWire thread loop's lock, while the loop's thread handles the
+/// server's answer to that destruction, so both threads drop the proxy's last reference and free it —
+/// glibc then aborts the process as the loop's thread ends ("tcache_thread_shutdown(): unaligned tcache
+/// chunk detected"; "double free or corruption (fasttop)" inside `gst_device_provider_stop` with
+/// `GLIBC_TUNABLES=glibc.malloc.tcache_count=0`). `gst-device-monitor-1.0 Video/Source` crashes the same
+/// way; PipeWire fixed it in 0.3.73 (commit b0a7e4a2, "gst: lock/unlock around proxy destroy"). The same
+/// `stop` also leaves its node proxies and its core listener on the PipeWire connection, which every
+/// `pipewiresrc` of the process shares: a node going later removes a device already freed, and a second
+/// `start` adds the listener to the list it is still in (fixed upstream in 1.5.85 and after it). A
+/// provider that runs until the process exits never gets there; its devices come and go with PipeWire's
+/// nodes meanwhile (``DeviceWatcher`` hears them).
+///
+/// A PipeWire that starts after the first listing of the process is not seen by it (0.3.65's provider
+/// connects once, when it starts, and reports success when it cannot connect).
+enum PipeWireDeviceProvider {
+  /// Whether the provider was found and started. The provider is a singleton its factory keeps, so the
+  /// reference taken here is dropped: the start count, not a reference, keeps it running. Wraps
+  /// `gst_device_provider_factory_get_by_name` and `gst_device_provider_start`.
+  static let isRunning: Bool = {
+    GStreamer.initialize()
+    guard let provider = gst_device_provider_factory_get_by_name("pipewiredeviceprovider") else { return false }
+    defer { gst_object_unref(provider) }
+    return gst_device_provider_start(provider) != 0
+  }()
+
+  /// Starts the provider the first time it is called, at once afterwards.
+  static func keepRunning() { _ = isRunning }
 }

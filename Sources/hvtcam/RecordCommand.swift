@@ -8,7 +8,7 @@ enum RecordCommand {
     summary: """
       Records an H.264 movie (fragmented MP4) until --max-duration, Ctrl-C, SIGTERM, SIGHUP or SIGQUIT; \
       each of these finalizes the file. Shows elapsed / limit while recording (one line per second when \
-      stderr is not a terminal) and prints the movie's path. While recording, the movie is \
+      stderr is not a terminal), and cameras connected or disconnected meanwhile, and prints the movie's path. While recording, the movie is \
       NAME.partial.mp4; hvtcam repair finishes one left by a crash. An existing file is never replaced \
       unless --overwrite is given.
       """,
@@ -42,7 +42,7 @@ enum RecordCommand {
     if let interruption = movie.interruption { throw interruption }
   }
 
-  /// Prints the recording's progress on stderr; a stop signal that came before the recording started
+  /// Prints the recording's progress, and cameras coming and going, on stderr; a stop signal that came before the recording started
   /// stops it as soon as it does.
   static func showProgress(of controller: HVTCameraController) -> Task<Void, Never> {
     let events = controller.events
@@ -58,6 +58,10 @@ enum RecordCommand {
             terminal ? "\r\(clock(elapsed)) / \(clock(limit))" : "elapsed \(Int(elapsed)) / \(Int(limit)) s\n")
         case .recordingStopped(let elapsed, let reason):
           Console.progress("\(terminal ? "\r" : "")stopped after \(clock(elapsed)) (\(reason.rawValue))\n")
+        case .cameraConnected(let name, let path):
+          Console.progress("\(terminal ? "\n" : "")camera connected: \(name)\(path.map { " (\($0))" } ?? "")\n")
+        case .cameraDisconnected(let name, let path):
+          Console.progress("\(terminal ? "\n" : "")camera disconnected: \(name)\(path.map { " (\($0))" } ?? "")\n")
         default:
           break
         }

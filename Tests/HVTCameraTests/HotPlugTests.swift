@@ -40,6 +40,52 @@ struct HotPlugTests {
   }
 }
 
+/// Which camera that went is the one in use (``HVTCameraController/isInUse(name:path:serial:by:)``).
+@Suite("Hot-plug: the camera in use")
+struct CameraInUseTests {
+  /// The model of `camera` at 640x480 and 30 frames per second.
+  static func model(_ camera: HVTCameraDeviceInfo) throws -> HVTPipelineModel {
+    let choice = try #require(
+      try HVTCapsSelection.choose(
+        deviceCaps: camera.caps, size: HVTFrameSize(width: 640, height: 480), frameRate: HVTFrameRate(30)))
+    return try RealCameraPathTests.model(camera, choice, .type640x480)
+  }
+
+  /// The model of a PipeWire camera named `name`, `pipewiresrc target-object=SERIAL`.
+  static func pipewireModel(_ name: String, serial: String) throws -> HVTPipelineModel {
+    try model(try #require(CameraDiscovery.describe([CameraListingTests.virtualCamera(name, serial: serial)]).first))
+  }
+
+  @Test("a PipeWire camera is the one in use by its serial: not another of the same name, whatever its name")
+  func pipewireBySerial() throws {
+    let model = try Self.pipewireModel("Virtual", serial: "37")
+    #expect(model.source.first?.value(of: "target-object") == "37")
+    #expect(HVTCameraController.isInUse(name: "Virtual", path: nil, serial: "37", by: model))
+    #expect(!HVTCameraController.isInUse(name: "Virtual", path: nil, serial: "52", by: model))
+    #expect(HVTCameraController.isInUse(name: "Renamed", path: nil, serial: "37", by: model))
+  }
+
+  @Test("a monitored device's PipeWire serial: PipeWire's object.serial, none for another API's device")
+  func pipewireSerial() {
+    #expect(CameraListingTests.virtualCamera("Virtual", serial: "37").pipewireSerial == "37")
+    var v4l2 = CameraListingTests.pipewireServed
+    v4l2.properties["object.serial"] = "12"
+    #expect(v4l2.pipewireSerial == nil)
+  }
+
+  @Test("a V4L2 camera is the one in use by its node; without a node or serial, by its name")
+  func v4l2ByNode() throws {
+    let camera = RealCameraPathTests.webcam()
+    let model = try Self.model(camera)
+    #expect(HVTCameraController.isInUse(name: "other", path: "/dev/video0", serial: nil, by: model))
+    #expect(!HVTCameraController.isInUse(name: camera.name, path: "/dev/video2", serial: nil, by: model))
+    // A PipeWire node serving the same V4L2 node (its api.v4l2.path) going away: the device went.
+    #expect(HVTCameraController.isInUse(name: "other", path: "/dev/video0", serial: "40", by: model))
+    #expect(HVTCameraController.isInUse(name: camera.name, path: nil, serial: nil, by: model))
+    #expect(!HVTCameraController.isInUse(name: "other", path: nil, serial: nil, by: model))
+  }
+}
+
 extension HVTCameraController {
   /// Hands a device change to the controller on its queue, as the device monitor's handler does.
   fileprivate func deliverDeviceChange(_ change: DeviceChange) {

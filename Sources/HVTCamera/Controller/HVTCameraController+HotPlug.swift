@@ -2,22 +2,25 @@ import Dispatch
 import HVTGStreamer
 
 extension HVTCameraController {
-  /// A camera that came or went.
+  /// A camera that came or went: its name, its V4L2 node, and for a PipeWire camera its node's
+  /// `object.serial`.
   enum DeviceChange: Sendable, Hashable {
-    case connected(name: String, path: String?)
-    case disconnected(name: String, path: String?)
+    case connected(name: String, path: String?, serial: String? = nil)
+    case disconnected(name: String, path: String?, serial: String? = nil)
   }
 
   /// Watches for cameras coming and going while `session` runs: a `GstDeviceMonitor` for `Video/Source`
   /// devices where udev runs, else a ``DeviceNodeWatcher`` on `/dev` (the monitor's V4L2 provider hears
   /// nothing without udev). The monitor probes the devices when it starts, which takes a moment, so the
   /// watcher starts off the controller queue (on a queue of its own, not a global one, whose few threads
-  /// blocking work would hold up) and is kept only if the session is still the current one.
+  /// blocking work would hold up) and is kept only if the session is still the current one. For a
+  /// PipeWire camera it is always the monitor: its PipeWire provider needs no udev.
   func watchDevices(for session: CaptureSession) {
     let controller = WeakReference(self)
     let queue = self.queue
+    let pipewire = session.model.source.first?.factory == "pipewiresrc"
     DispatchQueue(label: "hvtcamera.devices", qos: .utility).async {
-      let watcher = Self.deviceWatcher { change in
+      let watcher = Self.deviceWatcher(forPipeWire: pipewire) { change in
         queue.async { controller.target?.handleDeviceChange(change) }
       }
       queue.async {
@@ -28,40 +31,57 @@ extension HVTCameraController {
   }
 
   /// Starts watching for `Video/Source` devices coming and going: `GstDeviceMonitor`'s ``DeviceWatcher``
-  /// where udev runs, else a ``DeviceNodeWatcher`` on `/dev`. `report` runs on the watcher's thread. The
+  /// where udev runs or `forPipeWire` (PipeWire's cameras, which its PipeWire provider reports with or
+  /// without udev), else a ``DeviceNodeWatcher`` on `/dev`. `report` runs on the watcher's thread. The
   /// watcher stops when released; `nil` when neither can start.
   ///
-  /// The monitor also announces, as added, the devices already there when it starts; those are not
-  /// reported (a node present at the start counts as connected until it goes).
-  static func deviceWatcher(report: @escaping @Sendable (DeviceChange) -> Void) -> (any AnyObject & Sendable)? {
-    guard DeviceNodeWatcher.udevIsRunning() else { return DeviceNodeWatcher(handler: report) }
+  /// The monitor also announces, as added, the V4L2 nodes already there when it starts; those are not
+  /// reported (a node present at the start counts as connected until it goes). PipeWire's provider runs
+  /// from the first listing on (``DeviceMonitor/devices(ofClass:)``), so it announces only what comes after.
+  static func deviceWatcher(
+    forPipeWire: Bool = false, report: @escaping @Sendable (DeviceChange) -> Void
+  ) -> (any AnyObject & Sendable)? {
+    guard forPipeWire || DeviceNodeWatcher.udevIsRunning() else { return DeviceNodeWatcher(handler: report) }
     let present = Locked(Set(V4L2Discovery.videoNodes()))
     return DeviceWatcher(deviceClass: "Video/Source") { change in
       switch change {
       case .added(let added):
         let device = MonitoredDevice(added)
         if let path = device.nodePath, !present.withLock({ $0.insert(path).inserted }) { return }
-        report(.connected(name: device.displayName, path: device.nodePath))
+        report(.connected(name: device.displayName, path: device.nodePath, serial: device.pipewireSerial))
       case .removed(let removed):
         let device = MonitoredDevice(removed)
         if let path = device.nodePath { present.withLock { _ = $0.remove(path) } }
-        report(.disconnected(name: device.displayName, path: device.nodePath))
+        report(.disconnected(name: device.displayName, path: device.nodePath, serial: device.pipewireSerial))
       }
     }
+  }
+
+  /// Whether the camera that went (`name`, `path`, `serial` as ``DeviceChange/disconnected(name:path:serial:)``
+  /// gives them) is the one `model` runs: a PipeWire node, when the source targets one
+  /// (`pipewiresrc target-object=SERIAL`), by its serial (two virtual cameras can share a name, and have
+  /// no node); else the V4L2 node; else, with no node known, the name.
+  static func isInUse(name: String, path: String?, serial: String?, by model: HVTPipelineModel) -> Bool {
+    if let source = model.source.first, source.factory == "pipewiresrc", let target = source.value(of: "target-object"),
+      let serial
+    {
+      return serial == target
+    }
+    if let path { return path == model.configuration.devicePath }
+    return name == model.configuration.deviceName
   }
 
   /// Reports a camera coming or going; when the camera in use goes, finalizes and delivers a recording,
   /// reports ``HVTCameraError/cameraDisconnected(name:path:)`` and stops the camera (on `queue`).
   func handleDeviceChange(_ change: DeviceChange) {
     switch change {
-    case .connected(let name, let path):
-      debugLog.log(.info, "camera connected: \(name) \(path ?? "")")
+    case .connected(let name, let path, let serial):
+      debugLog.log(.info, "camera connected: \(name) \(path ?? "") \(serial.map { "serial \($0)" } ?? "")")
       publish(.cameraConnected(name: name, path: path))
-    case .disconnected(let name, let path):
-      debugLog.log(.info, "camera disconnected: \(name) \(path ?? "")")
+    case .disconnected(let name, let path, let serial):
+      debugLog.log(.info, "camera disconnected: \(name) \(path ?? "") \(serial.map { "serial \($0)" } ?? "")")
       publish(.cameraDisconnected(name: name, path: path))
-      guard let configuration = state.session?.model.configuration,
-        path.map({ $0 == configuration.devicePath }) ?? (name == configuration.deviceName)
+      guard let model = state.session?.model, Self.isInUse(name: name, path: path, serial: serial, by: model)
       else { return }
       let error = HVTCameraError.cameraDisconnected(name: name, path: path)
       fail(error)

@@ -240,10 +240,9 @@ extension HVTCameraController {
     publish(.configured(configuration))
     announceReadiness()
     resolveReadyWaiters(.success(()))
-    if configuration.devicePath != nil {
-      // Not for a PipeWire camera: GStreamer's PipeWire device provider (0.3.65) removes a device it never
-      // made when the camera's own stream node goes, and crashes the process on its thread.
-      if session.model.source.first?.factory != "pipewiresrc" { watchDevices(for: session) }
+    // Real cameras only: a V4L2 node, or a PipeWire camera (which may have no node).
+    if configuration.devicePath != nil || session.model.source.first?.factory == "pipewiresrc" {
+      watchDevices(for: session)
     }
     if let pending = state.pendingRecording {
       state.pendingRecording = nil

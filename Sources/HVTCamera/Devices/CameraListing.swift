@@ -49,6 +49,11 @@ struct MonitoredDevice: Sendable, Hashable {
   /// The factory of the element the provider makes for it (`v4l2src`, `pipewiresrc`, `libcamerasrc`…).
   var elementFactory: String?
 
+  /// A PipeWire device's `object.serial` (what `pipewiresrc target-object` names), `nil` for other APIs'.
+  var pipewireSerial: String? {
+    CameraDiscovery.api(of: self) == "pipewire" ? properties["object.serial"] : nil
+  }
+
   /// The V4L2 device node behind it: `api.v4l2.path` (PipeWire) or `device.path` (the V4L2 provider),
   /// when it is a `/dev/video*` node.
   var nodePath: String? {
