@@ -31,6 +31,9 @@ struct CameraPortalTests {
     try await withPortal { pipewire, _ in
       var environment = pipewire.environment
       environment["HVT_CAMERA_PORTAL"] = "1"
+      // The process's own listing starts the factory's PipeWire provider (on the process's PipeWire, not
+      // the portal's): the portal's listing must not take that running provider's devices for its own.
+      _ = DeviceMonitor.devices(ofClass: "Video/Source")
       let cameras = try CameraDiscovery.devices(for: .automatic, environment: environment)
       let rear = try #require(cameras.first, "\(cameras)")
       #expect(cameras.count == 1 && rear.name == "PortalCamera" && rear.position == .rear, "\(cameras)")
@@ -42,7 +45,7 @@ struct CameraPortalTests {
       #expect(rear.modes.contains { $0.format == "I420" && $0.width.contains(320) }, "\(rear.caps)")
       // The descriptor is a live socket while the listing holds it.
       #expect(fcntl(remote.fd, F_GETFD) != -1)
-      // The provider, one per process and shared with every device monitor, has its own PipeWire again.
+      // The probe ran on a provider of its own: the factory's, shared with every device monitor, keeps its PipeWire.
       #expect(try pipeWireProviderFD() == -1)
     }
   }
