@@ -105,7 +105,8 @@ public final class DeviceWatcher: Sendable {
 }
 
 /// One `GstDeviceMonitor` per device class for the whole process: made, filtered and started the first
-/// time the class is listed or watched, and never stopped nor released. Listings read its providers'
+/// time the class is listed or watched, and stopped and released only as the process ends
+/// (``releaseAll()``). Listings read its providers'
 /// lists; watchers subscribe to its bus's sync handler, which hands each change to every subscriber.
 ///
 /// Why not a monitor per listing or watcher, stopped and released after: GStreamer 1.22's monitor
@@ -155,7 +156,7 @@ final class SharedDeviceMonitor: @unchecked Sendable {
     guard let bus = gst_device_monitor_get_bus(monitor) else { return nil }
     defer { gst_object_unref(bus) }
     self.monitor = monitor
-    // The handler's data is this monitor, never released (nor is the handler ever removed).
+    // The handler's data is this monitor, released when the handler is removed (``releaseAll()``).
     gst_bus_set_sync_handler(
       bus,
       { _, message, data in
@@ -164,7 +165,47 @@ final class SharedDeviceMonitor: @unchecked Sendable {
         gst_message_unref(message)
         return GST_BUS_DROP
       },
-      Unmanaged.passRetained(self).toOpaque(), nil)
+      Unmanaged.passRetained(self).toOpaque(),
+      { data in if let data { Unmanaged<SharedDeviceMonitor>.fromOpaque(data).release() } })
+  }
+
+  /// Stops and releases every class's monitor, at the end of the process (``GStreamer/deinitialize()``,
+  /// before `gst_deinit`), so that the leaks tracer finds none alive; no device can be listed or watched
+  /// afterwards. First the handlers GStreamer 1.22's monitor would leave on its providers are removed
+  /// (those whose data is the monitor; the monitor's dispose removes its bus's own), so that no provider
+  /// still running (PipeWire's, see ``PipeWireDeviceProvider``) calls into it once released. Wraps
+  /// `gst_device_monitor_get_providers`, `g_signal_handlers_disconnect_matched`,
+  /// `gst_device_monitor_stop` and `gst_object_unref`.
+  static func releaseAll() {
+    let monitors = registry.withLock { registry in
+      defer { registry = [:] }
+      return Array(registry.values)
+    }
+    for shared in monitors { shared.release() }
+  }
+
+  /// See ``releaseAll()``.
+  private func release() {
+    if let names = gst_device_monitor_get_providers(monitor) {
+      var index = 0
+      while let name = names[index] {
+        if let provider = gst_device_provider_factory_get_by_name(name) {
+          g_signal_handlers_disconnect_matched(provider, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, monitor)
+          gst_object_unref(provider)
+        }
+        index += 1
+      }
+      g_strfreev(names)
+    }
+    startLock.withLock {
+      if started { gst_device_monitor_stop(monitor) }
+      started = false
+    }
+    if let bus = gst_device_monitor_get_bus(monitor) {
+      gst_bus_set_sync_handler(bus, nil, nil, nil)
+      gst_object_unref(bus)
+    }
+    gst_object_unref(monitor)
   }
 
   /// Starts the monitor unless it runs; whether it runs. The first start blocks while the providers

@@ -13,8 +13,11 @@ public enum GStreamer {
 
   /// Releases GStreamer's global state so that `GST_TRACERS=leaks` can report at exit.
   ///
-  /// Call it only at the very end of a process: afterwards no element can be made. Wraps `gst_deinit`.
+  /// Call it only at the very end of a process: afterwards no element can be made and no device listed.
+  /// Releases the process's device monitors first (``SharedDeviceMonitor/releaseAll()``). Wraps
+  /// `gst_deinit`.
   public static func deinitialize() {
+    SharedDeviceMonitor.releaseAll()
     gst_deinit()
   }
 
