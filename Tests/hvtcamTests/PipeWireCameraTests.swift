@@ -68,9 +68,11 @@ struct PipeWireCameraTests {
       #expect(try await launched.exitStatus() == 0, "\(launched.output)")
       let discovery = try await MediaInspector.discover(movie)
       #expect(discovery.isH264 && discovery.size == "640x480", "\(discovery)")
-      // `do-timestamp=true` stamps frames as they arrive: a fresh virtual camera's first frames come
-      // unevenly, so the line's 30 frames last 1 s give or take three frame intervals.
-      #expect(abs((discovery.duration ?? 0) - 1.0) <= 3.0 / 30 + 1e-6, "\(discovery)")
+      // `do-timestamp=true` stamps frames as they arrive, and a fresh virtual camera's first frames come
+      // unevenly (3.02 intervals off once, in a clean-clone CI run on a loaded machine), so the line's 30
+      // frames last 1 s give or take six frame intervals. The timing of the engine's own recordings is
+      // checked exactly by `record` below.
+      #expect(abs((discovery.duration ?? 0) - 1.0) <= 6.0 / 30 + 1e-6, "\(discovery)")
       #expect(try await MediaInspector.frameCount(movie).frames == 30)
     }
   }
