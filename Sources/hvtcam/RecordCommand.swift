@@ -17,16 +17,28 @@ enum RecordCommand {
       .init(
         names: ["--max-duration"], valueName: "SECONDS",
         help: "Stop after this long, \(HVTCaptureLimits.recordingDuration) (default 600)."),
+      .init(
+        names: ["--bitrate"], valueName: "BITS",
+        help:
+          "The encoder's bit rate in bits per second, \(HVTCaptureLimits.videoBitRate.lowerBound) to "
+          + "\(HVTCaptureLimits.videoBitRate.upperBound) (default: the preset's, else about 0.1 bit per pixel)."),
+      .init(
+        names: ["--keyframe-interval"], valueName: "SECONDS",
+        help: "Seconds between key frames, \(HVTCaptureLimits.keyFrameInterval) (default: the preset's, else 1)."),
       CameraOptions.output, CameraOptions.overwrite, CameraOptions.verbose,
     ])
 
   static func run(_ arguments: ParsedArguments) async throws {
     let options = try CameraOptions(arguments)
     let limit = try arguments.seconds("--max-duration", in: HVTCaptureLimits.recordingDuration)
+    let bitRate = try arguments.integer("--bitrate", in: HVTCaptureLimits.videoBitRate)
+    let keyFrameInterval = try arguments.seconds("--keyframe-interval", in: HVTCaptureLimits.keyFrameInterval)
     let output = OutputPath(arguments["--output"])
     let overwrite = arguments.flag("--overwrite")
     let controller = try options.makeController(mode: .video)
     if let limit { controller.videoMaximumDuration = limit }
+    controller.videoBitRate = bitRate
+    controller.videoKeyFrameInterval = keyFrameInterval
     controller.outputDirectory = output.directory
     let progress = showProgress(of: controller)
     defer { progress.cancel() }

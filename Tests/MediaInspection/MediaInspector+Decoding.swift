@@ -52,4 +52,35 @@ extension MediaInspector {
       duration: fields["duration"].flatMap(Double.init), decodedFrames: fields["nb_read_frames"].flatMap { Int($0) },
       codec: fields["codec_name"], output: result.output)
   }
+
+  /// The first video stream's packets as `ffprobe -show_packets` reads them, in file order.
+  public struct Packets: Sendable, CustomStringConvertible {
+    /// The indexes of the key frames (flag `K`).
+    public var keyFrames: [Int]
+    /// The packets' bytes, all together.
+    public var bytes: Int
+    /// How many packets there are.
+    public var count: Int
+    /// The longest run of packets from one key frame to the next (or to the end), in packets.
+    public var longestKeyFrameDistance: Int {
+      zip(keyFrames, keyFrames.dropFirst() + [count]).map { $1 - $0 }.max() ?? count
+    }
+    /// The tool's output.
+    public var output: String
+    /// The tool's output.
+    public var description: String { output }
+  }
+
+  /// Runs `ffprobe -show_entries packet=flags,size` on the first video stream. Throws when the tool fails.
+  public static func packets(_ path: String) async throws -> Packets {
+    let result = try await run(
+      "ffprobe",
+      ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=flags,size", "-of", "csv=p=0", path])
+    guard result.status == 0 else { throw InspectionError(result.output) }
+    let rows = result.output.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+      .filter { $0.count >= 2 }
+    return Packets(
+      keyFrames: rows.indices.filter { rows[$0][1].contains("K") },
+      bytes: rows.compactMap { Int($0[0]) }.reduce(0, +), count: rows.count, output: result.output)
+  }
 }

@@ -20,6 +20,9 @@ struct NumericLimitsTests {
       (["photo", "--count", "1.5"], "must be a whole number from 1 to 10000"),
       (["describe", "--frames", "3000000000"], "must be a whole number from 1 to 2147483647"),
       (["describe", "--frames", "-5"], "must be a whole number from 1 to 2147483647"),
+      (["record", "--bitrate", "5"], "must be a whole number from 100000 to 200000000"),
+      (["record", "--bitrate", "2.5e6"], "must be a whole number from 100000 to 200000000"),
+      (["record", "--keyframe-interval", "61"], "must be 0.03333 to 60 seconds"),
     ])
   func refused(arguments: [String], message: String) async throws {
     let result = try await HVTCam.run(arguments + ["--device", "simulated"].filter { _ in arguments[0] != "demo" })

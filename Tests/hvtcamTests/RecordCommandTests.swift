@@ -21,6 +21,23 @@ struct RecordCommandTests {
   }
 
   @Test(
+    "--keyframe-interval 0.2 puts key frames at most 6 frames apart at 30 fps, as ffprobe reads the movie",
+    .timeLimit(.minutes(2)), .enabled(if: MediaInspector.hasFFprobe, "ffprobe is not installed"))
+  func keyFrameInterval() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.path("movie.mp4")
+    let result = try await HVTCam.run(
+      ["record"] + HVTCam.simulated + [
+        "--max-duration", "1", "--keyframe-interval", "0.2", "--bitrate", "400000", "-o", path,
+      ])
+    #expect(result.succeeded, "\(result)")
+    let packets = try await MediaInspector.packets(path)
+    #expect(packets.count == 30 && packets.keyFrames.count >= 5, "\(packets.keyFrames) of \(packets.count)")
+    #expect(packets.longestKeyFrameDistance <= 6, "\(packets.keyFrames) of \(packets.count)")
+  }
+
+  @Test(
     "SIGTERM, SIGINT, SIGHUP or SIGQUIT during a long recording finalizes the movie and exits 0, no crash report",
     .timeLimit(.minutes(2)), arguments: [SIGTERM, SIGINT, SIGHUP, SIGQUIT])
   func stopsOnSignal(_ signal: Int32) async throws {

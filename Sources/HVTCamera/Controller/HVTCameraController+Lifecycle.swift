@@ -133,7 +133,7 @@ extension HVTCameraController {
       camera: camera, choice: choice,
       settings: .init(
         preset: preset, quality: settings.videoQuality, failingAfterFrames: failing, preview: settings.preview,
-        overlayTargets: settings.overlayBurnsIntoCaptures))
+        overlayTargets: settings.overlayBurnsIntoCaptures, encoding: settings.encoding))
     debugLog.log(
       .info,
       "preset \(preset.name): photo encoder \(model.photoEncoderFactory), movie encoder \(model.movieEncoder) "

@@ -45,6 +45,35 @@ extension HVTCameraController {
     set { change(\.videoMaximumDuration, to: newValue, within: HVTCaptureLimits.recordingDuration) }
   }
 
+  /// The movie encoder's target bit rate in bits per second, or `nil` (the default) for the preset's,
+  /// else the engine's (about 0.1 bit per pixel and frame, at least 500 kbit/s). It overrides the
+  /// preset's: the encoder's own property is set (`x264enc bitrate` in kbit/s, `vp8enc target-bitrate` in
+  /// bit/s, …, with the rate control that holds it where the encoder needs one). Clamped to
+  /// ``HVTCaptureLimits/videoBitRate``. The encoder is part of the camera's pipeline, so changing it
+  /// while presented restarts the camera (a recording in progress is finalized and delivered first).
+  public var videoBitRate: Int? {
+    get { read(\.settings.encoding.bitRate) }
+    set {
+      let limits = HVTCaptureLimits.videoBitRate
+      change(
+        \.encoding.bitRate, to: newValue.map { min(max($0, limits.lowerBound), limits.upperBound) }, restarts: true)
+    }
+  }
+
+  /// The longest a movie goes from one key frame to the next, in seconds, or `nil` (the default) for the
+  /// preset's, else one second. Set on the encoder as a number of frames at the camera's rate
+  /// (`x264enc key-int-max`, `vp8enc keyframe-max-dist`, …), which encoders take as a maximum: x264's
+  /// scene-cut detection may place one earlier. The intra-only qualities keep every frame a key frame. Clamped to
+  /// ``HVTCaptureLimits/keyFrameInterval``; NaN is ignored. Changing it while presented restarts the
+  /// camera, as ``videoBitRate`` does.
+  public var videoKeyFrameInterval: Double? {
+    get { read(\.settings.encoding.keyFrameInterval) }
+    set {
+      if let value = newValue, value.isNaN { return }
+      change(\.encoding.keyFrameInterval, to: newValue.map(HVTCaptureLimits.keyFrameInterval.clamp), restarts: true)
+    }
+  }
+
   /// Which camera to use (default `.rear`). Changing it while presented switches cameras (a recording in
   /// progress is finalized and delivered first).
   public var cameraDevice: CameraDevice {

@@ -27,6 +27,12 @@ public enum HVTCaptureLimits {
   /// A recording's length (`videoMaximumDuration`): one frame at 30 fps up to 24 hours.
   public static let recordingDuration = Seconds(lowerBound: 1.0 / 30, upperBound: 24 * 3600)
 
+  /// A movie's key-frame interval (`videoKeyFrameInterval`): one frame at 30 fps up to one minute.
+  public static let keyFrameInterval = Seconds(lowerBound: 1.0 / 30, upperBound: 60)
+
+  /// A movie's bit rate in bits per second (`videoBitRate`): 100 kbit/s up to 200 Mbit/s.
+  public static let videoBitRate: ClosedRange<Int> = 100_000...200_000_000
+
   /// How long the engine waits for progress before it gives up (a stalled drain, a camera that does not
   /// start): 0.1 s up to one hour.
   public static let stallTimeout = Seconds(lowerBound: 0.1, upperBound: 3600)

@@ -9,6 +9,8 @@ extension HVTPipelineModel {
     var preview: PreviewSettings
     /// Which captures the preview's overlays are also drawn into.
     var overlayTargets: HVTOverlayTargets = []
+    /// The app's bit rate and key-frame interval for the movie encoder.
+    var encoding = EncoderTuning.Request()
   }
 
   /// What the preview shows and how.
@@ -57,7 +59,7 @@ extension HVTPipelineModel {
       ],
       recording: try recordingChain(
         preset: preset, configuration: configuration, intraOnly: settings.quality.isIntraOnly,
-        overlays: burned(.movies, "movie")),
+        encoding: settings.encoding, overlays: burned(.movies, "movie")),
       configuration: configuration, movieExtension: preset.movieExtension, photoExtension: preset.photoExtension,
       flashNode: camera.hasFlash && !camera.isSimulated ? camera.path : nil,
       pipeWireRemote: preset.source == nil ? camera.pipeWireRemote : nil)
@@ -161,7 +163,7 @@ extension HVTPipelineModel {
   /// `overlays` are drawn into the frames before they are converted for the encoder.
   static func recordingChain(
     preset: HVTPreset, configuration: HVTCaptureConfiguration, intraOnly: Bool,
-    overlays: [HVTElementDescription] = []
+    encoding: EncoderTuning.Request = .init(), overlays: [HVTElementDescription] = []
   ) throws -> [HVTElementDescription] {
     let encoder = try resolve(preset.movieEncoder, "movie.encoder")
     var chain = [
@@ -174,8 +176,10 @@ extension HVTPipelineModel {
       chain.append(.capsFilter(caps, name: "recording-caps"))
     }
     chain.append(
-      EncoderTuning.tuned(encoder, size: configuration.size, frameRate: configuration.frameRate, intraOnly: intraOnly)
-        .named(movieEncoderName))
+      EncoderTuning.tuned(
+        encoder, size: configuration.size, frameRate: configuration.frameRate, intraOnly: intraOnly,
+        request: encoding
+      ).named(movieEncoderName))
     if let parser = preset.movieParser ?? EncoderTuning.parser(for: encoder.factory) {
       chain.append(parser.named("movie-parser"))
     }

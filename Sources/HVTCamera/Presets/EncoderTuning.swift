@@ -15,6 +15,15 @@ enum EncoderTuning {
     var bitrateMode: (property: String, value: String)? = nil
   }
 
+  /// What the app asks of the movie encoder (``HVTCameraController/videoBitRate`` and
+  /// ``HVTCameraController/videoKeyFrameInterval``); `nil` leaves the preset's or the engine's choice.
+  struct Request: Sendable, Equatable {
+    /// Bits per second.
+    var bitRate: Int?
+    /// Seconds between key frames.
+    var keyFrameInterval: Double?
+  }
+
   static let spellings: [String: Spelling] = [
     "x264enc": Spelling(bitrate: "bitrate", bitsPerUnit: 1000, keyFrameInterval: "key-int-max"),
     "x265enc": Spelling(bitrate: "bitrate", bitsPerUnit: 1000, keyFrameInterval: "key-int-max"),
@@ -27,25 +36,27 @@ enum EncoderTuning {
     "vp9enc": Spelling(bitrate: "target-bitrate", bitsPerUnit: 1, keyFrameInterval: "keyframe-max-dist"),
   ]
 
-  /// The encoder with the engine's bit rate and key-frame interval added where the preset set none (and,
-  /// with the bit rate, the rate control that holds it, unless the preset chose one). About 0.1 bit per
-  /// pixel (0.3 for intra-only), at least 500 kbit/s. Only the encoder's own properties are written.
+  /// The encoder with the app's bit rate and key-frame interval (`request`) set, and the engine's where
+  /// neither the app nor the preset set one (with the bit rate, the rate control that holds it, unless
+  /// the preset chose one). The engine's: about 0.1 bit per pixel (0.3 for intra-only), at least
+  /// 500 kbit/s, and a key frame a second (every frame for intra-only, whatever the request). Only the
+  /// encoder's own properties are written.
   static func tuned(
-    _ encoder: HVTElementDescription, size: HVTFrameSize, frameRate: HVTFrameRate, intraOnly: Bool
+    _ encoder: HVTElementDescription, size: HVTFrameSize, frameRate: HVTFrameRate, intraOnly: Bool,
+    request: Request = .init()
   ) -> HVTElementDescription {
     guard let spelling = spellings[encoder.factory] else { return encoder }
     var tuned = encoder
-    let bits = max(500_000, Double(size.area) * frameRate.framesPerSecond * (intraOnly ? 0.3 : 0.1))
-    if encoder.value(of: spelling.bitrate) == nil {
-      tuned = tuned.setting(spelling.bitrate, to: String(Int(bits / spelling.bitsPerUnit)))
+    let engineBits = max(500_000, Double(size.area) * frameRate.framesPerSecond * (intraOnly ? 0.3 : 0.1))
+    if let bits = request.bitRate.map(Double.init) ?? (encoder.value(of: spelling.bitrate) == nil ? engineBits : nil) {
+      tuned = tuned.setting(spelling.bitrate, to: String(max(1, Int(bits / spelling.bitsPerUnit))))
       if let mode = spelling.bitrateMode, encoder.value(of: mode.property) == nil {
         tuned = tuned.setting(mode.property, to: mode.value)
       }
     }
-    if intraOnly || encoder.value(of: spelling.keyFrameInterval) == nil {
-      let interval = intraOnly ? 1 : max(1, Int(frameRate.framesPerSecond.rounded()))
-      tuned = tuned.setting(spelling.keyFrameInterval, to: String(interval))
-    }
+    let seconds = request.keyFrameInterval ?? (encoder.value(of: spelling.keyFrameInterval) == nil ? 1 : nil)
+    let frames = intraOnly ? 1 : seconds.map { max(1, Int(($0 * frameRate.framesPerSecond).rounded())) }
+    if let frames { tuned = tuned.setting(spelling.keyFrameInterval, to: String(frames)) }
     return tuned
   }
 
