@@ -20,6 +20,21 @@ public final class Device: @unchecked Sendable {
     gst_object_unref(pointer)
   }
 
+  /// The devices of a list whose elements each carry a full reference (as `gst_device_monitor_get_devices`
+  /// and `gst_device_provider_get_devices` give): the references are taken over and the list is freed.
+  static func adoptingAll(_ list: UnsafeMutablePointer<GList>?) -> [Device] {
+    var devices: [Device] = []
+    var node = list
+    while let current = node {
+      if let data = current.pointee.data {
+        devices.append(Device(adopting: data.assumingMemoryBound(to: GstDevice.self)))
+      }
+      node = current.pointee.next
+    }
+    g_list_free(list)
+    return devices
+  }
+
   /// The human-readable name, e.g. `"Integrated Camera: Integrated C"`. Wraps `gst_device_get_display_name`.
   public var displayName: String { String(ownedCString: gst_device_get_display_name(pointer)) }
 
@@ -106,8 +121,8 @@ public final class DeviceWatcher: Sendable {
 
 /// One `GstDeviceMonitor` per device class for the whole process: made, filtered and started the first
 /// time the class is listed or watched, and stopped and released only as the process ends
-/// (``releaseAll()``). Listings read its providers'
-/// lists; watchers subscribe to its bus's sync handler, which hands each change to every subscriber.
+/// (``releaseAll()``). Listings read its providers' lists; watchers subscribe to its bus's sync handler,
+/// which hands each change to every subscriber.
 ///
 /// Why not a monitor per listing or watcher, stopped and released after: GStreamer 1.22's monitor
 /// connects to each provider (a singleton that outlives it) a `sync-message` handler and
@@ -115,8 +130,8 @@ public final class DeviceWatcher: Sendable {
 /// dispose disconnects only the first, and not from a provider's thread that is running it. A provider
 /// still running (PipeWire's: ``PipeWireDeviceProvider``) can then call into a freed monitor: `hvtcam
 /// record` crashed once in `gst_bus_post` on PipeWire's thread as the camera it recorded went away and
-/// its controller released its watcher (its own monitor then). A monitor never released is never called
-/// freed.
+/// its controller released its watcher (its own monitor then). A monitor released only at the end, with
+/// those handlers removed first, is never called freed.
 final class SharedDeviceMonitor: @unchecked Sendable {
   private let monitor: UnsafeMutablePointer<GstDeviceMonitor>
   /// Whether the monitor started; under `startLock`.
@@ -219,17 +234,7 @@ final class SharedDeviceMonitor: @unchecked Sendable {
 
   /// The devices the providers know now. Wraps `gst_device_monitor_get_devices`.
   func devices() -> [Device] {
-    var devices: [Device] = []
-    let list = gst_device_monitor_get_devices(monitor)
-    var node = list
-    while let current = node {
-      if let data = current.pointee.data {
-        devices.append(Device(retaining: data.assumingMemoryBound(to: GstDevice.self)))
-      }
-      node = current.pointee.next
-    }
-    g_list_free_full(list) { gst_object_unref($0) }
-    return devices
+    Device.adoptingAll(gst_device_monitor_get_devices(monitor))
   }
 
   /// Adds `handler` to those each change is handed to; the number to remove it with.

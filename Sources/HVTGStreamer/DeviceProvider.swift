@@ -39,17 +39,7 @@ public enum DeviceProvider {
       }
       gst_util_set_object_arg(object.assumingMemoryBound(to: GObject.self), property, value)
     }
-    var devices: [Device] = []
-    let list = gst_device_provider_get_devices(object.assumingMemoryBound(to: GstDeviceProvider.self))
-    var node = list
-    while let current = node {
-      if let data = current.pointee.data {
-        let device = data.assumingMemoryBound(to: GstDevice.self)
-        if gst_device_has_classes(device, deviceClass) != 0 { devices.append(Device(retaining: device)) }
-      }
-      node = current.pointee.next
-    }
-    g_list_free_full(list) { gst_object_unref($0) }
-    return devices
+    return Device.adoptingAll(gst_device_provider_get_devices(object.assumingMemoryBound(to: GstDeviceProvider.self)))
+      .filter { gst_device_has_classes($0.pointer, deviceClass) != 0 }
   }
 }

@@ -24,7 +24,9 @@ enum RecordCommand {
           + "\(HVTCaptureLimits.videoBitRate.upperBound) (default: the preset's, else about 0.1 bit per pixel)."),
       .init(
         names: ["--keyframe-interval"], valueName: "SECONDS",
-        help: "Seconds between key frames, \(HVTCaptureLimits.keyFrameInterval) (default: the preset's, else 1)."),
+        help:
+          "The longest time from one key frame to the next, \(HVTCaptureLimits.keyFrameInterval) (default: the preset's, else 1)."
+      ),
       CameraOptions.output, CameraOptions.overwrite, CameraOptions.verbose,
     ])
 

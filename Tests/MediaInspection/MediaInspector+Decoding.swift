@@ -53,7 +53,7 @@ extension MediaInspector {
       codec: fields["codec_name"], output: result.output)
   }
 
-  /// The first video stream's packets as `ffprobe -show_packets` reads them, in file order.
+  /// The first video stream's packets as `ffprobe` reads them (their flags and sizes), in file order.
   public struct Packets: Sendable, CustomStringConvertible {
     /// The indexes of the key frames (flag `K`).
     public var keyFrames: [Int]

@@ -25,7 +25,7 @@ struct LeakTests {
 
   /// The listing of real devices makes the process's `GstDeviceMonitor` and starts its providers, which
   /// run until `gst_deinit`; they are stopped and released before it. No PipeWire here (a runtime folder
-  /// of the test's own): PipeWire 0.3.65's provider, once connected, is never stopped (README, known limits).
+  /// of the test's own): PipeWire 0.3.65's provider, once connected, is never stopped (README, PipeWire cameras).
   @Test("hvtcam devices under the leaks tracer: the device monitor and its providers are released at exit")
   func deviceListingLeaksNothing() async throws {
     let directory = try TemporaryDirectory()

@@ -63,9 +63,9 @@ extension HVTCameraController {
   /// The longest a movie goes from one key frame to the next, in seconds, or `nil` (the default) for the
   /// preset's, else one second. Set on the encoder as a number of frames at the camera's rate
   /// (`x264enc key-int-max`, `vp8enc keyframe-max-dist`, …), which encoders take as a maximum: x264's
-  /// scene-cut detection may place one earlier. The intra-only qualities keep every frame a key frame. Clamped to
-  /// ``HVTCaptureLimits/keyFrameInterval``; NaN is ignored. Changing it while presented restarts the
-  /// camera, as ``videoBitRate`` does.
+  /// scene-cut detection may place one earlier. The intra-only qualities keep every frame a key frame.
+  /// Clamped to ``HVTCaptureLimits/keyFrameInterval``; NaN is ignored. Changing it while presented
+  /// restarts the camera, as ``videoBitRate`` does.
   public var videoKeyFrameInterval: Double? {
     get { read(\.settings.encoding.keyFrameInterval) }
     set {
