@@ -48,6 +48,7 @@ static inline GstClockTime hvt_gst_buffer_duration(GstBuffer *buffer) { return G
 static inline guint64 hvt_gst_buffer_offset(GstBuffer *buffer) { return GST_BUFFER_OFFSET(buffer); }
 static inline void hvt_gst_buffer_set_pts(GstBuffer *buffer, GstClockTime pts) { GST_BUFFER_PTS(buffer) = pts; }
 static inline void hvt_gst_buffer_set_dts(GstBuffer *buffer, GstClockTime dts) { GST_BUFFER_DTS(buffer) = dts; }
+static inline void hvt_gst_buffer_set_duration(GstBuffer *buffer, GstClockTime duration) { GST_BUFFER_DURATION(buffer) = duration; }
 
 // gst_buffer_make_writable is a macro around gst_mini_object_make_writable.
 static inline GstBuffer *hvt_gst_buffer_make_writable(GstBuffer *buffer) { return gst_buffer_make_writable(buffer); }

@@ -39,6 +39,11 @@ public class Bin: Element, @unchecked Sendable {
     }
   }
 
+  /// Removes a pad of the bin's own (a ghost pad) it no longer exposes. Wraps `gst_element_remove_pad`.
+  public func removePad(_ pad: Pad) {
+    gst_element_remove_pad(pointer, pad.pointer)
+  }
+
   /// GStreamer's own DOT description of the bin and its children, with caps and properties.
   /// Wraps `gst_debug_bin_to_dot_data` with `GST_DEBUG_GRAPH_SHOW_ALL`.
   public func dotGraph() -> String {

@@ -18,7 +18,19 @@ public struct BufferView {
   }
 
   /// Duration in nanoseconds, or `ClockTime.none`. `GST_BUFFER_DURATION`.
-  public var duration: UInt { hvt_gst_buffer_duration(pointer) }
+  public var duration: UInt {
+    get { hvt_gst_buffer_duration(pointer) }
+    nonmutating set { hvt_gst_buffer_set_duration(pointer, newValue) }
+  }
+
+  /// The number of bytes the buffer holds: `gst_buffer_get_size`.
+  public var size: Int { Int(gst_buffer_get_size(pointer)) }
+
+  /// Keeps only `size` bytes of the buffer's data, starting `offset` bytes in: `gst_buffer_resize`. Only
+  /// for a writable buffer (``PadProbeInfo/writableBuffer()``); the memory itself is shared, not copied.
+  public func resize(offset: Int, size: Int) {
+    gst_buffer_resize(pointer, offset, size)
+  }
 
   /// The media-specific offset, or `ClockTime.none` (`GST_BUFFER_OFFSET_NONE`) when unset:
   /// `GST_BUFFER_OFFSET`. For video from `v4l2src`, the driver's frame sequence number (`v4l2_buffer`'s

@@ -56,6 +56,9 @@ public final class Pad: @unchecked Sendable {
     gst_pad_push(pointer, gst_buffer_ref(buffer.pointer)) == GST_FLOW_OK
   }
 
+  /// The pad this one is linked to, if any. Wraps `gst_pad_get_peer` (a full reference).
+  public var peer: Pad? { gst_pad_get_peer(pointer).map(Pad.init(adopting:)) }
+
   /// Sends an end-of-stream event into this pad. Wraps `gst_pad_send_event` with `gst_event_new_eos`.
   @discardableResult
   public func sendEndOfStream() -> Bool {
