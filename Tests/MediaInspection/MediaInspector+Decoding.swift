@@ -2,13 +2,13 @@ import Foundation
 
 extension MediaInspector {
   /// Counts the frames a movie of any container decodes to: `gst-launch-1.0 -v filesrc location=… !
-  /// decodebin ! fakesink silent=false`, one `chain` message per decoded frame. Throws when the tool
-  /// fails.
+  /// decodebin ! video/x-raw ! fakesink silent=false` (its sound, if any, is left unlinked), one `chain`
+  /// message per decoded frame. Throws when the tool fails.
   public static func decodedFrameCount(_ path: String) async throws -> Int {
     try await withPlainLink(to: path, named: "movie") { link in
       let result = try await run(
         "gst-launch-1.0",
-        ["-v", "filesrc", "location=\(link)", "!", "decodebin", "!", "fakesink", "silent=false"])
+        ["-v", "filesrc", "location=\(link)", "!", "decodebin", "!", "video/x-raw", "!", "fakesink", "silent=false"])
       guard result.status == 0 else { throw InspectionError(result.output) }
       return result.output.split(separator: "\n").filter { $0.contains("last-message = chain") }.count
     }

@@ -10,7 +10,8 @@ struct EngineDescriptionTests {
     Set(line.matches(of: #/ name=([A-Za-z0-9_-]+)/#).map { String($0.1) })
   }
 
-  /// The lines of `describe --engine`, by their label (`camera`, `photo`, `recording`).
+  /// The lines of `describe --engine`, by their label (`camera`, `photo`, `recording`, `sound`: the
+  /// simulated camera's movies have sound).
   static func engineLines(_ extra: [String] = []) async throws -> [String: String] {
     let result = try await HVTCam.run(["describe", "--engine", "--mode", "video"] + HVTCam.simulated + extra)
     #expect(result.succeeded, "\(result)")
@@ -19,7 +20,7 @@ struct EngineDescriptionTests {
       guard let colon = line.firstIndex(of: ":") else { continue }
       lines[String(line[..<colon])] = String(line[line.index(after: colon)...])
     }
-    #expect(lines.keys.sorted() == ["camera", "photo", "recording"], "\(result)")
+    #expect(lines.keys.sorted() == ["camera", "photo", "recording", "sound"], "\(result)")
     return lines
   }
 
@@ -35,15 +36,18 @@ struct EngineDescriptionTests {
     #expect(GraphCommandTests.elementNames(inDOT: graph.standardOutput) == Self.elementNames(inLine: photo))
   }
 
-  @Test("the camera and recording lines are the live pipeline while recording (hvtcam graph --recording)")
+  @Test("the camera, recording and sound lines are the live pipeline while recording (hvtcam graph --recording)")
   func cameraAndRecording() async throws {
     let lines = try await Self.engineLines()
-    let described = Self.elementNames(inLine: try #require(lines["camera"]))
-      .union(Self.elementNames(inLine: try #require(lines["recording"])))
+    let described = ["camera", "recording", "sound"].reduce(into: Set<String>()) { names, label in
+      names.formUnion(Self.elementNames(inLine: lines[label] ?? ""))
+    }
     let graph = try await HVTCam.run(["graph", "--recording"] + HVTCam.simulated)
     #expect(graph.succeeded, "\(graph)")
-    // The live pipeline holds the preview and recording bins themselves besides the elements the line names.
+    // The live pipeline holds the preview and recording bins and the microphone's bin themselves besides
+    // the elements the lines name.
     #expect(
-      GraphCommandTests.elementNames(inDOT: graph.standardOutput) == described.union(["preview-branch-0", "recording"]))
+      GraphCommandTests.elementNames(inDOT: graph.standardOutput)
+        == described.union(["preview-branch-0", "recording", "recording-microphone"]))
   }
 }

@@ -3,7 +3,8 @@ import HVTGStreamer
 
 extension HVTMovieRepair {
   /// Copies every stream of `source` into a new, complete file at `output`, without decoding:
-  /// `filesrc ! <demuxer>`, each stream pad the demuxer adds linked to a pad of `<muxer> ! filesink`.
+  /// `filesrc ! <demuxer>`, each stream pad the demuxer adds linked through a `queue` to a pad of
+  /// `<muxer> ! filesink`.
   ///
   /// The demuxer reads the fragments that survived: `qtdemux` walks the `moof`/`mdat` pairs and ends the
   /// stream at a truncated one, `matroskademux` reads clusters up to the cut. The muxer, not fragmented,
@@ -26,7 +27,7 @@ extension HVTMovieRepair {
     let progress = Progress(stallTimeout: stallTimeout)
     let streams = Locked<[Stream]>([])
     let muxer = writing.first
-    reading.last.onPadAdded { [progress, streams, muxer] pad in
+    reading.last.onPadAdded { [progress, streams, muxer, weak pipeline] pad in
       guard let sink = muxer.compatiblePad(for: pad) else {
         debugLog.log(.info, "repair: \(muxer.name) takes no stream like \(pad.name); it is left out", object: muxer)
         return
@@ -45,7 +46,16 @@ extension HVTMovieRepair {
         return .ok
       }
       do {
-        try pad.link(to: sink)
+        // A queue per stream: the demuxer pushes every stream from one thread, and the muxer holds a
+        // stream that runs ahead of the others until they catch up, which without a queue would block
+        // that thread before it reaches them.
+        let queue = try ElementChain.make(HVTElementDescription("queue", name: "stream-\(index)"))
+        guard let pipeline else { return }
+        try pipeline.add(queue)
+        guard queue.syncStateWithParent(), let input = queue.staticPad("sink"), let output = queue.staticPad("src")
+        else { throw GStreamerError.linkFailed(from: pad.name, to: queue.name) }
+        try pad.link(to: input)
+        try output.link(to: sink)
       } catch {
         progress.finish(.failed(HVTCameraError(error)))
       }

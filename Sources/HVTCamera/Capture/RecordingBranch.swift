@@ -22,6 +22,8 @@ final class RecordingBranch: @unchecked Sendable {
     case limitReached
     /// The end of stream reached the file sink: the muxer has written everything.
     case drained
+    /// The movie is recorded without sound: why (the microphone did not open or start).
+    case audioUnavailable(reason: String)
   }
 
   /// What was written.
@@ -39,6 +41,8 @@ final class RecordingBranch: @unchecked Sendable {
     var framesLostByDriver = 0
     /// The sequence number of the last frame that entered.
     var lastSequence: UInt?
+    /// Seconds of sound, from the movie's start to the end of its last sound; `nil` for a silent movie.
+    var audioDuration: Double?
   }
 
   private struct Timing {
@@ -52,6 +56,8 @@ final class RecordingBranch: @unchecked Sendable {
     var failed = false
     /// When a buffer last entered the encoder or the file sink: how a drain tells progress from a stall.
     var lastProgress: ContinuousClock.Instant?
+    /// The end of the last frame, from the first frame's start (nanoseconds).
+    var end: UInt = 0
   }
 
   let file: CaptureFiles.Reservation
@@ -64,17 +70,20 @@ final class RecordingBranch: @unchecked Sendable {
   private var teePad: Pad?
   private let timing = Locked(Timing())
   private let onEvent: @Sendable (Event) -> Void
+  /// The movie's sound; `nil` for a silent movie.
+  private let audio: RecordingAudio?
 
   /// The frames a stop waits for: a one-frame H.264 movie is valid, but some decoders (`openh264dec`, the
   /// one Debian's plugins-bad ships) output nothing for it.
   static let minimumFrames = 2
 
   /// Builds the branch (not yet attached): the model's recording chain, then a `filesink` writing to the
-  /// reservation's partial file. `limit` is the maximum duration in seconds; `frameInterval` the expected
-  /// duration of a frame when buffers carry none. `onEvent` is called on streaming threads.
+  /// reservation's partial file, and with `audio` the sound's chains (``RecordingAudio``). `limit` is the
+  /// maximum duration in seconds; `frameInterval` the expected duration of a frame when buffers carry
+  /// none. `onEvent` is called on streaming threads.
   init(
-    chain: [HVTElementDescription], file: CaptureFiles.Reservation, name: String, limit: Double,
-    frameInterval: Double, onEvent: @escaping @Sendable (Event) -> Void
+    chain: [HVTElementDescription], audio: HVTPipelineModel.Audio? = nil, file: CaptureFiles.Reservation,
+    name: String, limit: Double, frameInterval: Double, onEvent: @escaping @Sendable (Event) -> Void
   ) throws {
     self.file = file
     self.onEvent = onEvent
@@ -87,6 +96,8 @@ final class RecordingBranch: @unchecked Sendable {
     }
     try bin.addGhostPad("sink", target: entry)
     self.entry = entry
+    let bin = bin
+    self.audio = try audio.map { try RecordingAudio($0, in: bin, limit: ClockTime.from(seconds: limit)) }
     // Buffers entering the encoder and the file sink show a drain's progress; the first one into the
     // encoder is the recording's start latency.
     encoderPad.addProbe(.buffer) { [timing] _, info in
@@ -113,14 +124,18 @@ final class RecordingBranch: @unchecked Sendable {
 
   /// The probe at the branch's entry: rebases timestamps to zero, counts frames and enforces the limit.
   private func installTimestampProbe(limit limitTime: UInt, fallbackDuration: UInt) {
-    entry.addProbe(.buffer) { [timing, onEvent] _, info in
+    entry.addProbe(.buffer) { [timing, onEvent, weak audio] _, info in
       guard let buffer = info.buffer, ClockTime.isValid(buffer.presentationTime) else { return .ok }
       let pts = buffer.presentationTime
       let sequence = buffer.offset
       let duration = ClockTime.isValid(buffer.duration) ? buffer.duration : fallbackDuration
       enum Verdict { case pass(base: UInt, first: Bool, enough: Bool, newSecond: Int?), drop(notify: Bool) }
+      // With sound, the movie starts no earlier than one frame before it (the frame of the moment can be
+      // older than the microphone's first sound on a loaded machine).
+      let sound = audio?.firstSound
       let verdict = timing.withLock { timing -> Verdict in
         if timing.limitReached || timing.failed { return .drop(notify: false) }
+        if timing.base == nil, let sound, pts &+ duration <= sound { return .drop(notify: false) }
         let first = timing.base == nil
         let base = timing.base ?? pts
         timing.base = base
@@ -130,7 +145,8 @@ final class RecordingBranch: @unchecked Sendable {
           return .drop(notify: true)
         }
         timing.summary.frames += 1
-        timing.summary.duration = ClockTime.seconds(start &+ duration)
+        timing.end = start &+ duration
+        timing.summary.duration = ClockTime.seconds(timing.end)
         if ClockTime.isValid(sequence) {
           if let last = timing.summary.lastSequence, sequence > last + 1 {
             timing.summary.framesLostByDriver += Int(sequence - last - 1)
@@ -154,7 +170,11 @@ final class RecordingBranch: @unchecked Sendable {
           let dts = writable.decodingTime
           if ClockTime.isValid(dts) { writable.decodingTime = dts >= base ? dts - base : 0 }
         }
-        if first { onEvent(.started) }
+        if first {
+          audio?.videoStarted(at: base)
+          onEvent(.started)
+        }
+        audio?.videoReached(pts >= base ? pts - base + duration : duration)
         if enough { onEvent(.enoughFrames) }
         if let newSecond { onEvent(.progress(elapsed: Double(newSecond))) }
         return .ok
@@ -166,6 +186,8 @@ final class RecordingBranch: @unchecked Sendable {
   /// frame of the moment. Takes as long as the branch's elements need to start (the file sink opens its
   /// file): call it off the controller queue.
   func attach(to session: CaptureSession) throws {
+    var silence = audio?.open()
+    if silence != nil { audio?.detach() }
     try session.pipeline.add(bin)
     session.onError(inside: bin.path) { [timing] in timing.withLock { $0.failed = true } }
     guard bin.syncStateWithParent() else {
@@ -173,6 +195,16 @@ final class RecordingBranch: @unchecked Sendable {
       throw HVTCameraError.fileWriteFailed(
         path: file.partial.path, reason: "the recording branch did not start (the file could not be opened)")
     }
+    if silence == nil, let audio {
+      silence =
+        if let muxer = bin.element(named: HVTPipelineModel.muxerName) {
+          audio.join(session, muxer: muxer)
+        } else {
+          "the recording branch has no muxer"
+        }
+      if silence != nil { audio.detach() }
+    }
+    if let silence { onEvent(.audioUnavailable(reason: silence)) }
     guard let teeSink = session.tee.staticPad("sink"), let ghost = bin.staticPad("sink") else {
       remove(from: session)
       throw HVTCameraError.pipelineSetupFailed(.missingPad(element: bin.path, pad: "sink"))
@@ -201,8 +233,21 @@ final class RecordingBranch: @unchecked Sendable {
   /// The branch's object path; its elements' paths start with it.
   var path: String { bin.path }
 
+  /// The microphone's object path (its elements' paths start with it); `nil` for a silent movie.
+  var audioPath: String? { audio?.path }
+
+  /// Whether the movie's microphone delivers sound (false before it started, and for a silent movie).
+  var hasLiveAudio: Bool { audio?.isDelivering ?? false }
+
   /// What has been recorded so far.
-  var summary: Summary { timing.withLock { $0.summary } }
+  var summary: Summary {
+    var summary = timing.withLock { $0.summary }
+    if let audio, audio.hasSound { summary.audioDuration = audio.duration }
+    return summary
+  }
+
+  /// Ends the movie's sound where it is: for a microphone that failed, or a drain that waits for one.
+  func endAudio() { audio?.forceEnd() }
 
   /// Whether the branch holds enough frames for a stop to make a movie that plays, or reached its limit.
   var hasEnoughFrames: Bool { timing.withLock { $0.summary.frames >= Self.minimumFrames || $0.limitReached } }
@@ -215,8 +260,9 @@ final class RecordingBranch: @unchecked Sendable {
   /// when the file is complete. Wraps an idle pad probe.
   func sendEndOfStream() {
     guard let teePad, let ghost = bin.staticPad("sink") else { return }
-    teePad.addProbe(.idle) { pad, _ in
+    teePad.addProbe(.idle) { [timing, weak audio] pad, _ in
       pad.unlink(from: ghost)
+      audio?.videoEnded(after: timing.withLock { $0.end })
       ghost.sendEndOfStream()
       return .remove
     }
@@ -228,6 +274,7 @@ final class RecordingBranch: @unchecked Sendable {
   @discardableResult
   func remove(from session: CaptureSession) -> Bool {
     session.onError(inside: bin.path, nil)
+    audio?.remove(from: session)
     let stopped = bin.setState(.null) != .failure
     if !stopped { debugLog.log(.warning, "the recording branch \(bin.path) refused to stop") }
     session.pipeline.remove(bin)

@@ -9,6 +9,7 @@ extension HVTCameraController {
     var videoQuality = QualityType.type1920x1080
     var videoMaximumDuration: Double = 600
     var encoding = EncoderTuning.Request()
+    var capturesAudio = true
     var cameraDevice = CameraDevice.rear
     var cameraCaptureMode = CameraCaptureMode.photo
     var cameraFlashMode = CameraFlashMode.auto
@@ -213,6 +214,8 @@ extension HVTCameraController {
     var endOfStreamSent: ContinuousClock.Instant?
     /// Delivered or given up: nothing happens to it any more but the removal of its branch.
     var finished = false
+    /// The drain stalled once and the movie's sound was ended by hand (``RecordingBranch/endAudio()``).
+    var audioEndForced = false
     /// Watches a drain's progress, or a stop waiting for its frames.
     var timer: DispatchSourceTimer?
 

@@ -36,9 +36,13 @@ extension HVTCameraController {
   private func handleError(_ report: MessageReport) {
     debugLog.log(.warning, "error from \(report.source): \(report.message)")
     let error = HVTCameraError.gstreamer(HVTGStreamerMessage(report))
-    if let recording = ([state.recording] + state.draining).compactMap({ $0 }).first(where: {
-      report.source.hasPrefix($0.branch.path + "/")
+    let recordings = ([state.recording] + state.draining).compactMap { $0 }
+    if let recording = recordings.first(where: {
+      $0.branch.audioPath.map { report.source.hasPrefix($0 + "/") } ?? false
     }) {
+      return audioFailed(recording, error)
+    }
+    if let recording = recordings.first(where: { report.source.hasPrefix($0.branch.path + "/") }) {
       return recordingFailed(recording, error)
     }
     switch state.phase {

@@ -133,11 +133,13 @@ extension HVTCameraController {
       camera: camera, choice: choice,
       settings: .init(
         preset: preset, quality: settings.videoQuality, failingAfterFrames: failing, preview: settings.preview,
-        overlayTargets: settings.overlayBurnsIntoCaptures, encoding: settings.encoding))
+        overlayTargets: settings.overlayBurnsIntoCaptures, encoding: settings.encoding,
+        audio: Microphones.request(capturesAudio: settings.capturesAudio, camera: camera, preset: preset)))
     debugLog.log(
       .info,
       "preset \(preset.name): photo encoder \(model.photoEncoderFactory), movie encoder \(model.movieEncoder) "
-        + "(of \(preset.movieEncoder)), muxer \(model.movieMuxer)")
+        + "(of \(preset.movieEncoder)), muxer \(model.movieMuxer), "
+        + (model.audio.map { "sound from \($0.microphone) by \($0.encoder)" } ?? "no sound"))
     return model
   }
 

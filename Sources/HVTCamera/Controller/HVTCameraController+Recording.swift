@@ -131,7 +131,7 @@ extension HVTCameraController {
       let controller = WeakReference(self)
       let id = request.id
       branch = try RecordingBranch(
-        chain: session.model.recording, file: request.file,
+        chain: session.model.recording, audio: session.model.audio, file: request.file,
         name: state.draining.isEmpty ? "recording" : "recording\(id)",
         limit: request.limit,
         frameInterval: 1 / session.model.configuration.frameRate.framesPerSecond
@@ -145,6 +145,7 @@ extension HVTCameraController {
     }
     let recording = Recording(request: request, branch: branch, session: session)
     state.recording = recording
+    if let reason = session.model.audioUnavailableReason { publish(.audioUnavailable(reason: reason)) }
     lightTorch(on: session)
     worker.async {
       let result = Result { try branch.attach(to: session) }
@@ -189,6 +190,8 @@ extension HVTCameraController {
       debugLog.log(.info, "maximum duration \(recording.request.limit) s reached")
       if recording.waitingForFrames { sendEndOfStream(recording) }
       finishRecording(id: id, reason: .maximumDurationReached)
+    case .audioUnavailable(let reason):
+      publish(.audioUnavailable(reason: reason))
     case .drained:
       // A recording given up (its branch failed, its drain stalled) stays given up.
       guard !recording.finished else { return }
@@ -247,11 +250,31 @@ extension HVTCameraController {
       return
     }
     guard !recording.finished else { return }
+    if recording.branch.hasLiveAudio, !recording.audioEndForced {
+      // The muxer waits for sound that does not come (a microphone that stopped without an error): the
+      // sound ends here, and the drain gets another period to finish the movie.
+      debugLog.log(.warning, "the recording drain made no progress for \(stall) s: ending its sound")
+      recording.audioEndForced = true
+      recording.endOfStreamSent = .now
+      worker.async { recording.branch.endAudio() }
+      return watchDrain(recording)
+    }
     debugLog.log(.warning, "the recording drain made no progress for \(stall) s")
     let summary = recording.branch.summary
     giveUp(
       recording,
       .drainStalled(partial: recording.request.file.partial.path, seconds: stall, frames: summary.frames))
+  }
+
+  /// The recording's microphone failed: the movie's sound ends there (its end of stream lets the muxer
+  /// finish), its video goes on, and an event says why.
+  func audioFailed(_ recording: Recording, _ error: HVTCameraError) {
+    // One that fails before its first sound is taken out while the recording starts, which says so.
+    guard recording.branch.hasLiveAudio else {
+      return debugLog.log(.info, "the microphone failed while starting: \(Self.cause(of: error))")
+    }
+    publish(.audioUnavailable(reason: "the microphone failed: \(Self.cause(of: error))"))
+    worker.async { recording.branch.endAudio() }
   }
 
   /// An element of the recording branch failed: nothing more reaches the file, which cannot be
@@ -304,7 +327,8 @@ extension HVTCameraController {
         captureDate: recording.branch.linkDate.addingTimeInterval(-(age ?? 0)), configuration: model.configuration,
         frameTimestamp: firstTimestamp, frameAge: age, flashFired: nil, duration: summary.duration,
         frameCount: summary.frames, framesLostByDriver: summary.framesLostByDriver, encoder: model.movieEncoder,
-        muxer: model.movieMuxer,
+        muxer: model.movieMuxer, audioEncoder: summary.audioDuration.flatMap { _ in model.audio?.encoder },
+        audioDuration: summary.audioDuration,
         stopReason: recording.stopReason, fileSize: CaptureFiles.size(of: url),
         encodingStartedAt: summary.encodingStartedAt)
       return HVTCapture(

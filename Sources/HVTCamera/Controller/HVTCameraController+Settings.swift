@@ -74,6 +74,18 @@ extension HVTCameraController {
     }
   }
 
+  /// Whether movies record sound (default true): from the simulated microphone (a live 440 Hz tone,
+  /// `audiotestsrc`) with the simulated camera, else from the default microphone (`autoaudiosrc`) when
+  /// GStreamer's device monitor lists one (an `Audio/Source` device that is not a monitor of an output),
+  /// or from the preset's `audio.source`. Encoded as AAC in MP4 (`avenc_aac`, `voaacenc`, `fdkaacenc`),
+  /// Opus or Vorbis in WebM and Matroska, or with the preset's `audio.encoder`. Without a microphone or
+  /// an encoder, movies are silent and ``HVTCameraEvent/audioUnavailable(reason:)`` says why when a
+  /// recording starts. Changing it while presented restarts the camera, as ``videoBitRate`` does.
+  public var capturesAudio: Bool {
+    get { read(\.settings.capturesAudio) }
+    set { change(\.capturesAudio, to: newValue, restarts: true) }
+  }
+
   /// Which camera to use (default `.rear`). Changing it while presented switches cameras (a recording in
   /// progress is finalized and delivered first).
   public var cameraDevice: CameraDevice {

@@ -40,6 +40,10 @@ public enum HVTCameraEvent: Sendable {
   case recordingProgress(elapsed: Double, limit: Double)
   /// The recording branch received its last frame and is being finalized.
   case recordingStopped(elapsed: Double, reason: HVTRecordingStopReason)
+  /// The movie being recorded has no sound, or no more sound, though ``HVTCameraController/capturesAudio``
+  /// asks for it: the reason says why (no microphone, no audio encoder installed, the microphone could
+  /// not be opened, or it failed while recording, with GStreamer's message). The video goes on.
+  case audioUnavailable(reason: String)
   /// A camera was plugged in while the controller was presented (`GST_MESSAGE_DEVICE_ADDED`).
   case cameraConnected(name: String, path: String?)
   /// A camera was unplugged while the controller was presented (`GST_MESSAGE_DEVICE_REMOVED`). When it is

@@ -27,6 +27,11 @@ public struct HVTMediaMetadata: Sendable, Hashable {
   public var encoder: String
   /// Movies: the muxer, e.g. `"mp4mux"` (fragmented).
   public var muxer: String?
+  /// Movies with sound: the audio encoder, e.g. `"voaacenc"`; `nil` for a silent movie.
+  public var audioEncoder: String? = nil
+  /// Movies with sound: seconds of sound, from the movie's start to the end of its last sound (the
+  /// video's ``duration`` unless the microphone failed).
+  public var audioDuration: Double? = nil
   /// Movies: why the recording ended.
   public var stopReason: HVTRecordingStopReason?
   /// The size of the file in bytes.

@@ -11,6 +11,18 @@ extension HVTPipelineModel {
     var overlayTargets: HVTOverlayTargets = []
     /// The app's bit rate and key-frame interval for the movie encoder.
     var encoding = EncoderTuning.Request()
+    /// The movie's sound.
+    var audio = AudioRequest.off
+  }
+
+  /// Whether movies get sound, and from which microphone.
+  enum AudioRequest: Sendable {
+    /// Silent movies (``HVTCameraController/capturesAudio`` is false).
+    case off
+    /// Sound from this element.
+    case from(HVTElementDescription)
+    /// Sound was asked for, but there is no microphone: why.
+    case unavailable(String)
   }
 
   /// What the preview shows and how.
@@ -51,18 +63,31 @@ extension HVTPipelineModel {
       settings.overlayTargets.contains(target)
         ? settings.preview.overlays.elements(prefix: prefix, frame: choice.size) : []
     }
-    return HVTPipelineModel(
+    let recording = try recordingChain(
+      preset: preset, configuration: configuration, intraOnly: settings.quality.isIntraOnly,
+      encoding: settings.encoding, overlays: burned(.movies, "movie"))
+    var model = HVTPipelineModel(
       source: source,
       preview: try previewChain(preset: preset, settings: settings.preview, configuration: configuration),
       photoEncoder: [HVTElementDescription("videoconvert", name: "photo-convert")] + burned(.photos, "photo") + [
         try resolve(preset.photoEncoder, "photo.encoder").named(photoEncoderName)
       ],
-      recording: try recordingChain(
-        preset: preset, configuration: configuration, intraOnly: settings.quality.isIntraOnly,
-        encoding: settings.encoding, overlays: burned(.movies, "movie")),
+      recording: recording,
       configuration: configuration, movieExtension: preset.movieExtension, photoExtension: preset.photoExtension,
       flashNode: camera.hasFlash && !camera.isSimulated ? camera.path : nil,
       pipeWireRemote: preset.source == nil ? camera.pipeWireRemote : nil)
+    switch settings.audio {
+    case .off:
+      break
+    case .unavailable(let reason):
+      model.audioUnavailableReason = reason
+    case .from(let microphone):
+      switch audioChains(microphone: microphone, encoders: preset.audioEncoder, muxer: model.movieMuxer) {
+      case .success(let audio): model.audio = audio
+      case .failure(let missing): model.audioUnavailableReason = missing.reason
+      }
+    }
+    return model
   }
 
   /// A copy whose preview is built from `settings`, its window sink (if it shows one) `windowSink` when

@@ -33,20 +33,37 @@ extension HVTPipelineModel {
       words += ["\(Self.teeName).", "!"] + Self.launchWords([queue] + encoder + [sink])
     case .video:
       words += ["\(Self.teeName).", "!"] + Self.launchWords(recordingBranch(location: output))
+      if let sound = launchedSound(frames: frames) { words += sound }
     }
     return words
+  }
+
+  /// The movie's sound as a chain of its own that ends in the muxer (`… ! muxer.`), or `nil` for a silent
+  /// movie. With `frames`, the line must end by itself: the simulated microphone then stops after as
+  /// many 10 ms buffers as the frames last (`num-buffers`); another microphone cannot be told when to
+  /// stop, so such a line is silent.
+  private func launchedSound(frames: Int?) -> [String]? {
+    guard var audio else { return nil }
+    if let frames {
+      guard audio.source[0].factory == Self.simulatedMicrophone.factory else { return nil }
+      let seconds = Double(frames) / configuration.frameRate.framesPerSecond
+      audio.source[0] = audio.source[0].setting("num-buffers", to: String(Int((seconds * 100).rounded(.up))))
+    }
+    return Self.launchWords(audio.source + audio.encoding) + ["!", "\(Self.muxerName)."]
   }
 
   /// The pipelines as the engine runs them, one per line in `gst-launch-1.0` syntax: the camera pipeline
   /// up to its tee and the preview, the photo pipeline (`appsrc ! … ! appsink`, into which the frame of
   /// the moment, taken at the tee's sink pad, is pushed), and the recording branch the engine adds to the
-  /// tee while recording, writing `movie`. Shows what runs; unlike ``launchCommand(mode:output:frames:)``
-  /// it cannot be pasted as one command.
+  /// tee while recording, writing `movie`, with its sound (the microphone's bin, which joins the camera
+  /// pipeline while recording, into the muxer). Shows what runs; unlike
+  /// ``launchCommand(mode:output:frames:)`` it cannot be pasted as one command.
   public func engineDescription(movie: String) -> String {
     let words = { (chain: [HVTElementDescription]) in Self.launchWords(chain, namingCapsFilters: true) }
     let camera = words(cameraChain) + ["\(Self.teeName).", "!"] + words(preview)
     let recording = ["\(Self.teeName).", "!"] + words(recordingBranch(location: movie))
-    return [("camera", camera), ("photo", words(photoPipeline)), ("recording", recording)]
+    let sound = audio.map { [("sound", words($0.source + $0.encoding) + ["!", "\(Self.muxerName)."])] } ?? []
+    return ([("camera", camera), ("photo", words(photoPipeline)), ("recording", recording)] + sound)
       .map { "\($0.0): " + $0.1.map(LaunchQuoting.shellWord).joined(separator: " ") }
       .joined(separator: "\n")
   }

@@ -17,6 +17,11 @@ public struct HVTPipelineModel: Sendable, Hashable {
   public var photoEncoder: [HVTElementDescription]
   /// The recording branch after the tee, from its queue to the muxer, without the file sink.
   public var recording: [HVTElementDescription]
+  /// The movie's sound, or `nil` for silent movies (see ``audioUnavailableReason``).
+  public var audio: Audio? = nil
+  /// Why movies are silent although sound was asked for (``HVTCameraController/capturesAudio``): no
+  /// microphone, or no audio encoder the muxer takes. `nil` when they have sound or none was asked for.
+  public var audioUnavailableReason: String? = nil
   /// What the camera runs with.
   public var configuration: HVTCaptureConfiguration
   /// The movie container's file extension, e.g. `"mp4"`.

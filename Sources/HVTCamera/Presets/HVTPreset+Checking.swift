@@ -44,6 +44,8 @@ extension HVTPreset {
     checkSlot(movieEncoder, "movie.encoder")
     if let movieParser { _ = checkElement(movieParser, "movie.parser", candidate: false) }
     checkSlot(muxer, "movie.muxer")
+    if let audioSource { _ = checkElement(audioSource, "audio.source", candidate: false) }
+    if let audioEncoder { checkSlot(audioEncoder, "audio.encoder") }
     if let movieCaps, (try? Caps(movieCaps)) == nil {
       report("invalid caps \"\(movieCaps)\"", "movie.caps")
     }
@@ -119,6 +121,7 @@ extension HVTPreset {
       HVTPipelineModel.sourceName: "source", "camera-caps": "format", "preview": "preview",
       HVTPipelineModel.photoEncoderName: "photo.encoder", HVTPipelineModel.movieEncoderName: "movie.encoder",
       "recording-caps": "movie.caps", "movie-parser": "movie.parser", HVTPipelineModel.muxerName: "movie.muxer",
+      HVTPipelineModel.microphoneName: "audio.source", HVTPipelineModel.audioEncoderName: "audio.encoder",
     ]
     for index in filters.indices { paths["filter-\(index)"] = "filters[\(index)]" }
     return paths
@@ -137,7 +140,9 @@ extension HVTPreset {
     func model(of preset: HVTPreset) throws -> HVTPipelineModel {
       try HVTPipelineModel.build(
         camera: camera, choice: choice,
-        settings: .init(preset: preset, quality: .typeLow, failingAfterFrames: nil, preview: .init()))
+        settings: .init(
+          preset: preset, quality: .typeLow, failingAfterFrames: nil, preview: .init(),
+          audio: .from(audioSource ?? HVTPipelineModel.simulatedMicrophone)))
     }
     func link(_ chain: [HVTElementDescription], _ paths: [String: String]) throws {
       let bin = Bin(name: "check")
@@ -174,6 +179,12 @@ extension HVTPreset {
       if movieEncoder.candidates.count > 1 { paths[HVTPipelineModel.movieEncoderName] = "movie.encoder[\(index)]" }
       let recording = try model(of: single)
       try link(cameraChain(recording) + recording.recordingBranch(location: "/dev/null"), paths)
+      // The sound, into a muxer of its own (the chain ends in it, which gives it an audio pad).
+      if let audio = recording.audio, let muxer = recording.recording.last {
+        try link(audio.source + audio.encoding + [muxer], paths)
+      } else if let reason = recording.audioUnavailableReason, audioEncoder != nil || audioSource != nil {
+        throw LinkFailure(keyPath: audioEncoder != nil ? "audio.encoder" : "audio", message: reason)
+      }
     }
   }
 }

@@ -5,11 +5,13 @@ extension HVTPreset {
   static let topLevelKeys: [(key: String, required: Bool)] = [
     ("$schema", false), ("name", true), ("description", true), ("quality", true), ("frameRate", false),
     ("format", false), ("source", false), ("filters", false), ("preview", true), ("photo", true), ("movie", true),
+    ("audio", false),
   ]
   static let photoKeys: [(key: String, required: Bool)] = [("encoder", true), ("extension", true)]
   static let movieKeys: [(key: String, required: Bool)] = [
     ("encoder", true), ("parser", false), ("caps", false), ("muxer", true), ("extension", true),
   ]
+  static let audioKeys: [(key: String, required: Bool)] = [("source", false), ("encoder", false)]
 
   /// Reads a preset from JSON text, checking its size and shape (keys, types, element syntax, nesting), but
   /// not yet whether GStreamer has its elements. Every issue found is reported.
@@ -69,6 +71,9 @@ private struct PresetReader {
     let caps = movie?["caps"].flatMap { capsValue($0, at: "movie.caps") }
     let muxer = movie?["muxer"].flatMap { slot($0, at: "movie.muxer") }
     let movieExtension = movie.flatMap { fileExtension($0["extension"], at: "movie.extension") }
+    let audio = members["audio"].flatMap { object($0, at: "audio", keys: HVTPreset.audioKeys) }
+    let audioSource = audio?["source"].flatMap { element($0, at: "audio.source") }
+    let audioEncoder = audio?["encoder"].flatMap { slot($0, at: "audio.encoder") }
     guard let name, let summary, let quality, let preview, let photoEncoder, let photoExtension, let movieEncoder,
       let muxer, let movieExtension
     else { return nil }
@@ -76,7 +81,7 @@ private struct PresetReader {
       name: name, summary: summary, quality: quality, frameRate: frameRate ?? HVTFrameRate(30),
       format: format ?? "I420", source: source, filters: filters, preview: preview, photoEncoder: photoEncoder,
       photoExtension: photoExtension, movieEncoder: movieEncoder, movieParser: parser, movieCaps: caps, muxer: muxer,
-      movieExtension: movieExtension, url: nil)
+      movieExtension: movieExtension, audioSource: audioSource, audioEncoder: audioEncoder, url: nil)
   }
 
   /// An object's members by key, after reporting unknown keys (with the nearest known one) and missing

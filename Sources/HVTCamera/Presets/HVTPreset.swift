@@ -37,6 +37,12 @@ public struct HVTPreset: Sendable, Hashable {
   public var muxer: HVTElementSlot
   /// The movie file extension, e.g. `mp4`.
   public var movieExtension: String
+  /// The microphone's element (`audio.source`), instead of the camera's: `autoaudiosrc` for real cameras,
+  /// the simulated microphone for the simulated camera.
+  public var audioSource: HVTElementDescription? = nil
+  /// The audio encoder (candidates, `audio.encoder`); when `nil`, the one the muxer takes: AAC for MP4
+  /// (`avenc_aac`, `voaacenc`, `fdkaacenc`), Opus or Vorbis for WebM and Matroska.
+  public var audioEncoder: HVTElementSlot? = nil
   /// The file it was read from, if any.
   public var url: URL?
 }

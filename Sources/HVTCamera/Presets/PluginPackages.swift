@@ -14,7 +14,7 @@ enum PluginPackages {
         "jpegenc", "jpegdec", "pngenc", "vp8enc", "vp9enc", "mp4mux", "qtmux", "matroskamux", "webmmux",
         "v4l2src", "v4l2h264enc", "v4l2h265enc", "v4l2vp8enc", "v4l2vp9enc", "v4l2jpegenc", "flacenc",
         "lamemp3enc", "rtph264pay", "splitmuxsink", "videobalance", "videoflip", "autovideosink", "pulsesrc",
-        "qtdemux", "matroskademux", "multifilesrc",
+        "qtdemux", "matroskademux", "multifilesrc", "aacparse", "autoaudiosrc",
       ],
       "gstreamer1.0-plugins-ugly": ["x264enc"],
       "gstreamer1.0-plugins-bad": [

@@ -1,0 +1,298 @@
+import Foundation
+import HVTGStreamer
+
+/// The sound of one recording: the microphone's bin, which joins the camera pipeline beside the recording
+/// branch while it records, and the probe at the branch's audio entry that lines the sound up with the
+/// movie's frames.
+///
+/// The probe gives the sound the video's timeline: samples from before the movie's first frame are cut
+/// off (to the sample), timestamps are rebased on that frame's, and the sound ends where the video does
+/// (at its last frame's end, or at the maximum duration), its last buffer cut to the sample. So the
+/// movie's two streams start within one microphone buffer of each other (a few milliseconds) and have
+/// the same length. Only the microphone's own thread ever waits here, briefly, for the video (see
+/// ``paceTimeout``); the microphone's end of stream follows the first buffer past the end, and
+/// ``forceEnd()`` ends a microphone that stopped delivering.
+final class RecordingAudio: @unchecked Sendable {
+  /// What the probe does with one buffer.
+  enum Verdict: Equatable {
+    case drop
+    /// The sound is over: the end of stream goes in its place.
+    case end
+    /// `keep` samples go on, after the first `skip`, at `start` from the movie's start.
+    case pass(skip: Int, keep: Int, start: UInt)
+  }
+
+  struct Timing {
+    /// The running time of the movie's first frame; sound before it is cut off.
+    var base: UInt?
+    /// Where the sound ends, from the movie's start: the maximum duration, then the video's end once
+    /// the recording stops.
+    var end: UInt
+    /// The last buffer, cut at ``end``, went through: the next one ends the stream.
+    var endReached = false
+    /// The end of stream was sent into the branch's audio path.
+    var ended = false
+    /// From the movie's start to the end of the last sound that went through (nanoseconds).
+    var written: UInt = 0
+    /// Buffers that went through.
+    var buffers = 0
+    /// The running time the microphone's first buffer starts at, once it reached the branch (it opened,
+    /// negotiated and delivers).
+    var firstSound: UInt?
+
+    /// The verdict on a buffer of `frames` samples starting at running time `start`, each sample lasting
+    /// `sample` nanoseconds, with what it leaves written.
+    mutating func admit(start: UInt, frames: Int, sample: Double) -> Verdict {
+      guard let base, !ended else { return .drop }
+      let finish = start + UInt(Double(frames) * sample)
+      let cut = base + end
+      if endReached || start >= cut {
+        ended = true
+        return .end
+      }
+      guard finish > base else { return .drop }
+      let skip = start < base ? Int((Double(base - start) / sample).rounded(.up)) : 0
+      let last = finish > cut ? Int((Double(cut - start) / sample).rounded(.down)) : frames
+      guard last > skip else { return .drop }
+      let first = start + UInt(Double(skip) * sample)
+      let rebased = first >= base ? first - base : 0
+      written = rebased + UInt(Double(last - skip) * sample)
+      buffers += 1
+      if finish > cut { endReached = true }
+      return .pass(skip: skip, keep: last - skip, start: rebased)
+    }
+  }
+
+  /// The microphone's bin, `<branch>-microphone`: its errors cost the movie its sound only.
+  let microphone: Bin
+  private let branch: Bin
+  private let entry: Pad
+  private let encoding: ElementChain
+  private let timing: Locked<Timing>
+  /// How far past the video's end the microphone's sound is let in (``HVTPipelineModel/Audio/trailingSamples``).
+  private let overrun: UInt
+  /// Whether the microphone is in the pipeline.
+  private let joined = Locked(false)
+  /// The microphone bin's object path in the pipeline, kept after it leaves: its errors arrive later.
+  private let joinedPath = Locked<String?>(nil)
+  /// Signalled at the microphone's first buffer.
+  private let firstBuffer = DispatchSemaphore(value: 0)
+
+  /// How long ``join(_:muxer:)`` waits for the microphone's first buffer.
+  static let startTimeout = 2.0
+
+  /// The video's progress, which the sound keeps pace with: how far the movie's frames reached (from its
+  /// start, nanoseconds), and whether they ended. A condition, so that the microphone's thread can wait
+  /// for frames that lag behind its sound (a loaded machine delays the camera's thread): sound let
+  /// through ahead of them could not be taken back if the recording stops before they come.
+  private let video = NSCondition()
+  private var videoReached: UInt = 0
+  private var videoFinished = false
+
+  /// The longest the microphone's thread waits for the video to catch up with one buffer: below the
+  /// 200 ms a PulseAudio or ALSA source buffers before it loses sound.
+  static let paceTimeout = 0.15
+
+  /// Builds the audio of a recording branch: the encoding chain, in `branch` and exposed as the branch's
+  /// `audio` pad (linked to the muxer only once the microphone delivers: ``join(_:muxer:)``); and the
+  /// microphone's bin, not yet in the pipeline. `limit` is the maximum duration in nanoseconds.
+  init(_ audio: HVTPipelineModel.Audio, in branch: Bin, limit: UInt) throws {
+    self.branch = branch
+    overrun = ClockTime.second * UInt(audio.trailingSamples) / UInt(HVTPipelineModel.recordedAudio.rate)
+    encoding = try ElementChain(audio.encoding, in: branch)
+    guard let entry = encoding.first.staticPad("sink") else {
+      throw HVTCameraError.pipelineSetupFailed(.missingPad(element: encoding.first.path, pad: "sink"))
+    }
+    self.entry = entry
+    try branch.addGhostPad("audio", target: entry)
+    microphone = Bin(name: "\(branch.name)-microphone")
+    let source = try ElementChain(audio.source, in: microphone)
+    guard let output = source.last.staticPad("src") else {
+      throw HVTCameraError.pipelineSetupFailed(.missingPad(element: source.last.path, pad: "src"))
+    }
+    try microphone.addGhostPad("src", target: output)
+    timing = Locked(Timing(end: limit + overrun))
+    installProbe()
+  }
+
+  /// The microphone bin's object path in the camera pipeline (its elements' paths start with it), also
+  /// after it left it: the errors it posted there arrive afterwards.
+  var path: String { joinedPath.withLock { $0 } ?? microphone.path }
+
+  /// Seconds of sound in the movie so far, from its start.
+  var duration: Double { ClockTime.seconds(timing.withLock { $0.written }) }
+
+  /// Whether any sound reached the encoder.
+  var hasSound: Bool { timing.withLock { $0.buffers > 0 } }
+
+  /// Opens the microphone (PAUSED, where a live source has its device open but delivers nothing yet),
+  /// outside the pipeline, so that one that cannot open never touches the camera. Returns why there is no
+  /// sound, or `nil`. Takes as long as the microphone needs to open: call it off the controller queue.
+  func open() -> String? {
+    guard microphone.setState(.paused) != .failure else {
+      microphone.setState(.null)
+      return "the microphone (\(HVTPipelineModel.microphoneName)) could not be opened"
+    }
+    return nil
+  }
+
+  /// Adds the opened microphone to `session`'s pipeline, links it to the branch's audio pad, starts it
+  /// and waits (at most ``startTimeout``) for its first buffer; then links the encoding chain to `muxer`,
+  /// which gives it an audio pad. All before the video is linked, while the muxer has had no data: a
+  /// microphone that fails before it delivers is taken out with the encoding chain (``detach()``), and
+  /// the muxer never gets a sound track without sound. The branch must already be in the pipeline.
+  /// Returns why there is no sound, or `nil` when the microphone delivers.
+  func join(_ session: CaptureSession, muxer: Element) -> String? {
+    do {
+      try session.pipeline.add(microphone)
+      joined.withLock { $0 = true }
+      joinedPath.withLock { [microphone] in $0 = microphone.path }
+    } catch {
+      microphone.setState(.null)
+      return "the microphone could not join the pipeline: \(error)"
+    }
+    guard let output = microphone.staticPad("src"), let input = branch.staticPad("audio"),
+      (try? output.link(to: input)) != nil, microphone.syncStateWithParent()
+    else {
+      remove(from: session)
+      return "the microphone (\(HVTPipelineModel.microphoneName)) did not start"
+    }
+    guard firstBuffer.wait(timeout: .now() + Self.startTimeout) == .success else {
+      remove(from: session)
+      return "the microphone (\(HVTPipelineModel.microphoneName)) gave no sound within \(Self.startTimeout) s"
+    }
+    do {
+      try encoding.last.link(to: muxer)
+    } catch {
+      remove(from: session)
+      return "the muxer takes no sound from \(encoding.last.name): \(error)"
+    }
+    return nil
+  }
+
+  /// Takes the audio encoding chain, never linked to the muxer, out of a branch whose microphone did not
+  /// start: stops and removes its elements and the branch's audio pad.
+  func detach() {
+    if let ghost = branch.staticPad("audio") { branch.removePad(ghost) }
+    for element in encoding.elements {
+      element.setState(.null)
+      branch.remove(element)
+    }
+  }
+
+  /// The running time the microphone's sound starts at, once it delivers. The movie's video starts no
+  /// earlier than one frame before it (``RecordingBranch`` drops older frames), so that the two streams
+  /// start together even when the frame of the moment is older than the microphone.
+  var firstSound: UInt? { timing.withLock { $0.firstSound } }
+
+  /// The movie's first frame went in at running time `base`: sound is measured from it.
+  func videoStarted(at base: UInt) {
+    timing.withLock { timing in timing.base = timing.base ?? base }
+    video.lock()
+    video.broadcast()
+    video.unlock()
+  }
+
+  /// The movie's frames reached `duration` nanoseconds from its start.
+  func videoReached(_ duration: UInt) {
+    video.lock()
+    videoReached = max(videoReached, duration)
+    video.broadcast()
+    video.unlock()
+  }
+
+  /// The video ended `duration` nanoseconds after its start: the sound ends there too.
+  func videoEnded(after duration: UInt) {
+    timing.withLock { [overrun] in $0.end = min($0.end, duration + overrun) }
+    video.lock()
+    videoFinished = true
+    video.broadcast()
+    video.unlock()
+  }
+
+  /// Holds the microphone's thread (at most ``startTimeout``) until the movie's first frame is known, so
+  /// that the sound from that frame on is not lost while the video is being linked.
+  private func waitForVideoStart() {
+    let deadline = Date(timeIntervalSinceNow: Self.startTimeout)
+    video.lock()
+    while !videoFinished, timing.withLock({ $0.base == nil }), video.wait(until: deadline) {}
+    video.unlock()
+  }
+
+  /// Waits (at most ``paceTimeout``) until the movie's frames reach `time` from its start, or end.
+  private func keepPace(with time: UInt) {
+    let deadline = Date(timeIntervalSinceNow: Self.paceTimeout)
+    video.lock()
+    while !videoFinished, videoReached < time, video.wait(until: deadline) {}
+    video.unlock()
+  }
+
+  /// Whether the microphone delivers (its first buffer reached the branch).
+  var isDelivering: Bool { timing.withLock { $0.firstSound != nil } }
+
+  /// Ends the sound now, for a microphone that failed or stopped delivering: sends the end of stream
+  /// into the branch's audio path (unless it was sent, or the microphone never delivered, which
+  /// ``join(_:muxer:)`` handles), so that the muxer can finish the movie.
+  func forceEnd() {
+    let send = timing.withLock { timing -> Bool in
+      guard timing.firstSound != nil, !timing.ended else { return false }
+      timing.ended = true
+      return true
+    }
+    if send { entry.sendEndOfStream() }
+  }
+
+  /// Stops the microphone and removes it from the pipeline. Takes as long as its streaming thread needs
+  /// to stop: call it off the controller queue.
+  func remove(from session: CaptureSession) {
+    guard joined.withLock({ $0 }) else { return }
+    // A microphone thread held for the video lets go.
+    video.lock()
+    videoFinished = true
+    video.broadcast()
+    video.unlock()
+    if microphone.setState(.null) == .failure {
+      debugLog.log(.warning, "the microphone \(microphone.path) refused to stop")
+    }
+    session.pipeline.remove(microphone)
+    joined.withLock { $0 = false }
+  }
+
+  /// The probe at the branch's audio entry: drops sound from before the first frame and after the end,
+  /// cuts the buffers that straddle either to the sample, and rebases timestamps on the first frame's.
+  private func installProbe() {
+    let format = HVTPipelineModel.recordedAudio
+    let bytesPerFrame = format.channels * format.bytesPerSample
+    let sample = Double(ClockTime.second) / Double(format.rate)
+    entry.addProbe(.buffer) { [timing, firstBuffer, weak self] pad, info in
+      guard let buffer = info.buffer, ClockTime.isValid(buffer.presentationTime) else { return .ok }
+      if timing.withLock({ timing in
+        defer { timing.firstSound = timing.firstSound ?? buffer.presentationTime }
+        return timing.firstSound == nil
+      }) {
+        firstBuffer.signal()
+        self?.waitForVideoStart()
+      }
+      let start = buffer.presentationTime
+      let frames = buffer.size / bytesPerFrame
+      if let base = timing.withLock({ $0.ended ? nil : $0.base }), start > base { self?.keepPace(with: start - base) }
+      let verdict = timing.withLock { $0.admit(start: start, frames: frames, sample: sample) }
+      switch verdict {
+      case .drop:
+        debugLog.log(.trace, "sound at running time \(ClockTime.seconds(start)) s dropped")
+        return .drop
+      case .end:
+        pad.sendEndOfStream()
+        return .drop
+      case .pass(let skip, let keep, let rebased):
+        debugLog.log(.trace, "sound \(ClockTime.seconds(rebased)) s, \(keep) samples (cut \(skip) before)")
+        guard let writable = info.writableBuffer() else { return .drop }
+        if skip > 0 || keep < frames { writable.resize(offset: skip * bytesPerFrame, size: keep * bytesPerFrame) }
+        writable.presentationTime = rebased
+        writable.decodingTime = ClockTime.none
+        writable.duration = UInt(Double(keep) * sample)
+        return .ok
+      }
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+extension MediaInspector {
+  /// One stream of a movie as `ffprobe` reads it: its codec and the time its packets span.
+  public struct Stream: Sendable, CustomStringConvertible {
+    /// `video` or `audio`.
+    public var type: String
+    /// The codec, e.g. `h264`, `aac`, `opus`.
+    public var codec: String
+    /// Samples per second (sound only).
+    public var sampleRate: Int?
+    /// Channels (sound only).
+    public var channels: Int?
+    /// The earliest packet's presentation time, in seconds.
+    public var start: Double
+    /// The latest end of a packet (presentation time plus duration), in seconds.
+    public var end: Double
+    /// How many packets there are.
+    public var packets: Int
+    /// From the first packet's start to the last one's end.
+    public var duration: Double { end - start }
+    /// `aac audio 48000 Hz 2 ch 0.000…2.005 s (94 packets)`.
+    public var description: String {
+      let sound = sampleRate.map { " \($0) Hz \(channels ?? 0) ch" } ?? ""
+      return "\(codec) \(type)\(sound) \(start)…\(end) s (\(packets) packets)"
+    }
+  }
+
+  /// Every stream of a movie, in the file's order, from `ffprobe -show_streams` and its packets'
+  /// presentation times and durations. Throws when the tool fails.
+  public static func streams(_ path: String) async throws -> [Stream] {
+    let described = try await run(
+      "ffprobe",
+      [
+        "-v", "error", "-show_entries", "stream=index,codec_type,codec_name,sample_rate,channels", "-of",
+        "csv=p=0:nk=0", path,
+      ])
+    let timed = try await run(
+      "ffprobe", ["-v", "error", "-show_entries", "packet=stream_index,pts_time,duration_time", "-of", "csv=p=0", path])
+    guard described.status == 0, timed.status == 0 else { throw InspectionError(described.output + timed.output) }
+    var streams: [Int: Stream] = [:]
+    for line in described.output.split(separator: "\n") {
+      var fields: [String: String] = [:]
+      for pair in line.split(separator: ",") {
+        let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+        if parts.count == 2 { fields[parts[0]] = parts[1] }
+      }
+      guard let index = fields["index"].flatMap({ Int($0) }) else { continue }
+      streams[index] = Stream(
+        type: fields["codec_type"] ?? "?", codec: fields["codec_name"] ?? "?",
+        sampleRate: fields["sample_rate"].flatMap { Int($0) }, channels: fields["channels"].flatMap { Int($0) },
+        start: .infinity, end: 0, packets: 0)
+    }
+    for line in timed.output.split(separator: "\n") {
+      let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      guard fields.count >= 3, let index = Int(fields[0]), let pts = Double(fields[1]), var stream = streams[index]
+      else { continue }
+      stream.start = min(stream.start, pts)
+      stream.end = max(stream.end, pts + (Double(fields[2]) ?? 0))
+      stream.packets += 1
+      streams[index] = stream
+    }
+    return streams.keys.sorted().compactMap { streams[$0] }
+  }
+}
