@@ -75,6 +75,12 @@ struct AudioRecordingTests {
     #expect(timing.admit(start: 1_980_000_000, frames: 480, sample: sample) == .drop)
     // 5 ms (240 samples) of this 10 ms buffer come before the first frame.
     #expect(timing.admit(start: 1_995_000_000, frames: 480, sample: sample) == .pass(skip: 240, keep: 240, start: 0))
+    // A microphone whose first sound comes 1 ms after the first frame is led in by 48 samples of silence.
+    var late = RecordingAudio.Timing(base: 2_000_000_000, end: 1_000_000_000)
+    #expect(
+      late.admit(start: 2_001_000_000, frames: 480, sample: sample) == .pass(skip: 0, keep: 480, silence: 48, start: 0))
+    #expect(
+      late.admit(start: 2_011_000_000, frames: 480, sample: sample) == .pass(skip: 0, keep: 480, start: 11_000_000))
     #expect(
       timing.admit(start: 2_005_000_000, frames: 480, sample: sample) == .pass(skip: 0, keep: 480, start: 5_000_000))
     // The video ended 1 s after its start: the buffer across it keeps its first 2.5 ms (120 samples),

@@ -14,10 +14,11 @@ struct MovieRepairTests {
   /// while it is still being written — what a crash at that moment leaves behind — at the first progress
   /// event (one per recorded second) from `seconds` on at which `enough` holds for the copy.
   static func partialCopy(
-    preset: String? = nil, seconds: Double, enough: @escaping (Data) -> Bool = { _ in true }
+    preset: String? = nil, capturesAudio: Bool = true, seconds: Double, enough: @escaping (Data) -> Bool = { _ in true }
   ) async throws -> (data: Data, partial: URL, recordedFrames: Int) {
     let camera = try TestCamera(mode: .video, present: false)
     if let preset { camera.controller.preset = try HVTPreset.named(preset) }
+    camera.controller.capturesAudio = capturesAudio
     camera.controller.videoQuality = .type640x480
     try await camera.controller.present()
     guard camera.controller.startVideoCapture() else { throw TestFailure("startVideoCapture() returned false") }
@@ -61,11 +62,13 @@ struct MovieRepairTests {
     #expect(movie.bytes == CaptureFiles.size(of: movie.url), sourceLocation: sourceLocation)
   }
 
-  @Test("a partial MP4 cut in the middle of its last fragment: everything before the cut is kept, the file is whole")
-  func truncatedMP4() async throws {
+  @Test(
+    "a partial MP4 cut in the middle of its last fragment: the frames before the cut are kept, the file is whole",
+    arguments: [false, true])
+  func truncatedMP4(withSound: Bool) async throws {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let recorded = try await Self.partialCopy(seconds: 2) { data in
+    let recorded = try await Self.partialCopy(capturesAudio: withSound, seconds: 2) { data in
       MP4Box.topLevel(of: data).filter { $0.type == "moof" }.count >= 3
     }
     let boxes = MP4Box.topLevel(of: recorded.data)
@@ -90,7 +93,13 @@ struct MovieRepairTests {
     #expect(movie.container == "MP4" && movie.codec.hasPrefix("H.264"), "\(movie)")
     #expect(movie.width == 640 && movie.height == 480, "\(movie)")
     #expect(movie.sourceBytes == cut)
-    #expect(before > 0 && before <= movie.frames && movie.frames <= all, "\(before) ≤ \(movie.frames) ≤ \(all)")
+    // With sound, qtdemux, which reads the streams in the order of their timestamps, may end both at the cut
+    // fragment before it has given every frame of the whole fragment before it: up to one fragment (500 ms,
+    // 15 frames) is lost then (96 of 101 once).
+    let lost = withSound ? 15 : 0
+    #expect(
+      before > 0 && before - lost <= movie.frames && movie.frames <= all,
+      "\(before) - \(lost) ≤ \(movie.frames) ≤ \(all)")
     try await Self.expectWhole(movie)
     // The partial file's own duration, as the discoverer reads it, is short: it has no final index.
     let partialDuration = try #require(partialDiscovery.duration, "\(partialDiscovery)")

@@ -8,11 +8,12 @@ extension HVTMovieRepair {
   ///
   /// The demuxer reads the fragments that survived: `qtdemux` walks the `moof`/`mdat` pairs and ends the
   /// stream at a truncated one, `matroskademux` reads clusters up to the cut. The muxer, not fragmented,
-  /// writes the index and the duration of what it was given when end of stream reaches it. Returns the
-  /// stream the repair reports on: the first video stream the muxer took, else its first stream.
+  /// writes the index and the duration of what it was given when end of stream reaches it. With `end`,
+  /// every stream's buffers that start at or after it are left out. Returns the stream the repair reports
+  /// on (the first video stream the muxer took, else its first stream) and the latest end of any stream.
   static func remux(
-    _ source: URL, as container: Container, into output: URL, stallTimeout: Double
-  ) throws -> Stream {
+    _ source: URL, as container: Container, into output: URL, until end: UInt? = nil, stallTimeout: Double
+  ) throws -> (main: Stream, latestEnd: UInt) {
     let pipeline = Pipeline(named: "hvtcamera-repair")
     let reading = try chain(
       [
@@ -38,6 +39,7 @@ extension HVTMovieRepair {
       }
       pad.addProbe(.buffer) { [progress, streams] pad, info in
         guard let buffer = info.buffer else { return .ok }
+        if let end, ClockTime.isValid(buffer.presentationTime), buffer.presentationTime >= end { return .drop }
         streams.withLock { streams in
           if streams[index].caps == nil { streams[index].caps = pad.currentCaps }
           streams[index].record(buffer)
@@ -64,14 +66,16 @@ extension HVTMovieRepair {
       progress.noteProgress()
       return .ok
     }
-    let end = progress.run(pipeline)
-    let main = streams.withLock { streams in streams.first(where: \.isVideo) ?? streams.first }
+    let ending = progress.run(pipeline)
+    let (main, latestEnd) = streams.withLock { streams in
+      (streams.first(where: \.isVideo) ?? streams.first, streams.map(\.end).max() ?? 0)
+    }
     let frames = main?.frames ?? 0
-    if case .endOfStream = end, let main, frames > 0 { return main }
-    if case .error(let report) = end, frames == 0 {
+    if case .endOfStream = ending, let main, frames > 0 { return (main, latestEnd) }
+    if case .error(let report) = ending, frames == 0 {
       throw HVTCameraError.nothingRecoverable(path: source.path, reason: report.message)
     }
-    throw end.error(repairing: source, frames: frames)
+    throw ending.error(repairing: source, frames: frames)
   }
 
   /// The elements of one of the repair's pipelines, made, added and linked; a failure names the movie.

@@ -26,13 +26,18 @@ extension HVTMovieRepair {
       if ClockTime.isValid(buffer.duration) { lastEnd = max(lastEnd, start + buffer.duration) }
     }
 
-    /// From the first frame's start to the last one's end, in seconds. A last frame without a duration
-    /// lasts one frame interval of the caps' frame rate.
+    /// From the first frame's start to the last one's end, in seconds.
     var duration: Double {
       guard let firstStart else { return 0 }
+      return ClockTime.seconds(end - firstStart)
+    }
+
+    /// The end of the last frame (nanoseconds). A last frame without a duration lasts one frame interval
+    /// of the caps' frame rate.
+    var end: UInt {
       let rate = caps.flatMap { $0.count > 0 ? $0.structure(at: 0).fraction("framerate") : nil }
       let interval = rate.map { $0.numerator > 0 ? ClockTime.second * UInt($0.denominator) / UInt($0.numerator) : 0 }
-      return ClockTime.seconds(max(lastEnd, lastStart + (interval ?? 0)) - firstStart)
+      return max(lastEnd, lastStart + (interval ?? 0))
     }
   }
 }

@@ -58,9 +58,18 @@ public enum HVTMovieRepair {
     let container = try identify(source, stallTimeout: stallTimeout)
     let file = try CaptureFiles.reserve(
       destination ?? defaultDestination(for: source), movie: false, replacing: replacingExisting)
-    let recovered: Stream
+    var recovered: Stream
     do {
-      recovered = try remux(source, as: container, into: file.partial, stallTimeout: stallTimeout)
+      let copied = try remux(source, as: container, into: file.partial, stallTimeout: stallTimeout)
+      recovered = copied.main
+      // A crash leaves the sound written further than the picture when the video encoder lagged: the
+      // movie is copied again with every stream ending where the picture does, so that it lasts as long
+      // as its frames (a sound packet, some 20 ms, may still reach past it).
+      if copied.main.isVideo, copied.latestEnd > copied.main.end + ClockTime.from(seconds: 0.02) {
+        debugLog.log(.info, "repair: a stream runs past the picture's end; copying again up to it")
+        recovered =
+          try remux(source, as: container, into: file.partial, until: copied.main.end, stallTimeout: stallTimeout).main
+      }
     } catch {
       file.discard()
       throw error

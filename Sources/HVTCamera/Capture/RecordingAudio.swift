@@ -18,8 +18,9 @@ final class RecordingAudio: @unchecked Sendable {
     case drop
     /// The sound is over: the end of stream goes in its place.
     case end
-    /// `keep` samples go on, after the first `skip`, at `start` from the movie's start.
-    case pass(skip: Int, keep: Int, start: UInt)
+    /// `keep` samples go on, after the first `skip` and behind `silence` samples of silence, at `start`
+    /// from the movie's start.
+    case pass(skip: Int, keep: Int, silence: Int = 0, start: UInt)
   }
 
   struct Timing {
@@ -41,7 +42,11 @@ final class RecordingAudio: @unchecked Sendable {
     var firstSound: UInt?
 
     /// The verdict on a buffer of `frames` samples starting at running time `start`, each sample lasting
-    /// `sample` nanoseconds, with what it leaves written.
+    /// `sample` nanoseconds, with what it leaves written. The sound starts exactly with the movie: the
+    /// sample under its first frame is the first one kept (a sample's length early at most), and a
+    /// microphone whose first sound comes after that frame is led in by silence. Both streams then start at
+    /// 0: a remux (`qtdemux ! mp4mux`) of a movie whose sound began one sample after its picture dropped
+    /// the first key frame as outside its segment.
     mutating func admit(start: UInt, frames: Int, sample: Double) -> Verdict {
       guard let base, !ended else { return .drop }
       let finish = start + UInt(Double(frames) * sample)
@@ -51,15 +56,16 @@ final class RecordingAudio: @unchecked Sendable {
         return .end
       }
       guard finish > base else { return .drop }
-      let skip = start < base ? Int((Double(base - start) / sample).rounded(.up)) : 0
+      let skip = start < base ? Int((Double(base - start) / sample).rounded(.down)) : 0
       let last = finish > cut ? Int((Double(cut - start) / sample).rounded(.down)) : frames
       guard last > skip else { return .drop }
       let first = start + UInt(Double(skip) * sample)
-      let rebased = first >= base ? first - base : 0
-      written = rebased + UInt(Double(last - skip) * sample)
+      let silence = buffers == 0 && first > base ? Int((Double(first - base) / sample).rounded()) : 0
+      let rebased = buffers == 0 || first < base ? 0 : first - base
+      written = rebased + UInt(Double(silence + last - skip) * sample)
       buffers += 1
       if finish > cut { endReached = true }
-      return .pass(skip: skip, keep: last - skip, start: rebased)
+      return .pass(skip: skip, keep: last - skip, silence: silence, start: rebased)
     }
   }
 
@@ -284,13 +290,21 @@ final class RecordingAudio: @unchecked Sendable {
       case .end:
         pad.sendEndOfStream()
         return .drop
-      case .pass(let skip, let keep, let rebased):
-        debugLog.log(.trace, "sound \(ClockTime.seconds(rebased)) s, \(keep) samples (cut \(skip) before)")
+      case .pass(let skip, let keep, let silence, let rebased):
+        debugLog.log(
+          .trace, "sound \(ClockTime.seconds(rebased)) s, \(keep) samples (cut \(skip) before, \(silence) silent)")
+        if silence > 0 {
+          // The samples kept, behind the silence, in a buffer of their own.
+          let kept = buffer.retained().withBytes { Data($0[(skip * bytesPerFrame)..<((skip + keep) * bytesPerFrame)]) }
+          info.replaceBuffer(withContentOf: Buffer(copying: Data(count: silence * bytesPerFrame) + kept))
+        }
         guard let writable = info.writableBuffer() else { return .drop }
-        if skip > 0 || keep < frames { writable.resize(offset: skip * bytesPerFrame, size: keep * bytesPerFrame) }
+        if silence == 0, skip > 0 || keep < frames {
+          writable.resize(offset: skip * bytesPerFrame, size: keep * bytesPerFrame)
+        }
         writable.presentationTime = rebased
         writable.decodingTime = ClockTime.none
-        writable.duration = UInt(Double(keep) * sample)
+        writable.duration = UInt(Double(silence + keep) * sample)
         return .ok
       }
     }

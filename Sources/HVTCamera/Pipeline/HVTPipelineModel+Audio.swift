@@ -19,10 +19,11 @@ extension HVTPipelineModel {
     /// The factory of the audio encoder, e.g. `"voaacenc"`.
     public var encoder: String { encoding.first { $0.name == HVTPipelineModel.audioEncoderName }?.factory ?? "" }
     /// Samples of sound let in past the video's end, for an encoder that does not give back all it was
-    /// given at the end of stream: `voaacenc` keeps one AAC frame (1024 samples) and drops a partial
-    /// last one, so with 1536 more its sound ends within 512 samples (11 ms) of the video. 0 for the
-    /// others, which drain (`avenc_aac`, `opusenc`, `vorbisenc`).
-    public var trailingSamples: Int { encoder == "voaacenc" ? 1536 : 0 }
+    /// given at the end of stream: `voaacenc` drops a partial last AAC frame (up to 1024 samples) and,
+    /// depending on where the first one fell, one whole frame more; with 1024 more samples its sound ends
+    /// within 1024 samples (21 ms) of the video either way. 0 for the encoders that drain (`avenc_aac`,
+    /// `opusenc`, `vorbisenc`).
+    public var trailingSamples: Int { encoder == "voaacenc" ? 1024 : 0 }
 
     /// The factory of the microphone's element, e.g. `"audiotestsrc"` for the simulated microphone.
     public var microphone: String { source.first?.factory ?? "" }
