@@ -58,6 +58,8 @@ final class RecordingBranch: @unchecked Sendable {
     var lastProgress: ContinuousClock.Instant?
     /// The end of the last frame, from the first frame's start (nanoseconds).
     var end: UInt = 0
+    /// The movie's first frame and its caps, until ``RecordingBranch/takeFirstFrame()``.
+    var firstFrame: (buffer: Buffer, caps: Caps)?
   }
 
   let file: CaptureFiles.Reservation
@@ -124,7 +126,7 @@ final class RecordingBranch: @unchecked Sendable {
 
   /// The probe at the branch's entry: rebases timestamps to zero, counts frames and enforces the limit.
   private func installTimestampProbe(limit limitTime: UInt, fallbackDuration: UInt) {
-    entry.addProbe(.buffer) { [timing, onEvent, weak audio] _, info in
+    entry.addProbe(.buffer) { [timing, onEvent, weak audio] pad, info in
       guard let buffer = info.buffer, ClockTime.isValid(buffer.presentationTime) else { return .ok }
       let pts = buffer.presentationTime
       let sequence = buffer.offset
@@ -171,6 +173,11 @@ final class RecordingBranch: @unchecked Sendable {
           if ClockTime.isValid(dts) { writable.decodingTime = dts >= base ? dts - base : 0 }
         }
         if first {
+          // The movie's first frame, kept (a reference) for its thumbnail until the controller takes it.
+          if let frame = info.buffer, let caps = pad.currentCaps {
+            let kept = frame.retained()
+            timing.withLock { $0.firstFrame = (kept, caps) }
+          }
           audio?.videoStarted(at: base)
           onEvent(.started)
         }
@@ -244,6 +251,15 @@ final class RecordingBranch: @unchecked Sendable {
     var summary = timing.withLock { $0.summary }
     if let audio, audio.hasSound { summary.audioDuration = audio.duration }
     return summary
+  }
+
+  /// The movie's first frame and its caps (once, after ``Event/started``), for its thumbnail; the branch
+  /// keeps no reference to it afterwards, so that a camera's small buffer pool is not held from.
+  func takeFirstFrame() -> (buffer: Buffer, caps: Caps)? {
+    timing.withLock { timing in
+      defer { timing.firstFrame = nil }
+      return timing.firstFrame
+    }
   }
 
   /// Ends the movie's sound where it is: for a microphone that failed, or a drain that waits for one.

@@ -10,6 +10,7 @@ extension HVTCameraController {
     var videoMaximumDuration: Double = 600
     var encoding = EncoderTuning.Request()
     var capturesAudio = true
+    var thumbnailMaximumDimension = 320
     var cameraDevice = CameraDevice.rear
     var cameraCaptureMode = CameraCaptureMode.photo
     var cameraFlashMode = CameraFlashMode.auto
@@ -216,6 +217,8 @@ extension HVTCameraController {
     var finished = false
     /// The drain stalled once and the movie's sound was ended by hand (``RecordingBranch/endAudio()``).
     var audioEndForced = false
+    /// The thumbnail of the movie's first frame, once made.
+    var thumbnail: HVTImage?
     /// Watches a drain's progress, or a stop waiting for its frames.
     var timer: DispatchSourceTimer?
 

@@ -229,6 +229,21 @@ extension HVTCameraController {
       duration: nil, frameCount: nil, encoder: session.model.photoEncoderFactory, muxer: nil, stopReason: nil,
       fileSize: jpeg.count)
     let image = HVTImage(jpegData: jpeg, width: structure.int("width") ?? 0, height: structure.int("height") ?? 0)
-    return HVTCapture(mediaType: .image, url: url, image: image, metadata: metadata, interruption: nil)
+    var capture = HVTCapture(mediaType: .image, url: url, image: image, metadata: metadata, interruption: nil)
+    capture.thumbnail = thumbnail(of: frame.buffer, caps: frame.caps, on: session)
+    return capture
+  }
+
+  /// The thumbnail of a capture's frame (``CaptureSession/thumbnail(of:caps:maximumDimension:)``), or `nil`
+  /// with a warning in the log when it could not be made: the capture is complete without it. On the
+  /// photo queue.
+  func thumbnail(of buffer: Buffer, caps: Caps, on session: CaptureSession) -> HVTImage? {
+    do {
+      return try session.thumbnail(
+        of: buffer, caps: caps, maximumDimension: read(\.settings.thumbnailMaximumDimension))
+    } catch {
+      debugLog.log(.warning, "no thumbnail: \(error)")
+      return nil
+    }
   }
 }

@@ -182,6 +182,7 @@ extension HVTCameraController {
     switch event {
     case .started:
       publish(.recordingStarted(url: recording.request.file.partial))
+      makeThumbnail(of: recording)
     case .enoughFrames:
       if recording.waitingForFrames { sendEndOfStream(recording) }
     case .progress(let elapsed):
@@ -307,9 +308,25 @@ extension HVTCameraController {
     removeBranch(recording)
   }
 
-  /// The file is complete: gives it its final name and delivers it, then removes the branch.
+  /// Makes the movie's thumbnail from its first frame on the photo queue (as photos' are), for
+  /// ``complete(_:)`` to deliver.
+  private func makeThumbnail(of recording: Recording) {
+    guard let first = recording.branch.takeFirstFrame() else { return }
+    photoQueue.async {
+      let thumbnail = self.thumbnail(of: first.buffer, caps: first.caps, on: recording.session)
+      self.queue.async { recording.thumbnail = thumbnail }
+    }
+  }
+
+  /// The file is complete: gives it its final name and delivers it, with its thumbnail (once the photo
+  /// queue, which makes it, has), then removes the branch.
   private func complete(_ recording: Recording) {
     recording.finished = true
+    photoQueue.async { self.queue.async { self.deliverComplete(recording) } }
+  }
+
+  /// See ``complete(_:)``.
+  private func deliverComplete(_ recording: Recording) {
     let summary = recording.branch.summary
     let file = recording.request.file
     guard summary.frames > 0 else {
@@ -331,8 +348,10 @@ extension HVTCameraController {
         audioDuration: summary.audioDuration,
         stopReason: recording.stopReason, fileSize: CaptureFiles.size(of: url),
         encodingStartedAt: summary.encodingStartedAt)
-      return HVTCapture(
+      var capture = HVTCapture(
         mediaType: .movie, url: url, image: nil, metadata: metadata, interruption: recording.interruption)
+      capture.thumbnail = recording.thumbnail
+      return capture
     }
     deliver(result.mapError(HVTCameraError.init), to: recording.request.destination)
     removeBranch(recording)

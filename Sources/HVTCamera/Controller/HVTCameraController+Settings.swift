@@ -86,6 +86,17 @@ extension HVTCameraController {
     set { change(\.capturesAudio, to: newValue, restarts: true) }
   }
 
+  /// The longer side, in pixels, of the thumbnail delivered with each photo and movie
+  /// (``InfoKey/thumbnail``; default 320); never more than the frame's. Clamped to
+  /// ``HVTCaptureLimits/thumbnailDimension``. Takes effect from the next capture.
+  public var thumbnailMaximumDimension: Int {
+    get { read(\.settings.thumbnailMaximumDimension) }
+    set {
+      let limits = HVTCaptureLimits.thumbnailDimension
+      change(\.thumbnailMaximumDimension, to: min(max(newValue, limits.lowerBound), limits.upperBound), restarts: false)
+    }
+  }
+
   /// Which camera to use (default `.rear`). Changing it while presented switches cameras (a recording in
   /// progress is finalized and delivered first).
   public var cameraDevice: CameraDevice {

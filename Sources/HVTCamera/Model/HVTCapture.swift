@@ -16,12 +16,17 @@ public struct HVTCapture: Sendable {
   public var interruption: HVTCameraError?
   /// Photos taken with ``HVTCameraController/allowsEditing``: the square crop and where it is.
   public var edit: (image: HVTImage, cropRect: HVTRect)?
+  /// A small JPEG of the photo, or of the movie's first frame, at most
+  /// ``HVTCameraController/thumbnailMaximumDimension`` pixels on its longer side; `nil` when it could not
+  /// be made (the capture itself is complete all the same).
+  public var thumbnail: HVTImage? = nil
 
-  /// The capture as the delegate's info dictionary (`.mediaType`, `.mediaMetadata`, and `.originalImage`
-  /// with `.imageURL` for photos, and `.editedImage` with `.cropRect` when edited, or `.mediaURL` for
-  /// movies).
+  /// The capture as the delegate's info dictionary (`.mediaType`, `.mediaMetadata`, `.thumbnail`, and
+  /// `.originalImage` with `.imageURL` for photos, and `.editedImage` with `.cropRect` when edited, or
+  /// `.mediaURL` for movies).
   public var info: [HVTCameraController.InfoKey: any Sendable] {
     var info: [HVTCameraController.InfoKey: any Sendable] = [.mediaType: mediaType, .mediaMetadata: metadata]
+    if let thumbnail { info[.thumbnail] = thumbnail }
     if let image {
       info[.originalImage] = image
       info[.imageURL] = url

@@ -33,6 +33,9 @@ public enum HVTCaptureLimits {
   /// A movie's bit rate in bits per second (`videoBitRate`): 100 kbit/s up to 200 Mbit/s.
   public static let videoBitRate: ClosedRange<Int> = 100_000...200_000_000
 
+  /// The longer side of thumbnails in pixels (`thumbnailMaximumDimension`): 16 up to 1920.
+  public static let thumbnailDimension: ClosedRange<Int> = 16...1920
+
   /// How long the engine waits for progress before it gives up (a stalled drain, a camera that does not
   /// start): 0.1 s up to one hour.
   public static let stallTimeout = Seconds(lowerBound: 0.1, upperBound: 3600)

@@ -17,6 +17,10 @@ extension HVTCameraController {
     public static let imageURL = InfoKey(rawValue: "HVTCameraControllerImageURL")
     /// The `URL` of the movie file. Movies only.
     public static let mediaURL = InfoKey(rawValue: "HVTCameraControllerMediaURL")
+    /// A small JPEG of the photo or of the movie's first frame, as an ``HVTImage``, at most
+    /// ``HVTCameraController/thumbnailMaximumDimension`` pixels on its longer side (camerabin's preview
+    /// image). Made by GStreamer (`videoscale ! jpegenc`) before the capture is delivered.
+    public static let thumbnail = InfoKey(rawValue: "HVTCameraControllerThumbnail")
     /// The ``HVTMediaMetadata`` of the capture: when, with which device and settings, what came out.
     public static let mediaMetadata = InfoKey(rawValue: "HVTCameraControllerMediaMetadata")
     /// With ``HVTCameraController/allowsEditing``: the square crop of the photo the user chose (or

@@ -1,3 +1,4 @@
+import Foundation
 import HVTGStreamer
 
 /// One camera pipeline, built from a model: `source… ! tee`, the preview branch, the frame tap on the
@@ -27,6 +28,9 @@ final class CaptureSession: @unchecked Sendable {
   private let previews = Locked<Int>(0)
 
   private static let sessions = Locked<UInt64>(0)
+  /// The thumbnail pipeline (``Thumbnail``), made at the first thumbnail, for the size it makes; none is
+  /// made once the session stopped.
+  private let thumbnails = Locked<(current: (size: HVTFrameSize, encoder: PhotoEncoder)?, stopped: Bool)>((nil, false))
   /// What to do, on the posting thread, when an element inside a bin (by its path) posts an error.
   private let errorHandlers = Locked<[String: @Sendable () -> Void]>([:])
 
@@ -157,12 +161,39 @@ final class CaptureSession: @unchecked Sendable {
     }
   }
 
-  /// Stops everything: answers frame waiters, stops the photo encoder and sets the pipeline to NULL, which
-  /// waits for its streaming threads. Returns whether the pipeline reached NULL.
+  /// A thumbnail of `buffer` (a frame of this camera, described by `caps`) whose longer side is at most
+  /// `maximumDimension` pixels (``Thumbnail``). The pipeline that makes it is kept for the next one of the
+  /// same size. Blocks for the encode (at most ``PhotoEncoder/timeout``): call it off the controller
+  /// queue, from one queue at a time.
+  func thumbnail(of buffer: Buffer, caps: Caps, maximumDimension: Int) throws -> HVTImage {
+    let structure = caps.structure(at: 0)
+    let size = Thumbnail.size(
+      width: structure.int("width") ?? 0, height: structure.int("height") ?? 0, maximumDimension: maximumDimension)
+    let jpeg = try thumbnails.withLock { thumbnails -> Data in
+      guard !thumbnails.stopped else { throw HVTCameraError.notPresented }
+      let encoder: PhotoEncoder
+      if let current = thumbnails.current, current.size == size {
+        encoder = current.encoder
+      } else {
+        thumbnails.current?.encoder.stop()
+        encoder = try PhotoEncoder(chain: Thumbnail.chain(size: size), name: "\(pipeline.name)-thumbnail")
+        thumbnails.current = (size, encoder)
+      }
+      return try encoder.encode(buffer, caps: caps)
+    }
+    return HVTImage(jpegData: jpeg, width: size.width, height: size.height)
+  }
+
+  /// Stops everything: answers frame waiters, stops the photo and thumbnail encoders and sets the pipeline
+  /// to NULL, which waits for its streaming threads. Returns whether the pipeline reached NULL.
   @discardableResult
   func stop() -> Bool {
     tap.cancelWaiters()
     photoEncoder.stop()
+    thumbnails.withLock { thumbnails in
+      thumbnails.current?.encoder.stop()
+      thumbnails = (nil, true)
+    }
     // No buffer of the source's pool is held here when it stops streaming.
     tap.close()
     let stopped = pipeline.setState(.null) != .failure
