@@ -13,6 +13,9 @@ public struct PadProbeType: OptionSet, Sendable {
   public static let eventDownstream = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
   /// `GST_PAD_PROBE_TYPE_IDLE`: called once when no data is flowing through the pad.
   public static let idle = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_IDLE.rawValue)
+  /// `GST_PAD_PROBE_TYPE_BLOCK`: the data is held (its thread waits) for as long as the probe is
+  /// installed; with ``buffer``, only buffers are.
+  public static let block = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_BLOCK.rawValue)
   /// Events travelling upstream (navigation, QoS, seeks).
   public static let eventUpstream = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_EVENT_UPSTREAM.rawValue)
 }

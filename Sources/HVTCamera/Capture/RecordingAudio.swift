@@ -83,8 +83,15 @@ final class RecordingAudio: @unchecked Sendable {
   private let joinedPath = Locked<String?>(nil)
   /// Signalled at the microphone's first buffer.
   private let firstBuffer = DispatchSemaphore(value: 0)
+  /// Holds the movie's video at the muxer until the sound's caps are there (``MuxerGate``).
+  private let gate: MuxerGate
+  private let muxer: Element
+  /// Whether the encoding chain was linked to the muxer (at its first encoded sound) or the sound given
+  /// up; `nil` while neither happened.
+  private let linked = Locked<Bool?>(nil)
+  private let onSilence: @Sendable (String) -> Void
 
-  /// How long ``join(_:muxer:)`` waits for the microphone's first buffer.
+  /// How long ``join(_:)`` waits for the microphone's first buffer.
   static let startTimeout = 2.0
 
   /// The video's progress, which the sound keeps pace with: how far the movie's frames reached (from its
@@ -100,10 +107,19 @@ final class RecordingAudio: @unchecked Sendable {
   static let paceTimeout = 0.15
 
   /// Builds the audio of a recording branch: the encoding chain, in `branch` and exposed as the branch's
-  /// `audio` pad (linked to the muxer only once the microphone delivers: ``join(_:muxer:)``); and the
-  /// microphone's bin, not yet in the pipeline. `limit` is the maximum duration in nanoseconds.
-  init(_ audio: HVTPipelineModel.Audio, in branch: Bin, limit: UInt) throws {
+  /// `audio` pad (linked to the muxer at its first encoded sound: ``linkToMuxer()``); and the
+  /// microphone's bin, not yet in the pipeline. `limit` is the maximum duration in nanoseconds. `gate`
+  /// holds the movie's video at the muxer: it is opened at the first encoded sound (its caps are at the
+  /// muxer by then), when the movie goes without sound, or ``startTimeout`` after the first frame without
+  /// either, when the sound is given up and `onSilence` says why.
+  init(
+    _ audio: HVTPipelineModel.Audio, in branch: Bin, muxer: Element, limit: UInt, gate: MuxerGate,
+    onSilence: @escaping @Sendable (String) -> Void
+  ) throws {
     self.branch = branch
+    self.muxer = muxer
+    self.gate = gate
+    self.onSilence = onSilence
     overrun = ClockTime.second * UInt(audio.trailingSamples) / UInt(HVTPipelineModel.recordedAudio.rate)
     encoding = try ElementChain(audio.encoding, in: branch)
     guard let entry = encoding.first.staticPad("sink") else {
@@ -119,6 +135,16 @@ final class RecordingAudio: @unchecked Sendable {
     try microphone.addGhostPad("src", target: output)
     timing = Locked(Timing(end: limit + overrun))
     installProbe()
+    // The encoding chain is linked to the muxer at its first encoded sound, held there meanwhile.
+    encoding.last.staticPad("src")?.addProbe([.block, .buffer]) { [weak self] _, _ in
+      self?.linkToMuxer() ?? .drop
+    }
+    // A recording too short for one encoded frame of sound ends without it: the video goes on at once.
+    encoding.last.staticPad("src")?.addProbe(.eventDownstream) { [weak self] _, info in
+      guard info.event == .endOfStream else { return .ok }
+      self?.endWithoutSound()
+      return .remove
+    }
   }
 
   /// The microphone bin's object path in the camera pipeline (its elements' paths start with it), also
@@ -143,12 +169,10 @@ final class RecordingAudio: @unchecked Sendable {
   }
 
   /// Adds the opened microphone to `session`'s pipeline, links it to the branch's audio pad, starts it
-  /// and waits (at most ``startTimeout``) for its first buffer; then links the encoding chain to `muxer`,
-  /// which gives it an audio pad. All before the video is linked, while the muxer has had no data: a
-  /// microphone that fails before it delivers is taken out with the encoding chain (``detach()``), and
-  /// the muxer never gets a sound track without sound. The branch must already be in the pipeline.
-  /// Returns why there is no sound, or `nil` when the microphone delivers.
-  func join(_ session: CaptureSession, muxer: Element) -> String? {
+  /// and waits (at most ``startTimeout``) for its first buffer, before the video is linked: a microphone
+  /// that fails before it delivers is taken out with the encoding chain (``detach()``). The branch must
+  /// already be in the pipeline. Returns why there is no sound, or `nil` when the microphone delivers.
+  func join(_ session: CaptureSession) -> String? {
     do {
       try session.pipeline.add(microphone)
       joined.withLock { $0 = true }
@@ -167,13 +191,30 @@ final class RecordingAudio: @unchecked Sendable {
       remove(from: session)
       return "the microphone (\(HVTPipelineModel.microphoneName)) gave no sound within \(Self.startTimeout) s"
     }
+    return nil
+  }
+
+  /// At the first encoded sound, in the blocking probe that holds it: links the encoding chain to the
+  /// muxer, which gives it an audio pad (the pad then sends its caps on, before the sound), and lets the
+  /// video through. The muxer has had no data yet (the gate held the video), so it takes the new pad, and
+  /// a sound that never comes never costs the movie a track without a sample description (`mp4mux` keeps
+  /// the track of a pad given back, and writes such a track for a pad that had no caps).
+  private func linkToMuxer() -> PadProbeReturn {
+    let first = linked.withLock { linked -> Bool in
+      defer { linked = linked ?? true }
+      return linked == nil
+    }
+    guard first else { return .drop }
+    defer { gate.open() }
     do {
       try encoding.last.link(to: muxer)
     } catch {
-      remove(from: session)
-      return "the muxer takes no sound from \(encoding.last.name): \(error)"
+      linked.withLock { $0 = false }
+      onSilence("the muxer takes no sound from \(encoding.last.name): \(error)")
+      return .drop
     }
-    return nil
+    debugLog.log(.debug, "\(branch.name): the first sound goes to the muxer")
+    return .remove
   }
 
   /// Takes the audio encoding chain, never linked to the muxer, out of a branch whose microphone did not
@@ -184,6 +225,33 @@ final class RecordingAudio: @unchecked Sendable {
       element.setState(.null)
       branch.remove(element)
     }
+    gate.open()
+  }
+
+  /// The sound ended before any of it was encoded (a recording of a few frames): the movie is silent,
+  /// and its video is let through now rather than after ``startTimeout``.
+  private func endWithoutSound() {
+    let silent = linked.withLock { linked -> Bool in
+      defer { linked = linked ?? false }
+      return linked == nil
+    }
+    guard silent else { return }
+    debugLog.log(.info, "\(branch.name): the sound ended before a frame of it was encoded")
+    gate.open()
+  }
+
+  /// Gives the sound up when none was encoded ``startTimeout`` after the movie's first frame: the encoding
+  /// chain, never linked to the muxer, drops what comes from then on, and the video goes on.
+  private func giveUpSoundIfMuted() {
+    let givenUp = linked.withLock { linked -> Bool in
+      defer { linked = linked ?? false }
+      return linked == nil
+    }
+    guard givenUp else { return }
+    timing.withLock { $0.ended = true }
+    gate.open()
+    debugLog.log(.warning, "\(branch.path): no sound reached the muxer within \(Self.startTimeout) s; it goes without")
+    onSilence("no sound reached the muxer within \(Self.startTimeout) s of the first frame")
   }
 
   /// The running time the microphone's sound starts at, once it delivers. The movie's video starts no
@@ -191,12 +259,16 @@ final class RecordingAudio: @unchecked Sendable {
   /// start together even when the frame of the moment is older than the microphone.
   var firstSound: UInt? { timing.withLock { $0.firstSound } }
 
-  /// The movie's first frame went in at running time `base`: sound is measured from it.
+  /// The movie's first frame went in at running time `base`: sound is measured from it, and must be
+  /// encoded within ``startTimeout``.
   func videoStarted(at base: UInt) {
     timing.withLock { timing in timing.base = timing.base ?? base }
     video.lock()
     video.broadcast()
     video.unlock()
+    DispatchQueue.global().asyncAfter(deadline: .now() + Self.startTimeout) { [weak self] in
+      self?.giveUpSoundIfMuted()
+    }
   }
 
   /// The movie's frames reached `duration` nanoseconds from its start.
@@ -238,8 +310,9 @@ final class RecordingAudio: @unchecked Sendable {
 
   /// Ends the sound now, for a microphone that failed or stopped delivering: sends the end of stream
   /// into the branch's audio path (unless it was sent, or the microphone never delivered, which
-  /// ``join(_:muxer:)`` handles), so that the muxer can finish the movie.
+  /// ``join(_:)`` handles), so that the muxer can finish the movie.
   func forceEnd() {
+    gate.open()
     let send = timing.withLock { timing -> Bool in
       guard timing.firstSound != nil, !timing.ended else { return false }
       timing.ended = true
@@ -251,6 +324,7 @@ final class RecordingAudio: @unchecked Sendable {
   /// Stops the microphone and removes it from the pipeline. Takes as long as its streaming thread needs
   /// to stop: call it off the controller queue.
   func remove(from session: CaptureSession) {
+    gate.open()
     guard joined.withLock({ $0 }) else { return }
     // A microphone thread held for the video lets go.
     video.lock()

@@ -98,8 +98,18 @@ final class RecordingBranch: @unchecked Sendable {
     }
     try bin.addGhostPad("sink", target: entry)
     self.entry = entry
-    let bin = bin
-    self.audio = try audio.map { try RecordingAudio($0, in: bin, limit: ClockTime.from(seconds: limit)) }
+    if let audio {
+      guard let muxer = bin.element(named: HVTPipelineModel.muxerName),
+        let video =
+          (bin.element(named: HVTPipelineModel.movieParserName)
+          ?? bin.element(named: HVTPipelineModel.movieEncoderName))?.staticPad("src")
+      else { throw HVTCameraError.pipelineSetupFailed(.missingPad(element: name, pad: HVTPipelineModel.muxerName)) }
+      self.audio = try RecordingAudio(
+        audio, in: bin, muxer: muxer, limit: ClockTime.from(seconds: limit), gate: MuxerGate(holding: video)
+      ) { reason in onEvent(.audioUnavailable(reason: reason)) }
+    } else {
+      self.audio = nil
+    }
     // Buffers entering the encoder and the file sink show a drain's progress; the first one into the
     // encoder is the recording's start latency.
     encoderPad.addProbe(.buffer) { [timing] _, info in
@@ -203,12 +213,7 @@ final class RecordingBranch: @unchecked Sendable {
         path: file.partial.path, reason: "the recording branch did not start (the file could not be opened)")
     }
     if silence == nil, let audio {
-      silence =
-        if let muxer = bin.element(named: HVTPipelineModel.muxerName) {
-          audio.join(session, muxer: muxer)
-        } else {
-          "the recording branch has no muxer"
-        }
+      silence = audio.join(session)
       if silence != nil { audio.detach() }
     }
     if let silence { onEvent(.audioUnavailable(reason: silence)) }

@@ -206,7 +206,7 @@ extension HVTPipelineModel {
         request: encoding
       ).named(movieEncoderName))
     if let parser = preset.movieParser ?? EncoderTuning.parser(for: encoder.factory) {
-      chain.append(parser.named("movie-parser"))
+      chain.append(parser.named(movieParserName))
     }
     chain.append(try resolve(preset.muxer, "movie.muxer").named(muxerName))
     return chain

@@ -48,6 +48,7 @@ public struct HVTPipelineModel: Sendable, Hashable {
   static let lightName = "light"
   static let teeName = "t"
   static let movieEncoderName = "movie-encoder"
+  static let movieParserName = "movie-parser"
   static let muxerName = "muxer"
   static let photoEncoderName = "photo-encoder"
 }

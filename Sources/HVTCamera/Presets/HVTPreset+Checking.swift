@@ -120,7 +120,8 @@ extension HVTPreset {
     var paths = [
       HVTPipelineModel.sourceName: "source", "camera-caps": "format", "preview": "preview",
       HVTPipelineModel.photoEncoderName: "photo.encoder", HVTPipelineModel.movieEncoderName: "movie.encoder",
-      "recording-caps": "movie.caps", "movie-parser": "movie.parser", HVTPipelineModel.muxerName: "movie.muxer",
+      "recording-caps": "movie.caps", HVTPipelineModel.movieParserName: "movie.parser",
+      HVTPipelineModel.muxerName: "movie.muxer",
       HVTPipelineModel.microphoneName: "audio.source", HVTPipelineModel.audioEncoderName: "audio.encoder",
     ]
     for index in filters.indices { paths["filter-\(index)"] = "filters[\(index)]" }
