@@ -65,6 +65,20 @@ struct AudioRecordingTests {
       abs(written - (metadata.duration ?? 0)) < Self.frame, "sound \(written) s, video \(metadata.duration ?? 0) s")
   }
 
+  @Test("microphones are asked of PulseAudio only where its server's socket is, never of a server that is not there")
+  func providersAsked() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let runtime = ["XDG_RUNTIME_DIR": directory.path]
+    #expect(!Microphones.providers(environment: runtime).contains("pulsedeviceprovider"))
+    #expect(Microphones.providers(environment: ["PULSE_SERVER": "tcp:127.0.0.1:4713"]).contains("pulsedeviceprovider"))
+    try FileManager.default.createDirectory(
+      at: directory.appendingPathComponent("pulse"), withIntermediateDirectories: true)
+    #expect(
+      FileManager.default.createFile(atPath: directory.appendingPathComponent("pulse/native").path, contents: nil))
+    #expect(Microphones.providers(environment: runtime).contains("pulsedeviceprovider"))
+  }
+
   @Test("sound is cut to the sample at the movie's first frame and at its end, its timestamps from the first frame")
   func cutToTheSample() {
     let sample = 1e9 / 48_000

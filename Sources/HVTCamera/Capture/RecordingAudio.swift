@@ -200,11 +200,7 @@ final class RecordingAudio: @unchecked Sendable {
   /// a sound that never comes never costs the movie a track without a sample description (`mp4mux` keeps
   /// the track of a pad given back, and writes such a track for a pad that had no caps).
   private func linkToMuxer() -> PadProbeReturn {
-    let first = linked.withLock { linked -> Bool in
-      defer { linked = linked ?? true }
-      return linked == nil
-    }
-    guard first else { return .drop }
+    guard settle(linked: true) else { return .drop }
     defer { gate.open() }
     do {
       try encoding.last.link(to: muxer)
@@ -228,14 +224,19 @@ final class RecordingAudio: @unchecked Sendable {
     gate.open()
   }
 
+  /// Decides, once, whether the sound is linked to the muxer (the first encoded sound) or not (the sound
+  /// ended or was given up first); whether this call decided.
+  private func settle(linked value: Bool) -> Bool {
+    linked.withLock { linked in
+      defer { linked = linked ?? value }
+      return linked == nil
+    }
+  }
+
   /// The sound ended before any of it was encoded (a recording of a few frames): the movie is silent,
   /// and its video is let through now rather than after ``startTimeout``.
   private func endWithoutSound() {
-    let silent = linked.withLock { linked -> Bool in
-      defer { linked = linked ?? false }
-      return linked == nil
-    }
-    guard silent else { return }
+    guard settle(linked: false) else { return }
     debugLog.log(.info, "\(branch.name): the sound ended before a frame of it was encoded")
     gate.open()
   }
@@ -243,11 +244,7 @@ final class RecordingAudio: @unchecked Sendable {
   /// Gives the sound up when none was encoded ``startTimeout`` after the movie's first frame: the encoding
   /// chain, never linked to the muxer, drops what comes from then on, and the video goes on.
   private func giveUpSoundIfMuted() {
-    let givenUp = linked.withLock { linked -> Bool in
-      defer { linked = linked ?? false }
-      return linked == nil
-    }
-    guard givenUp else { return }
+    guard settle(linked: false) else { return }
     timing.withLock { $0.ended = true }
     gate.open()
     debugLog.log(.warning, "\(branch.path): no sound reached the muxer within \(Self.startTimeout) s; it goes without")

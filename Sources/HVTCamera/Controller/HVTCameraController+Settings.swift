@@ -54,9 +54,9 @@ extension HVTCameraController {
   public var videoBitRate: Int? {
     get { read(\.settings.encoding.bitRate) }
     set {
-      let limits = HVTCaptureLimits.videoBitRate
       change(
-        \.encoding.bitRate, to: newValue.map { min(max($0, limits.lowerBound), limits.upperBound) }, restarts: true)
+        \.encoding.bitRate, to: newValue.map { HVTCaptureLimits.clamp($0, to: HVTCaptureLimits.videoBitRate) },
+        restarts: true)
     }
   }
 
@@ -76,8 +76,9 @@ extension HVTCameraController {
 
   /// Whether movies record sound (default true): from the simulated microphone (a live 440 Hz tone,
   /// `audiotestsrc`) with the simulated camera, else from the default microphone (`autoaudiosrc`) when
-  /// GStreamer's device monitor lists one (an `Audio/Source` device that is not a monitor of an output),
-  /// or from the preset's `audio.source`. Encoded as AAC in MP4 (`avenc_aac`, `voaacenc`, `fdkaacenc`),
+  /// PulseAudio's or ALSA's GStreamer device provider lists one (an `Audio/Source` device that is not a
+  /// monitor of an output; PipeWire desktops answer through `pipewire-pulse`), or from the preset's
+  /// `audio.source`. Encoded as AAC in MP4 (`avenc_aac`, `voaacenc`, `fdkaacenc`),
   /// Opus or Vorbis in WebM and Matroska, or with the preset's `audio.encoder`. Without a microphone or
   /// an encoder, movies are silent and ``HVTCameraEvent/audioUnavailable(reason:)`` says why when a
   /// recording starts. Changing it while presented restarts the camera, as ``videoBitRate`` does.
@@ -92,8 +93,9 @@ extension HVTCameraController {
   public var thumbnailMaximumDimension: Int {
     get { read(\.settings.thumbnailMaximumDimension) }
     set {
-      let limits = HVTCaptureLimits.thumbnailDimension
-      change(\.thumbnailMaximumDimension, to: min(max(newValue, limits.lowerBound), limits.upperBound), restarts: false)
+      change(
+        \.thumbnailMaximumDimension, to: HVTCaptureLimits.clamp(newValue, to: HVTCaptureLimits.thumbnailDimension),
+        restarts: false)
     }
   }
 

@@ -1,21 +1,43 @@
+import Foundation
 import HVTGStreamer
 
 /// Where a movie's sound comes from.
 enum Microphones {
-  /// The device providers asked for microphones, those installed: PulseAudio's (which PipeWire's
-  /// `pipewire-pulse` also answers, on desktops that run PipeWire) and ALSA's.
+  /// The device providers asked for microphones, those installed and with something to ask: PulseAudio's
+  /// (which PipeWire's `pipewire-pulse` also answers, on desktops that run PipeWire) when a server's
+  /// socket is there, and ALSA's when a capture device node is.
   ///
   /// Not PipeWire's own: a `GstDeviceMonitor` of `Audio/Source` shares the process's running PipeWire
   /// provider with the cameras' monitor, whose hot-plug then went unheard, and a PipeWire provider
   /// probed on an instance of its own (0.3.65) keeps a registry listener after it is released, which
-  /// crashed the process when a camera left later (both seen with the PipeWire test camera).
-  static let providers = ["pulsedeviceprovider", "alsadeviceprovider"]
+  /// crashed the process when a camera left later (both seen with the PipeWire test camera). And not a
+  /// provider with nothing to ask: PulseAudio's, with no server, took 15 s a probe in the test VM.
+  static func providers(environment: [String: String]) -> [String] {
+    var providers: [String] = []
+    if pulseServerIsThere(environment: environment) { providers.append("pulsedeviceprovider") }
+    if alsaCaptureNodeIsThere() { providers.append("alsadeviceprovider") }
+    return providers
+  }
 
-  /// The names of the microphones the ``providers`` list (`Audio/Source` devices), each probed on an
-  /// instance of its own (``DeviceProvider/probe(_:properties:deviceClass:)``), leaving out PulseAudio's
-  /// monitors of outputs (`device.class=monitor`), which record what plays, not a room.
-  static func listed() -> [String] {
-    providers.flatMap { (try? DeviceProvider.probe($0, deviceClass: "Audio/Source")) ?? [] }
+  /// Whether a PulseAudio server can be reached without waiting: `PULSE_SERVER` names one, or its
+  /// native socket is in `$XDG_RUNTIME_DIR/pulse` (else `/run/user/UID/pulse`).
+  static func pulseServerIsThere(environment: [String: String]) -> Bool {
+    if let server = environment["PULSE_SERVER"], !server.isEmpty { return true }
+    let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/run/user/\(getuid())"
+    return FileManager.default.fileExists(atPath: "\(runtime)/pulse/native")
+  }
+
+  /// Whether `/dev/snd` has an ALSA capture node (`pcmC*D*c`).
+  static func alsaCaptureNodeIsThere() -> Bool {
+    let nodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/snd")) ?? []
+    return nodes.contains { $0.hasPrefix("pcmC") && $0.hasSuffix("c") }
+  }
+
+  /// The names of the microphones the ``providers(environment:)`` list (`Audio/Source` devices), each
+  /// probed on an instance of its own (``DeviceProvider/probe(_:properties:deviceClass:)``), leaving out
+  /// PulseAudio's monitors of outputs (`device.class=monitor`), which record what plays, not a room.
+  static func listed(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+    providers(environment: environment).flatMap { (try? DeviceProvider.probe($0, deviceClass: "Audio/Source")) ?? [] }
       .filter { $0.properties["device.class"] != "monitor" }
       .map(\.displayName)
   }
@@ -31,7 +53,7 @@ enum Microphones {
     if let source = preset.audioSource { return .from(source) }
     if camera.isSimulated { return .from(HVTPipelineModel.simulatedMicrophone) }
     guard !listed().isEmpty else {
-      return .unavailable("no microphone: no GStreamer device provider lists an Audio/Source device")
+      return .unavailable("no microphone: no PulseAudio server runs and no ALSA capture device lists one")
     }
     return .from(HVTPipelineModel.defaultMicrophone)
   }

@@ -30,6 +30,11 @@ public enum HVTCaptureLimits {
   /// A movie's key-frame interval (`videoKeyFrameInterval`): one frame at 30 fps up to one minute.
   public static let keyFrameInterval = Seconds(lowerBound: 1.0 / 30, upperBound: 60)
 
+  /// `value` moved into `range`.
+  static func clamp(_ value: Int, to range: ClosedRange<Int>) -> Int {
+    min(max(value, range.lowerBound), range.upperBound)
+  }
+
   /// A movie's bit rate in bits per second (`videoBitRate`): 100 kbit/s up to 200 Mbit/s.
   public static let videoBitRate: ClosedRange<Int> = 100_000...200_000_000
 
