@@ -125,4 +125,16 @@ static inline GstBuffer *hvt_gst_buffer_copy_timed(GstBuffer *content, GstBuffer
   return copy;
 }
 
+
+// A GList's data is a gpointer: the discoverer's video stream infos, cast.
+static inline gboolean hvt_gst_discoverer_video_info_is_image(void *info) {
+  return gst_discoverer_video_info_is_image((const GstDiscovererVideoInfo *)info);
+}
+static inline guint hvt_gst_discoverer_video_info_get_width(void *info) {
+  return gst_discoverer_video_info_get_width((const GstDiscovererVideoInfo *)info);
+}
+static inline guint hvt_gst_discoverer_video_info_get_height(void *info) {
+  return gst_discoverer_video_info_get_height((const GstDiscovererVideoInfo *)info);
+}
+
 #endif

@@ -54,6 +54,8 @@ public enum GStreamerError: Error, Sendable, Hashable, CustomStringConvertible {
   case timedOut(String)
   /// The element has no signal of this name (or not one that can be emitted without arguments).
   case unknownSignal(element: String, signal: String)
+  /// `GstDiscoverer` cannot read the file as media: why.
+  case unreadableMedia(path: String, reason: String)
 
   /// What failed, with the names involved and, where one exists, the nearest valid name.
   public var description: String {
@@ -82,6 +84,8 @@ public enum GStreamerError: Error, Sendable, Hashable, CustomStringConvertible {
       return "timed out: \(what)"
     case .unknownSignal(let element, let signal):
       return "element '\(element)' has no action signal '\(signal)'"
+    case .unreadableMedia(let path, let reason):
+      return "GStreamer cannot read \(path) as media: \(reason)"
     }
   }
 

@@ -153,9 +153,17 @@ struct AudioRecordingTests {
     preset.audioSource = HVTPipelineModel.simulatedMicrophone.setting("num-buffers", to: "100")
     let (movie, streams, _) = try await record(preset: preset, seconds: 2)
     let video = try #require(streams.first { $0.type == "video" }, "\(streams)")
-    let sound = try #require(streams.first { $0.type == "audio" }, "\(streams)")
     #expect(abs(video.duration - 2) < Self.frame, "\(streams)")
-    #expect(sound.duration > 0.5 && sound.duration < 1.1, "\(streams)")
     #expect(try movie.metadata.stopReason == .maximumDurationReached)
+    // The sound never outlasts the microphone's second. (On a heavily loaded machine the camera's frames
+    // may come more than that second after the microphone's first sound, which then lies wholly before
+    // the movie's first frame: the movie is silent, seen once in a full parallel run.)
+    if let sound = streams.first(where: { $0.type == "audio" }) {
+      #expect(sound.end < 1.1, "\(streams)")
+      // The metadata counts the samples that went to the encoder; voaacenc keeps the last 1024 or so.
+      #expect(try movie.metadata.audioDuration.map { abs($0 - sound.duration) < 0.05 } ?? false, "\(streams)")
+    } else {
+      #expect(try movie.metadata.audioDuration == nil)
+    }
   }
 }

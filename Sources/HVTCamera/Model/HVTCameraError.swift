@@ -92,6 +92,9 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
   /// A file could not be read: the path, and the system's reason (with its `errno`), or what it is
   /// instead of a regular file.
   case fileReadFailed(path: String, reason: String)
+  /// A file given to the saved-photos album is not what it should be (a movie GStreamer can read, a
+  /// JPEG): which, and why.
+  case notCompatibleWithAlbum(path: String, reason: String)
   /// The file is not a movie container ``HVTMovieRepair`` can rebuild (MP4, QuickTime, Matroska, WebM);
   /// `found` is the media type GStreamer's `typefind` recognised, or `nil` when it recognised none.
   case notAMovie(path: String, found: String?)
@@ -184,6 +187,8 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
       text
     case .fileReadFailed(let path, let reason):
       "could not read \(path): \(reason)"
+    case .notCompatibleWithAlbum(let path, let reason):
+      "\(path) cannot go in the saved-photos album: \(reason)"
     case .notAMovie(let path, let found):
       "\(path) is not a movie that can be repaired: "
         + (found.map { "it holds \($0), not MP4, QuickTime, Matroska or WebM" }

@@ -1,0 +1,91 @@
+import Foundation
+import HVTGStreamer
+import MediaInspection
+import Testing
+
+@testable import HVTCamera
+
+/// The saved-photos album: what goes in is decided by GStreamer's reader (`GstDiscoverer`), saving is
+/// asynchronous with a completion, atomic, and never replaces a file already in the album.
+@Suite("The saved-photos album", .serialized, .timeLimit(.minutes(2)))
+struct SavedPhotosAlbumTests {
+  /// Points the album at fresh folders for `body`, and puts the defaults back after.
+  func withAlbum(_ body: (_ photos: URL, _ movies: URL) async throws -> Void) async throws {
+    let directory = try makeTemporaryDirectory()
+    defer {
+      try? FileManager.default.removeItem(at: directory)
+      HVTSavedPhotosAlbum.restoreDefaultFolders()
+    }
+    let (photos, movies) = (directory.appendingPathComponent("photos"), directory.appendingPathComponent("movies"))
+    HVTSavedPhotosAlbum.photosFolder = photos
+    HVTSavedPhotosAlbum.moviesFolder = movies
+    try await body(photos, movies)
+  }
+
+  /// The names in a folder, hidden ones included.
+  func names(in folder: URL) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+  }
+
+  @Test("a movie is saved whole under its own name, then a numbered one; GStreamer reads it as a movie")
+  func movie() async throws {
+    let camera = try TestCamera(mode: .video)
+    camera.controller.videoMaximumDuration = 1
+    try await camera.startRecording()
+    let recorded = try await camera.delegate.nextCapture(.movie).movieURL
+    try await withAlbum { _, movies in
+      #expect(HVTSavedPhotosAlbum.isVideoCompatible(atPath: recorded.path))
+      #expect(!HVTSavedPhotosAlbum.isImageCompatible(atPath: recorded.path))
+      let saved = try await HVTSavedPhotosAlbum.saveVideo(atPath: recorded.path)
+      #expect(saved == movies.appendingPathComponent(recorded.lastPathComponent))
+      #expect(try Data(contentsOf: saved) == Data(contentsOf: recorded))
+      // With a completion handler, on the album's queue; the name is taken now.
+      let again = try await withCheckedThrowingContinuation { continuation in
+        HVTSavedPhotosAlbum.saveVideo(atPath: recorded.path) { continuation.resume(with: $0) }
+      }
+      let stem = recorded.deletingPathExtension().lastPathComponent
+      #expect(again.lastPathComponent == "\(stem)-2.mp4")
+      #expect(names(in: movies) == [recorded.lastPathComponent, "\(stem)-2.mp4"].sorted())
+      let discovery = try await MediaInspector.discover(again.path)
+      #expect(discovery.isH264 && abs((discovery.duration ?? 0) - 1) < 0.05, "\(discovery)")
+    }
+  }
+
+  @Test("a text file named .mp4 is not a movie: refused with the reason, nothing written")
+  func notAMovie() async throws {
+    try await withAlbum { _, movies in
+      let fake = HVTSavedPhotosAlbum.photosFolder.deletingLastPathComponent().appendingPathComponent("fake.mp4")
+      try Data("not a movie\n".utf8).write(to: fake)
+      #expect(!HVTSavedPhotosAlbum.isVideoCompatible(atPath: fake.path))
+      await #expect {
+        try await HVTSavedPhotosAlbum.saveVideo(atPath: fake.path)
+      } throws: { error in
+        guard case .notCompatibleWithAlbum(let path, _) = error as? HVTCameraError else { return false }
+        return path == fake.path
+      }
+      #expect(names(in: movies).isEmpty)
+    }
+  }
+
+  @Test("a photo is written as a JPEG GStreamer reads as an image; bytes that are not a JPEG are refused")
+  func photo() async throws {
+    let camera = try TestCamera()
+    camera.controller.takePicture()
+    let image = try await camera.delegate.nextCapture(.image).image
+    try await withAlbum { photos, _ in
+      let saved = try await HVTSavedPhotosAlbum.writeImage(image, named: "beach.jpg")
+      #expect(saved == photos.appendingPathComponent("beach.jpg"))
+      #expect(HVTSavedPhotosAlbum.isImageCompatible(atPath: saved.path))
+      #expect(!HVTSavedPhotosAlbum.isVideoCompatible(atPath: saved.path))
+      let media = try MediaDiscoverer.discover(saved)
+      #expect(media.width == image.width && media.height == image.height, "\(media)")
+      let second = try await HVTSavedPhotosAlbum.writeImage(image, named: "beach.jpg")
+      #expect(second.lastPathComponent == "beach-2.jpg")
+      #expect(names(in: photos) == ["beach-2.jpg", "beach.jpg"])
+      await #expect(throws: HVTCameraError.self) {
+        try await HVTSavedPhotosAlbum.writeImage(HVTImage(jpegData: Data("text".utf8), width: 1, height: 1))
+      }
+      #expect(names(in: photos) == ["beach-2.jpg", "beach.jpg"])
+    }
+  }
+}
