@@ -27,12 +27,17 @@ struct SavedPhotosAlbumTests {
     ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
   }
 
+  /// A one-second movie of `camera` (in video mode).
+  func recordMovie(with camera: TestCamera) async throws -> URL {
+    camera.controller.videoMaximumDuration = 1
+    try await camera.startRecording()
+    return try await camera.delegate.nextCapture(.movie).movieURL
+  }
+
   @Test("a movie is saved whole under its own name, then a numbered one; GStreamer reads it as a movie")
   func movie() async throws {
     let camera = try TestCamera(mode: .video)
-    camera.controller.videoMaximumDuration = 1
-    try await camera.startRecording()
-    let recorded = try await camera.delegate.nextCapture(.movie).movieURL
+    let recorded = try await recordMovie(with: camera)
     try await withAlbum { _, movies in
       #expect(HVTSavedPhotosAlbum.isVideoCompatible(atPath: recorded.path))
       #expect(!HVTSavedPhotosAlbum.isImageCompatible(atPath: recorded.path))
@@ -86,6 +91,29 @@ struct SavedPhotosAlbumTests {
         try await HVTSavedPhotosAlbum.writeImage(HVTImage(jpegData: Data("text".utf8), width: 1, height: 1))
       }
       #expect(names(in: photos) == ["beach-2.jpg", "beach.jpg"])
+    }
+  }
+
+  @Test("the album's items are the photos and movies GStreamer reads, newest first; an empty album is not available")
+  func browsing() async throws {
+    let camera = try TestCamera(mode: .video)
+    let movie = try await recordMovie(with: camera)
+    camera.controller.cameraCaptureMode = .photo
+    camera.controller.takePicture()
+    let image = try await camera.delegate.nextCapture(.image).image
+    try await withAlbum { photos, _ in
+      #expect(HVTSavedPhotosAlbum.items(of: .savedPhotosAlbum).isEmpty)
+      #expect(!HVTCameraController.isSourceTypeAvailable(.savedPhotosAlbum))
+      let photo = try await HVTSavedPhotosAlbum.writeImage(image, named: "first.jpg")
+      try Data("a note\n".utf8).write(to: photos.appendingPathComponent("notes.txt"))
+      try Data("not a movie\n".utf8).write(to: photos.appendingPathComponent("fake.mp4"))
+      let saved = try await HVTSavedPhotosAlbum.saveVideo(atPath: movie.path)
+      #expect(HVTCameraController.isSourceTypeAvailable(.savedPhotosAlbum))
+      let items = HVTSavedPhotosAlbum.items(of: .savedPhotosAlbum)
+      #expect(items.map(\.url) == [saved, photo], "\(items)")
+      #expect(items.map(\.mediaType) == [.movie, .image])
+      #expect(items.first.map { abs(($0.duration ?? 0) - 1) < 0.05 && $0.audioStreams == 1 } == true, "\(items)")
+      #expect(items.last.map { $0.width == image.width && $0.height == image.height && $0.duration == nil } == true)
     }
   }
 }

@@ -2,12 +2,12 @@ import Foundation
 
 extension HVTCameraController {
   /// Whether a source type can be used: `.camera` when a camera is found for `source` (a V4L2 device, or
-  /// the simulated camera when enabled); the photo library and saved-photos album when the user's
-  /// pictures folder can be written (see ``HVTSavedPhotosAlbum``).
+  /// the simulated camera when enabled); the photo library and the saved-photos album when they hold a
+  /// photo or movie GStreamer reads (``HVTSavedPhotosAlbum/hasItems(_:)``): there is something to browse.
   public static func isSourceTypeAvailable(_ type: SourceType, source: HVTCameraSource = .automatic) -> Bool {
     switch type {
     case .camera: cameras(for: source).contains { $0.failure == nil }
-    case .photoLibrary, .savedPhotosAlbum: HVTSavedPhotosAlbum.isAvailable
+    case .photoLibrary, .savedPhotosAlbum: HVTSavedPhotosAlbum.hasItems(type)
     }
   }
 

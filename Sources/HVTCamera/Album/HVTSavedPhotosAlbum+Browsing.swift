@@ -1,0 +1,55 @@
+import Foundation
+import HVTGStreamer
+
+extension HVTSavedPhotosAlbum {
+  /// The folders a library source browses: the album's own (``photosFolder``, ``moviesFolder``) for
+  /// `.savedPhotosAlbum`, the user's pictures and videos folders for `.photoLibrary`; none for `.camera`.
+  public static func folders(of source: HVTCameraController.SourceType) -> [URL] {
+    switch source {
+    case .camera: []
+    case .savedPhotosAlbum: [photosFolder, moviesFolder]
+    case .photoLibrary: [picturesDirectory, videosDirectory]
+    }
+  }
+
+  /// The photos and movies of a library source, newest first: the visible regular files of its
+  /// ``folders(of:)`` (not their subfolders) that GStreamer reads as a still image or a movie
+  /// (``MediaDiscoverer``); anything else, and the hidden partial files of saves in progress, is left
+  /// out. Blocks while it reads each file.
+  public static func items(of source: HVTCameraController.SourceType) -> [HVTAlbumItem] {
+    candidates(of: source).compactMap(item)
+  }
+
+  /// Whether a library source has something to browse: the newest file that GStreamer reads as a photo
+  /// or movie is looked for, and the search stops there.
+  public static func hasItems(_ source: HVTCameraController.SourceType) -> Bool {
+    candidates(of: source).contains { item($0) != nil }
+  }
+
+  /// The visible regular files of the source's folders with their modification dates, newest first.
+  private static func candidates(of source: HVTCameraController.SourceType) -> [(url: URL, modified: Date)] {
+    var seen = Set<String>()
+    var files: [(url: URL, modified: Date)] = []
+    for folder in folders(of: source) {
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+      for name in names where !name.hasPrefix(".") {
+        let url = folder.appendingPathComponent(name)
+        guard seen.insert(url.standardizedFileURL.path).inserted,
+          let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+          attributes[.type] as? FileAttributeType == .typeRegular
+        else { continue }
+        files.append((url, attributes[.modificationDate] as? Date ?? .distantPast))
+      }
+    }
+    return files.sorted { $0.modified > $1.modified }
+  }
+
+  /// The item of one file, when GStreamer reads it as a photo or a movie.
+  private static func item(_ file: (url: URL, modified: Date)) -> HVTAlbumItem? {
+    guard let media = try? MediaDiscoverer.discover(file.url), media.isImage || media.isMovie else { return nil }
+    return HVTAlbumItem(
+      url: file.url, mediaType: media.isMovie ? .movie : .image, modified: file.modified, width: media.width,
+      height: media.height, duration: media.isMovie ? media.duration : nil, audioStreams: media.audioStreams,
+      fileSize: CaptureFiles.size(of: file.url))
+  }
+}
