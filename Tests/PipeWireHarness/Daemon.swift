@@ -88,10 +88,18 @@ public final class Daemon: @unchecked Sendable {
     }
   }
 
-  /// Kills it (SIGKILL: it may ignore SIGTERM, inherited from the test runner) and waits for it to go.
+  /// Kills it (SIGKILL: it may ignore SIGTERM, inherited from the test runner) and waits, at most 10 s,
+  /// for its output to end, which it does when the process is gone. Not `Process.isRunning` and
+  /// `waitUntilExit()`: in a clean-clone CI run Foundation's record of two daemons said they were not
+  /// running while they were, so they were never killed, and `waitUntilExit()` waited forever. While
+  /// the output is open the process has not exited, so its pid is still its own.
   public func stop() {
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
+    let running = condition.withLock { !closed }
+    if running { kill(process.processIdentifier, SIGKILL) }
+    let deadline = Date(timeIntervalSinceNow: 10)
+    condition.withLock {
+      while !closed, condition.wait(until: deadline) {}
+    }
   }
 }
 
