@@ -112,6 +112,7 @@ struct SavedPhotosAlbumTests {
       let items = HVTSavedPhotosAlbum.items(of: .savedPhotosAlbum)
       #expect(items.map(\.url) == [saved, photo], "\(items)")
       #expect(items.map(\.mediaType) == [.movie, .image])
+      #expect(try items.map(\.fileSize) == [saved, photo].map { try Data(contentsOf: $0).count })
       #expect(items.first.map { abs(($0.duration ?? 0) - 1) < 0.05 && $0.audioStreams == 1 } == true, "\(items)")
       #expect(items.last.map { $0.width == image.width && $0.height == image.height && $0.duration == nil } == true)
     }

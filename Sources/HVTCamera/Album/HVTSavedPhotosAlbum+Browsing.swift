@@ -26,10 +26,17 @@ extension HVTSavedPhotosAlbum {
     candidates(of: source).contains { item($0) != nil }
   }
 
+  /// A file to look at, with what its folder listing said of it.
+  private struct File {
+    var url: URL
+    var modified: Date
+    var size: Int
+  }
+
   /// The visible regular files of the source's folders with their modification dates, newest first.
-  private static func candidates(of source: HVTCameraController.SourceType) -> [(url: URL, modified: Date)] {
+  private static func candidates(of source: HVTCameraController.SourceType) -> [File] {
     var seen = Set<String>()
-    var files: [(url: URL, modified: Date)] = []
+    var files: [File] = []
     for folder in folders(of: source) {
       let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
       for name in names where !name.hasPrefix(".") {
@@ -38,18 +45,21 @@ extension HVTSavedPhotosAlbum {
           let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
           attributes[.type] as? FileAttributeType == .typeRegular
         else { continue }
-        files.append((url, attributes[.modificationDate] as? Date ?? .distantPast))
+        files.append(
+          File(
+            url: url, modified: attributes[.modificationDate] as? Date ?? .distantPast,
+            size: (attributes[.size] as? NSNumber)?.intValue ?? 0))
       }
     }
     return files.sorted { $0.modified > $1.modified }
   }
 
   /// The item of one file, when GStreamer reads it as a photo or a movie.
-  private static func item(_ file: (url: URL, modified: Date)) -> HVTAlbumItem? {
+  private static func item(_ file: File) -> HVTAlbumItem? {
     guard let media = try? MediaDiscoverer.discover(file.url), media.isImage || media.isMovie else { return nil }
     return HVTAlbumItem(
       url: file.url, mediaType: media.isMovie ? .movie : .image, modified: file.modified, width: media.width,
       height: media.height, duration: media.isMovie ? media.duration : nil, audioStreams: media.audioStreams,
-      fileSize: CaptureFiles.size(of: file.url))
+      fileSize: file.size)
   }
 }

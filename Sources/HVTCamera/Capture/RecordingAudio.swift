@@ -8,10 +8,10 @@ import HVTGStreamer
 /// The probe gives the sound the video's timeline: samples from before the movie's first frame are cut
 /// off (to the sample), timestamps are rebased on that frame's, and the sound ends where the video does
 /// (at its last frame's end, or at the maximum duration), its last buffer cut to the sample. So the
-/// movie's two streams start within one microphone buffer of each other (a few milliseconds) and have
-/// the same length. Only the microphone's own thread ever waits here, briefly, for the video (see
-/// ``paceTimeout``); the microphone's end of stream follows the first buffer past the end, and
-/// ``forceEnd()`` ends a microphone that stopped delivering.
+/// movie's two streams start together, at 0, and have the same length. The microphone's thread waits
+/// here, briefly, for the video (``paceTimeout``, ``startTimeout``), and ``join(_:)``, on the caller's
+/// (worker) thread, for the microphone's first buffer; never the controller's queue. The microphone's end
+/// of stream follows the first buffer past the end, and ``forceEnd()`` ends one that stopped delivering.
 final class RecordingAudio: @unchecked Sendable {
   /// What the probe does with one buffer.
   enum Verdict: Equatable {
@@ -260,9 +260,7 @@ final class RecordingAudio: @unchecked Sendable {
   /// encoded within ``startTimeout``.
   func videoStarted(at base: UInt) {
     timing.withLock { timing in timing.base = timing.base ?? base }
-    video.lock()
-    video.broadcast()
-    video.unlock()
+    changeVideo {}
     DispatchQueue.global().asyncAfter(deadline: .now() + Self.startTimeout) { [weak self] in
       self?.giveUpSoundIfMuted()
     }
@@ -270,17 +268,19 @@ final class RecordingAudio: @unchecked Sendable {
 
   /// The movie's frames reached `duration` nanoseconds from its start.
   func videoReached(_ duration: UInt) {
-    video.lock()
-    videoReached = max(videoReached, duration)
-    video.broadcast()
-    video.unlock()
+    changeVideo { videoReached = max(videoReached, duration) }
   }
 
   /// The video ended `duration` nanoseconds after its start: the sound ends there too.
   func videoEnded(after duration: UInt) {
     timing.withLock { [overrun] in $0.end = min($0.end, duration + overrun) }
+    changeVideo { videoFinished = true }
+  }
+
+  /// Changes the video's progress under its condition's lock, and wakes the microphone's thread.
+  private func changeVideo(_ change: () -> Void) {
     video.lock()
-    videoFinished = true
+    change()
     video.broadcast()
     video.unlock()
   }
@@ -324,10 +324,7 @@ final class RecordingAudio: @unchecked Sendable {
     gate.open()
     guard joined.withLock({ $0 }) else { return }
     // A microphone thread held for the video lets go.
-    video.lock()
-    videoFinished = true
-    video.broadcast()
-    video.unlock()
+    changeVideo { videoFinished = true }
     if microphone.setState(.null) == .failure {
       debugLog.log(.warning, "the microphone \(microphone.path) refused to stop")
     }

@@ -141,7 +141,7 @@ final class RecordingBranch: @unchecked Sendable {
       let pts = buffer.presentationTime
       let sequence = buffer.offset
       let duration = ClockTime.isValid(buffer.duration) ? buffer.duration : fallbackDuration
-      enum Verdict { case pass(base: UInt, first: Bool, enough: Bool, newSecond: Int?), drop(notify: Bool) }
+      enum Verdict { case pass(base: UInt, end: UInt, first: Bool, enough: Bool, newSecond: Int?), drop(notify: Bool) }
       // With sound, the movie starts no earlier than one frame before it (the frame of the moment can be
       // older than the microphone's first sound on a loaded machine).
       let sound = audio?.firstSound
@@ -170,13 +170,13 @@ final class RecordingBranch: @unchecked Sendable {
         let newSecond = seconds > timing.reportedSeconds ? seconds : nil
         if let newSecond { timing.reportedSeconds = newSecond }
         let enough = timing.summary.frames == Self.minimumFrames
-        return .pass(base: base, first: first, enough: enough, newSecond: newSecond)
+        return .pass(base: base, end: timing.end, first: first, enough: enough, newSecond: newSecond)
       }
       switch verdict {
       case .drop(let notify):
         if notify { onEvent(.limitReached) }
         return .drop
-      case .pass(let base, let first, let enough, let newSecond):
+      case .pass(let base, let end, let first, let enough, let newSecond):
         if let writable = info.writableBuffer() {
           writable.presentationTime = pts >= base ? pts - base : 0
           let dts = writable.decodingTime
@@ -191,7 +191,7 @@ final class RecordingBranch: @unchecked Sendable {
           audio?.videoStarted(at: base)
           onEvent(.started)
         }
-        audio?.videoReached(pts >= base ? pts - base + duration : duration)
+        audio?.videoReached(end)
         if enough { onEvent(.enoughFrames) }
         if let newSecond { onEvent(.progress(elapsed: Double(newSecond))) }
         return .ok

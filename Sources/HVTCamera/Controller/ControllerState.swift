@@ -219,6 +219,10 @@ extension HVTCameraController {
     var audioEndForced = false
     /// The thumbnail of the movie's first frame, once made.
     var thumbnail: HVTImage?
+    /// The thumbnail is being made on the photo queue.
+    var makingThumbnail = false
+    /// The delivery of a movie complete before its thumbnail was made, to run when it is.
+    var whenThumbnailMade: (() -> Void)?
     /// Watches a drain's progress, or a stop waiting for its frames.
     var timer: DispatchSourceTimer?
 

@@ -312,17 +312,25 @@ extension HVTCameraController {
   /// ``complete(_:)`` to deliver.
   private func makeThumbnail(of recording: Recording) {
     guard let first = recording.branch.takeFirstFrame() else { return }
+    recording.makingThumbnail = true
     photoQueue.async {
       let thumbnail = self.thumbnail(of: first.buffer, caps: first.caps, on: recording.session)
-      self.queue.async { recording.thumbnail = thumbnail }
+      self.queue.async {
+        recording.thumbnail = thumbnail
+        recording.makingThumbnail = false
+        let delivery = recording.whenThumbnailMade
+        recording.whenThumbnailMade = nil
+        delivery?()
+      }
     }
   }
 
-  /// The file is complete: gives it its final name and delivers it, with its thumbnail (once the photo
-  /// queue, which makes it, has), then removes the branch.
+  /// The file is complete: gives it its final name and delivers it, with its thumbnail (once it is made,
+  /// if it is still being made), then removes the branch.
   private func complete(_ recording: Recording) {
     recording.finished = true
-    photoQueue.async { self.queue.async { self.deliverComplete(recording) } }
+    guard recording.makingThumbnail else { return deliverComplete(recording) }
+    recording.whenThumbnailMade = { self.deliverComplete(recording) }
   }
 
   /// See ``complete(_:)``.
