@@ -92,6 +92,14 @@ static inline GType hvt_g_value_type(const GValue *value) { return G_VALUE_TYPE(
 // G_TYPE_INT is a macro; caps fields such as width hold one.
 static inline GType hvt_g_type_int(void) { return G_TYPE_INT; }
 
+// G_TYPE_DOUBLE is a macro; tags such as the geo location's latitude hold one.
+static inline GType hvt_g_type_double(void) { return G_TYPE_DOUBLE; }
+
+// GST_IS_TAG_SETTER and GST_TAG_SETTER are a type check and a cast: muxers that write tags implement the
+// interface (gst_tag_setter_merge_tags).
+static inline gboolean hvt_gst_is_tag_setter(GstElement *element) { return GST_IS_TAG_SETTER(element); }
+static inline GstTagSetter *hvt_gst_tag_setter(GstElement *element) { return GST_TAG_SETTER(element); }
+
 // G_OBJECT_TYPE_NAME is a macro; a device's type names its provider (GstV4l2Device, GstPipeWireDevice…).
 static inline const gchar *hvt_g_object_type_name(gpointer object) { return G_OBJECT_TYPE_NAME(object); }
 
