@@ -7,7 +7,9 @@ import Foundation
 public final class TagList: @unchecked Sendable, CustomStringConvertible {
   /// A tag's name, as GStreamer registers it (`GST_TAG_TITLE` is `"title"`).
   public struct Tag: RawRepresentable, Sendable, Hashable {
+    /// The name, e.g. `"title"`.
     public var rawValue: String
+    /// A tag by its registered name.
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// `GST_TAG_TITLE`.

@@ -30,12 +30,29 @@ struct CameraOptions {
     names: ["--overwrite"], valueName: nil,
     help: "Replace an existing regular file at the -o name (never a link, folder or device).")
 
+  static let location = CommandLineParser.Option(
+    names: ["--location"], valueName: "LAT,LON[,ALT[,DIR]]",
+    help: "Write this place into the captures: degrees north and east (negative south and west), then metres "
+      + "above sea level and the direction faced in degrees from true north, e.g. 48.8583,2.2945,35.")
+  static let title = CommandLineParser.Option(
+    names: ["--title"], valueName: "TEXT", help: "Write this title into the captures (EXIF, XMP, MP4).")
+  static let comment = CommandLineParser.Option(
+    names: ["--comment"], valueName: "TEXT", help: "Write this comment into the captures.")
+  static let artist = CommandLineParser.Option(
+    names: ["--artist"], valueName: "TEXT", help: "Write this artist (who made them) into the captures.")
+  static let copyright = CommandLineParser.Option(
+    names: ["--copyright"], valueName: "TEXT", help: "Write this copyright notice into the captures.")
+  /// The options that say what is written into the files besides the picture.
+  static let tagging = [location, title, comment, artist, copyright]
+
   let source: HVTCameraSource
   let device: HVTCameraController.CameraDevice
   let quality: HVTCameraController.QualityType?
   let preset: String?
   let preview: HVTPreviewOutput?
   let verbose: Bool
+  let location: HVTLocation?
+  let tags: HVTMediaTags
 
   init(_ arguments: ParsedArguments) throws {
     switch arguments["--device"] ?? "rear" {
@@ -48,6 +65,10 @@ struct CameraOptions {
         "hvtcam \(arguments.command): --device must be rear, front, simulated or a device path, not '\(other)'")
     }
     preset = arguments["--preset"]
+    location = try arguments["--location"].map { try Self.location($0, command: arguments.command) }
+    tags = HVTMediaTags(
+      title: arguments["--title"], comment: arguments["--comment"], artist: arguments["--artist"],
+      copyright: arguments["--copyright"])
     verbose = arguments.flag("--verbose")
     preview = try Self.previewOutput(arguments)
     quality = try arguments["--quality"].map { name in
@@ -57,6 +78,26 @@ struct CameraOptions {
       }
       return quality
     }
+  }
+
+  /// `--location`'s value: latitude, longitude, then optionally altitude and direction, comma-separated.
+  private static func location(_ text: String, command: String) throws -> HVTLocation {
+    let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map {
+      Double($0.trimmingCharacters(in: .whitespaces))
+    }
+    let problem = "hvtcam \(command): --location must be LAT,LON[,ALT[,DIR]] in degrees and metres"
+    guard (2...4).contains(numbers.count), numbers.allSatisfy({ $0 != nil }) else {
+      throw UsageError("\(problem), e.g. 48.8583,2.2945,35, not '\(text)'")
+    }
+    let values = numbers.compactMap { $0 }
+    let location = HVTLocation(
+      latitude: values[0], longitude: values[1], altitude: values.count > 2 ? values[2] : nil,
+      direction: values.count > 3 ? values[3] : nil)
+    guard location.isValid else {
+      throw UsageError(
+        "\(problem): latitude −90…90, longitude −180…180, direction 0 up to 360; '\(text)' is out of range")
+    }
+    return location
   }
 
   /// The preview `--preview` and `--window-id` ask for; `nil` for the controller's default.
@@ -106,6 +147,8 @@ struct CameraOptions {
     controller.cameraDevice = device
     if let quality { controller.videoQuality = quality }
     if let preview { controller.previewOutput = preview }
+    controller.location = location
+    controller.mediaTags = tags
     // photo and record take no input: a window shows the camera only (hvtcam run turns the controls on).
     controller.showsCameraControls = false
     if mode == .video { try controller.setMediaTypes([.image, .movie]) }

@@ -15,7 +15,7 @@ enum PhotoCommand {
       .init(names: ["--flash"], valueName: "MODE", help: "auto, on or off (default auto)."),
       .init(names: ["--count"], valueName: "N", help: "How many photos to take, 1 to \(maximumCount) (default 1)."),
       CameraOptions.output, CameraOptions.overwrite, CameraOptions.verbose,
-    ])
+    ] + CameraOptions.tagging)
 
   /// The most photos one command takes.
   static let maximumCount = 10_000

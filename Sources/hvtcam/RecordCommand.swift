@@ -28,7 +28,7 @@ enum RecordCommand {
           "The longest time from one key frame to the next, \(HVTCaptureLimits.keyFrameInterval) (default: the preset's, else 1)."
       ),
       CameraOptions.output, CameraOptions.overwrite, CameraOptions.verbose,
-    ])
+    ] + CameraOptions.tagging)
 
   static func run(_ arguments: ParsedArguments) async throws {
     let options = try CameraOptions(arguments)

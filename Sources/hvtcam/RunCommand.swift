@@ -28,7 +28,7 @@ enum RunCommand {
       .init(
         names: ["-o", "--output"], valueName: "DIR", help: "Where captures are written (default: the current folder)."),
       CameraOptions.verbose,
-    ])
+    ] + CameraOptions.tagging)
 
   static func run(_ arguments: ParsedArguments) async throws {
     let options = try CameraOptions(arguments)

@@ -74,6 +74,10 @@ final class RecordingBranch: @unchecked Sendable {
   private let onEvent: @Sendable (Event) -> Void
   /// The movie's sound; `nil` for a silent movie.
   private let audio: RecordingAudio?
+  /// The tags to write, dated when the branch is linked; `nil` to write none.
+  private let tags: CaptureTags?
+  /// The tags given to the muxer (dated with the movie's first frame), or `nil` when it writes none.
+  private(set) var writtenTags: CaptureTags?
 
   /// The frames a stop waits for: a one-frame H.264 movie is valid, but some decoders (`openh264dec`, the
   /// one Debian's plugins-bad ships) output nothing for it.
@@ -82,12 +86,15 @@ final class RecordingBranch: @unchecked Sendable {
   /// Builds the branch (not yet attached): the model's recording chain, then a `filesink` writing to the
   /// reservation's partial file, and with `audio` the sound's chains (``RecordingAudio``). `limit` is the
   /// maximum duration in seconds; `frameInterval` the expected duration of a frame when buffers carry
-  /// none. `onEvent` is called on streaming threads.
+  /// none. `tags` are given to the muxer when it writes them (``CaptureTags/muxerWritesThem(_:)``), dated
+  /// with the movie's first frame. `onEvent` is called on streaming threads.
   init(
     chain: [HVTElementDescription], audio: HVTPipelineModel.Audio? = nil, file: CaptureFiles.Reservation,
-    name: String, limit: Double, frameInterval: Double, onEvent: @escaping @Sendable (Event) -> Void
+    name: String, limit: Double, frameInterval: Double, tags: CaptureTags? = nil,
+    onEvent: @escaping @Sendable (Event) -> Void
   ) throws {
     self.file = file
+    self.tags = tags
     self.onEvent = onEvent
     bin = Bin(name: name)
     let elements = try ElementChain(chain + [HVTPipelineModel.movieFileSink(location: file.partial.path)], in: bin)
@@ -238,8 +245,24 @@ final class RecordingBranch: @unchecked Sendable {
         throw error
       }
       (linkTime, linkDate) = (session.pipeline.runningTime, Date())
-      if let frame = session.tap.latest { teePad.push(frame.buffer) }
+      let frame = session.tap.latest
+      tagMovie(firstFrame: frame)
+      if let frame { teePad.push(frame.buffer) }
     }
+  }
+
+  /// Gives the muxer the movie's tags, dated with its first frame (`firstFrame`, or the camera's next
+  /// frame), before any buffer reaches it: `mp4mux` writes them into the movie's header.
+  private func tagMovie(firstFrame: FrameTap.Frame?) {
+    guard let tags, let muxer = bin.element(named: HVTPipelineModel.muxerName), CaptureTags.muxerWritesThem(muxer)
+    else { return }
+    var age = 0.0
+    if let linkTime, let firstFrame {
+      age = max(0, ClockTime.seconds(linkTime) - ClockTime.seconds(firstFrame.presentationTime))
+    }
+    let dated = tags.at(linkDate.addingTimeInterval(-age))
+    muxer.mergeTags(dated.tagList)
+    writtenTags = dated
   }
 
   /// The branch's object path; its elements' paths start with it.

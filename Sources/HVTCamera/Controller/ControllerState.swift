@@ -11,6 +11,8 @@ extension HVTCameraController {
     var encoding = EncoderTuning.Request()
     var capturesAudio = true
     var thumbnailMaximumDimension = 320
+    var location: HVTLocation?
+    var mediaTags = HVTMediaTags()
     var cameraDevice = CameraDevice.rear
     var cameraCaptureMode = CameraCaptureMode.photo
     var cameraFlashMode = CameraFlashMode.auto
@@ -195,6 +197,9 @@ extension HVTCameraController {
     let file: CaptureFiles.Reservation
     /// Seconds after which it stops by itself.
     let limit: Double
+    /// The app's location and tags when it was asked for, written into the movie.
+    let location: HVTLocation?
+    let mediaTags: HVTMediaTags
   }
 
   /// A recording in progress or draining, as the controller queue tracks it. Its variables are read and

@@ -16,6 +16,9 @@ extension HVTCameraController {
     /// The moment of the call on the wall clock, for the capture date.
     let requestDate: Date
     let flashMode: CameraFlashMode
+    /// The app's location and tags at the call, written into the photo.
+    let location: HVTLocation?
+    let mediaTags: HVTMediaTags
     /// Photo mode: the flash may fire on a camera with a light.
     let inPhotoMode: Bool
     let file: CaptureFiles.Reservation
@@ -97,7 +100,8 @@ extension HVTCameraController {
         }
       let request = PhotoRequest(
         session: session, frame: frame, requestTime: requestTime, requestInstant: requestInstant,
-        requestDate: requestDate, flashMode: settings.cameraFlashMode,
+        requestDate: requestDate, flashMode: settings.cameraFlashMode, location: settings.location,
+        mediaTags: settings.mediaTags,
         inPhotoMode: settings.cameraCaptureMode == .photo, file: file, destination: destination,
         isInFlight: isInFlight)
       queue.async { self.beginPhoto(request) }
@@ -206,16 +210,16 @@ extension HVTCameraController {
   private func writePhoto(
     _ frame: FrameTap.Frame, on session: CaptureSession, for request: PhotoRequest, flashFired: Bool
   ) throws -> HVTCapture {
-    let jpeg: Data
+    let encoded: Data
     do {
-      jpeg = try session.photoEncoder.encode(frame)
+      encoded = try session.photoEncoder.encode(frame)
     } catch {
       request.file.discard()
       throw error
     }
     debugLog.log(.debug, "photo of frame #\(frame.sequence) (pts \(frame.presentationTime) ns), flash \(flashFired)")
-    let url = try CaptureFiles.write(jpeg, to: request.file)
     let structure = frame.caps.structure(at: 0)
+    let (width, height) = (structure.int("width") ?? 0, structure.int("height") ?? 0)
     // On the pipeline's clock when the call came while it played; else by when the frame reached the tee.
     let age =
       if let requestTime = request.requestTime, session === request.session {
@@ -223,12 +227,25 @@ extension HVTCameraController {
       } else {
         Self.seconds(request.requestInstant - frame.arrival)
       }
-    let metadata = HVTMediaMetadata(
-      captureDate: request.requestDate.addingTimeInterval(-age), configuration: session.model.configuration,
+    let configuration = session.model.configuration
+    let tags = PhotoTags(
+      capture: CaptureTags(
+        date: request.requestDate.addingTimeInterval(-age), configuration: configuration,
+        location: request.location, tags: request.mediaTags),
+      width: width, height: height, hasFlash: session.canLight, flashMode: request.flashMode, flashFired: flashFired)
+    let tagged = JPEGSegments.tagging(encoded, with: tags)
+    if tagged == nil {
+      debugLog.log(.warning, "the photo encoder's output is not a JPEG: the photo has no EXIF or XMP")
+    }
+    let jpeg = tagged ?? encoded
+    let url = try CaptureFiles.write(jpeg, to: request.file)
+    var metadata = HVTMediaMetadata(
+      captureDate: tags.capture.date, configuration: configuration,
       frameTimestamp: ClockTime.seconds(frame.presentationTime), frameAge: age, flashFired: flashFired,
       duration: nil, frameCount: nil, encoder: session.model.photoEncoderFactory, muxer: nil, stopReason: nil,
       fileSize: jpeg.count)
-    let image = HVTImage(jpegData: jpeg, width: structure.int("width") ?? 0, height: structure.int("height") ?? 0)
+    if tagged != nil { metadata.record(tags.capture) }
+    let image = HVTImage(jpegData: jpeg, width: width, height: height)
     var capture = HVTCapture(mediaType: .image, url: url, image: image, metadata: metadata, interruption: nil)
     capture.thumbnail = thumbnail(of: frame.buffer, caps: frame.caps, on: session)
     return capture

@@ -95,7 +95,9 @@ extension HVTCameraController {
       guard shared.isPresented else { return .failure(.notPresented) }
       guard shared.recording == nil else { return .failure(.recordingInProgress) }
       shared.recordingCount += 1
-      let request = RecordingRequest(id: shared.recordingCount, destination: destination, file: file, limit: limit)
+      let request = RecordingRequest(
+        id: shared.recordingCount, destination: destination, file: file, limit: limit, location: settings.location,
+        mediaTags: settings.mediaTags)
       shared.recording = request.id
       queue.async { self.beginRecording(request) }
       return .success(request.id)
@@ -134,7 +136,10 @@ extension HVTCameraController {
         chain: session.model.recording, audio: session.model.audio, file: request.file,
         name: state.draining.isEmpty ? "recording" : "recording\(id)",
         limit: request.limit,
-        frameInterval: 1 / session.model.configuration.frameRate.framesPerSecond
+        frameInterval: 1 / session.model.configuration.frameRate.framesPerSecond,
+        tags: CaptureTags(
+          date: Date(), configuration: session.model.configuration, location: request.location,
+          tags: request.mediaTags)
       ) { [queue] event in
         queue.async { controller.target?.handleRecordingEvent(event, id: id) }
       }
@@ -348,7 +353,7 @@ extension HVTCameraController {
       let model = recording.session.model
       let firstTimestamp = summary.firstTimestamp.map(ClockTime.seconds) ?? 0
       let age = recording.branch.linkTime.map { ClockTime.seconds($0) - firstTimestamp }
-      let metadata = HVTMediaMetadata(
+      var metadata = HVTMediaMetadata(
         captureDate: recording.branch.linkDate.addingTimeInterval(-(age ?? 0)), configuration: model.configuration,
         frameTimestamp: firstTimestamp, frameAge: age, flashFired: nil, duration: summary.duration,
         frameCount: summary.frames, framesLostByDriver: summary.framesLostByDriver, encoder: model.movieEncoder,
@@ -356,6 +361,7 @@ extension HVTCameraController {
         audioDuration: summary.audioDuration,
         stopReason: recording.stopReason, fileSize: CaptureFiles.size(of: url),
         encodingStartedAt: summary.encodingStartedAt)
+      if let written = recording.branch.writtenTags { metadata.record(written) }
       var capture = HVTCapture(
         mediaType: .movie, url: url, image: nil, metadata: metadata, interruption: recording.interruption)
       capture.thumbnail = recording.thumbnail

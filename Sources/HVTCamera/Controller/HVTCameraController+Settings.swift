@@ -99,6 +99,26 @@ extension HVTCameraController {
     }
   }
 
+  /// Where the captures are made, or `nil` (the default) to write no location: written into each photo
+  /// (EXIF GPS IFD and XMP `exif:GPS*`) and each MP4 movie (XMP, through `mp4mux`'s `GstTagSetter`), and
+  /// mirrored by ``HVTMediaMetadata/location``. The app keeps it current (from GeoClue, a GPS receiver, the
+  /// user); an invalid one (``HVTLocation/isValid``) is not written. WebM and Matroska have no place for
+  /// it. Takes effect from the next capture.
+  public var location: HVTLocation? {
+    get { read(\.settings.location) }
+    set { change(\.location, to: newValue, restarts: false) }
+  }
+
+  /// The app's tags — title, comment, artist, copyright — written into each photo (EXIF and XMP) and each
+  /// MP4 movie, as camerabin's tag setter does; mirrored by ``HVTMediaMetadata/tags``. Each is cut to
+  /// ``HVTMediaTags/maximumLength`` bytes. WebM and Matroska movies get none: GStreamer 1.22's
+  /// `matroskamux` writes a text tag with a space in it quoted and escaped (`"My\ title"`), so none is
+  /// written rather than a mangled one. Takes effect from the next capture.
+  public var mediaTags: HVTMediaTags {
+    get { read(\.settings.mediaTags) }
+    set { change(\.mediaTags, to: newValue, restarts: false) }
+  }
+
   /// Which camera to use (default `.rear`). Changing it while presented switches cameras (a recording in
   /// progress is finalized and delivered first).
   public var cameraDevice: CameraDevice {

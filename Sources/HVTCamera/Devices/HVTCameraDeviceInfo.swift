@@ -48,6 +48,10 @@ public struct HVTCameraDeviceInfo: Sendable, Hashable {
   /// The Camera portal's PipeWire connection a portal camera is opened through (its source element's
   /// `fd`), kept open while this value lives; `nil` for other cameras.
   var pipeWireRemote: PipeWireRemote? = nil
+  /// Who made the camera, written as a photo's EXIF `Make`: udev's vendor name (`device.vendor.name`) when
+  /// the device monitor gives one, else the V4L2 driver (`uvcvideo`, `vivid`); `"HVTCamera"` for the
+  /// simulated camera; `nil` when not known.
+  public var manufacturer: String? = nil
   /// The video test pattern shown by a simulated device.
   var isSimulated: Bool { api == "simulated" }
 
@@ -84,7 +88,7 @@ enum CameraDiscovery {
         path: nil, api: "simulated", hasFlash: position == .rear, caps: simulatedCaps,
         sourceElement: HVTElementDescription(
           "videotestsrc", name: HVTPipelineModel.sourceName, ["is-live": "true", "pattern": pattern]),
-        uniqueID: "simulated:\(position.rawValue)")
+        uniqueID: "simulated:\(position.rawValue)", manufacturer: "HVTCamera")
     }
   }
 
@@ -116,7 +120,8 @@ enum CameraDiscovery {
     var device = HVTCameraDeviceInfo(
       assignedPosition: .rear, name: path, path: path, api: "v4l2", hasFlash: V4L2Controls.hasFlash(path: path),
       caps: "", sourceElement: HVTElementDescription("v4l2src", name: HVTPipelineModel.sourceName, ["device": path]),
-      uniqueID: "v4l2:\((try? V4L2Node(path: path).identity().busInfo) ?? path)")
+      uniqueID: "v4l2:\((try? V4L2Node(path: path).identity().busInfo) ?? path)",
+      manufacturer: try? V4L2Node(path: path).identity().driver)
     do {
       device.caps = try probeCaps(of: device.sourceElement)
     } catch {

@@ -4,6 +4,17 @@ import Foundation
 public struct HVTMediaMetadata: Sendable, Hashable {
   /// Wall-clock time of the capture (of the photo's frame, or of the movie's first frame).
   public var captureDate: Date
+  /// The UTC offset, in seconds east, of the local time written into the file with ``captureDate``: the
+  /// machine's time zone at that moment (`TimeZone.current`).
+  public var utcOffset: Int = 0
+  /// The location written into the file (``HVTCameraController/location``), or `nil` when none was (no
+  /// location, an invalid one, or a container that has no place for it: WebM and Matroska).
+  public var location: HVTLocation? = nil
+  /// The app's tags written into the file (``HVTCameraController/mediaTags``, empty ones dropped, long
+  /// ones cut); empty when none was written.
+  public var tags = HVTMediaTags()
+  /// The software named in the file (EXIF `Software`, XMP `xmp:CreatorTool`, MP4 `©swr`), or `nil`.
+  public var software: String? = nil
   /// The configuration the camera was running with: device, size, frame rate, format.
   public var configuration: HVTCaptureConfiguration
   /// Running time, in seconds, of the photo's frame (or the movie's first frame) on the pipeline clock.
@@ -41,12 +52,24 @@ public struct HVTMediaMetadata: Sendable, Hashable {
   public var encodingStartedAt: ContinuousClock.Instant? = nil
 }
 
+extension HVTMediaMetadata {
+  /// Mirrors what was written into the file: the UTC offset, location, tags and software.
+  mutating func record(_ written: CaptureTags) {
+    utcOffset = written.utcOffset
+    location = written.location
+    tags = written.tags
+    software = written.software
+  }
+}
+
 /// The device, size and format a camera is running with: the answer to what was asked for.
 public struct HVTCaptureConfiguration: Sendable, Hashable, CustomStringConvertible {
   /// The camera position asked for.
   public var device: HVTCameraController.CameraDevice
-  /// The device's human-readable name, e.g. `"Simulated rear camera"`.
+  /// The device's human-readable name, e.g. `"Simulated rear camera"`: a photo's EXIF `Model`.
   public var deviceName: String
+  /// Who made the device (``HVTCameraDeviceInfo/manufacturer``): a photo's EXIF `Make`.
+  public var deviceManufacturer: String? = nil
   /// The V4L2 device node, e.g. `/dev/video0`; `nil` for the simulated camera.
   public var devicePath: String?
   /// The device's stable ID (``HVTCameraDeviceInfo/uniqueID``), e.g. `v4l2:usb-0000:00:14.0-6`.

@@ -1,0 +1,106 @@
+import Foundation
+import HVTGStreamer
+
+/// What the engine writes into a capture's file besides its picture and sound: when (with the UTC offset
+/// of the machine's time zone at that moment, to the millisecond), with which camera and software, where
+/// (the app's ``HVTCameraController/location``) and the app's ``HVTCameraController/mediaTags``.
+struct CaptureTags: Sendable {
+  /// The moment of the photo's frame, or of the movie's first frame.
+  var date: Date
+  /// Seconds east of UTC of the local time written.
+  var utcOffset: Int
+  /// The camera's maker (EXIF `Make`), when known.
+  var make: String?
+  /// The camera (EXIF `Model`): its device name.
+  var model: String
+  /// The program that wrote the file (EXIF `Software`).
+  var software = Self.software
+  /// The location, when the app gave a valid one.
+  var location: HVTLocation?
+  /// The app's tags, as written (empty ones dropped, long ones cut).
+  var tags: HVTMediaTags
+
+  /// `HVTCamera (GStreamer 1.22.0)`.
+  static var software: String { "HVTCamera (\(HVTCameraRuntime.gstreamerVersion))" }
+
+  /// The tags of a capture made at `date` with the camera of `configuration`, in `timeZone`.
+  init(
+    date: Date, timeZone: TimeZone = .current, configuration: HVTCaptureConfiguration, location: HVTLocation?,
+    tags: HVTMediaTags
+  ) {
+    self.date = date
+    utcOffset = timeZone.secondsFromGMT(for: date)
+    make = configuration.deviceManufacturer
+    model = configuration.deviceName
+    self.location = location?.isValid == true ? location : nil
+    self.tags = tags.written
+  }
+
+  /// The same tags for a capture made at `date` (its UTC offset in `timeZone`).
+  func at(_ date: Date, timeZone: TimeZone = .current) -> CaptureTags {
+    var tags = self
+    tags.date = date
+    tags.utcOffset = timeZone.secondsFromGMT(for: date)
+    return tags
+  }
+
+  /// Whether a muxer writes these tags as they are: it takes tags (`GstTagSetter`) and is not
+  /// `matroskamux` or `webmmux`, which in GStreamer 1.22 write a text tag with a space in it quoted and
+  /// escaped, and have no place for the location or the device.
+  static func muxerWritesThem(_ muxer: Element) -> Bool {
+    muxer.isTagSetter && !["matroskamux", "webmmux"].contains(muxer.factoryName ?? "")
+  }
+
+  /// The local date and time, whole seconds: `2026:12:02 14:41:12` (EXIF's `DateTime*` syntax).
+  var exifDateTime: String { format("yyyy:MM:dd HH:mm:ss") }
+
+  /// The UTC offset as EXIF's `OffsetTime*` and ISO 8601 write it: `+05:30`.
+  var offsetText: String {
+    let minutes = abs(utcOffset) / 60
+    return String(format: "%@%02d:%02d", utcOffset < 0 ? "-" : "+", minutes / 60, minutes % 60)
+  }
+
+  /// The milliseconds of the second: `345` (EXIF's `SubSecTime*`).
+  var subSeconds: String { format("SSS") }
+
+  /// ISO 8601 with milliseconds and offset, as XMP writes dates: `2026-12-02T14:41:12.345+05:30`.
+  var isoDateTime: String { format("yyyy-MM-dd'T'HH:mm:ss.SSS") + offsetText }
+
+  /// The UTC date and time of day, for EXIF's `GPSDateStamp` and `GPSTimeStamp`.
+  var utcParts: DateComponents {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = .gmt
+    return calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
+  }
+
+  /// The tags a muxer writes into a movie (`GstTagSetter`): date and time with offset, camera, software,
+  /// location and the app's tags.
+  var tagList: TagList {
+    let list = TagList()
+    list.set(.dateTime, date, utcOffset: utcOffset)
+    list.set(.deviceModel, model)
+    if let make { list.set(.deviceManufacturer, make) }
+    list.set(.applicationName, software)
+    if let location {
+      list.set(.latitude, location.latitude)
+      list.set(.longitude, location.longitude)
+      if let altitude = location.altitude { list.set(.elevation, altitude) }
+      if let direction = location.direction { list.set(.captureDirection, direction) }
+      if let accuracy = location.horizontalAccuracy { list.set(.horizontalError, accuracy) }
+    }
+    let text: [(TagList.Tag, String?)] = [
+      (.title, tags.title), (.comment, tags.comment), (.artist, tags.artist), (.copyright, tags.copyright),
+    ]
+    for case (let tag, let value?) in text { list.set(tag, value) }
+    return list
+  }
+
+  private func format(_ pattern: String) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.calendar = Calendar(identifier: .gregorian)
+    formatter.timeZone = TimeZone(secondsFromGMT: utcOffset)
+    formatter.dateFormat = pattern
+    return formatter.string(from: date)
+  }
+}
