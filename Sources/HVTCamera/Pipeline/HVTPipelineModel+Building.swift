@@ -56,7 +56,8 @@ extension HVTPipelineModel {
     }
     source += preset.filters.enumerated().map { $1.named("filter-\($0)") }
     let configuration = HVTCaptureConfiguration(
-      device: camera.position, deviceName: camera.name, deviceManufacturer: camera.manufacturer, devicePath: camera.path,
+      device: camera.position, deviceName: camera.name, deviceManufacturer: camera.manufacturer,
+      devicePath: camera.path,
       deviceID: camera.uniqueID,
       preset: preset.name,
       requestedQuality: settings.quality, size: choice.size, frameRate: choice.frameRate, sourceFormat: choice.format)

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+@testable import HVTCamera
+
+/// The EXIF and XMP a photo carries, as the library writes and mirrors them; the files' fields are read by
+/// exiftool in hvtcamTests' `MetadataTests`.
+@Suite("Metadata", .timeLimit(.minutes(2)))
+struct MetadataTests {
+  @Test("segments go after the JFIF APP0 segment; anything not a JPEG, or a payload over 64 KiB, is refused")
+  func segments() throws {
+    let jfif = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0xAA, 0xBB, 0xFF, 0xD9])
+    let tagged = try #require(JPEGSegments.inserting(app1: [Data([1, 2])], into: jfif))
+    #expect(
+      [UInt8](tagged) == [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0xAA, 0xBB, 0xFF, 0xE1, 0x00, 0x04, 1, 2, 0xFF, 0xD9])
+    let bare = Data([0xFF, 0xD8, 0xFF, 0xD9])
+    #expect(
+      JPEGSegments.inserting(app1: [Data([7])], into: bare).map([UInt8].init) == [
+        0xFF, 0xD8, 0xFF, 0xE1, 0, 3, 7, 0xFF, 0xD9,
+      ])
+    #expect(JPEGSegments.inserting(app1: [], into: Data([0x89, 0x50, 0x4E, 0x47])) == nil, "a PNG")
+    #expect(JPEGSegments.inserting(app1: [Data(count: 65_534)], into: bare) == nil)
+  }
+
+  @Test("long tags are cut at a character boundary; empty ones are dropped; an invalid location is not written")
+  func limits() {
+    let long = String(repeating: "é", count: 600)  // 1200 UTF-8 bytes
+    let written = HVTMediaTags(title: long, comment: "", artist: "A").written
+    #expect(written.title?.utf8.count == 1024 && written.title?.count == 512)
+    #expect(written.comment == nil && written.artist == "A" && written.copyright == nil)
+    #expect(!HVTLocation(latitude: 91, longitude: 0).isValid && !HVTLocation(latitude: .nan, longitude: 0).isValid)
+    #expect(!HVTLocation(latitude: 0, longitude: 0, direction: 360).isValid)
+    #expect(
+      HVTLocation(latitude: -33.856784, longitude: 151.215297, altitude: 12.5).iso6709 == "-33.856784+151.215297+12.5/")
+  }
+
+  @Test("a photo's metadata mirrors the location, tags and UTC offset written; a bad location is left out")
+  func mirrored() async throws {
+    let camera = try TestCamera()
+    camera.controller.mediaTags = HVTMediaTags(title: "Bridge", comment: "")
+    camera.controller.location = HVTLocation(latitude: 48.8583, longitude: 2.2945)
+    camera.controller.takePicture()
+    let first = try await camera.delegate.nextCapture(.image)
+    let metadata = try #require(first.info[.mediaMetadata] as? HVTMediaMetadata)
+    #expect(metadata.location == HVTLocation(latitude: 48.8583, longitude: 2.2945))
+    #expect(metadata.tags == HVTMediaTags(title: "Bridge"))
+    #expect(metadata.utcOffset == TimeZone.current.secondsFromGMT(for: metadata.captureDate))
+    #expect(
+      metadata.configuration.deviceManufacturer == "HVTCamera" && metadata.software?.hasPrefix("HVTCamera") == true)
+
+    camera.controller.location = HVTLocation(latitude: 100, longitude: 0)
+    camera.controller.takePicture()
+    let second = try await camera.delegate.nextCapture(.image)
+    #expect((second.info[.mediaMetadata] as? HVTMediaMetadata)?.location == nil)
+  }
+}
