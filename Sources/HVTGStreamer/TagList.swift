@@ -102,9 +102,12 @@ public final class TagList: @unchecked Sendable, CustomStringConvertible {
     return gst_tag_list_get_double(pointer, tag.rawValue, &value) != 0 ? value : nil
   }
 
-  /// A date-and-time tag's moment, to the microsecond, and its UTC offset in seconds, or `nil`. Wraps
-  /// `gst_tag_list_get_date_time` and the `gst_date_time_get_*` accessors.
+  /// A date-and-time tag's moment, to the microsecond, and its UTC offset in seconds, or `nil` (also for
+  /// a tag of another type). Wraps `gst_tag_get_type`, `gst_tag_list_get_date_time` and the
+  /// `gst_date_time_get_*` accessors.
   public func date(_ tag: Tag) -> (date: Date, utcOffset: Int)? {
+    // Asked of a tag of another type, `gst_tag_list_get_date_time` fails a GLib assertion (a CRITICAL).
+    guard gst_tag_get_type(tag.rawValue) == gst_date_time_get_type() else { return nil }
     var value: OpaquePointer?
     guard gst_tag_list_get_date_time(pointer, tag.rawValue, &value) != 0, let value else { return nil }
     defer { gst_date_time_unref(value) }
