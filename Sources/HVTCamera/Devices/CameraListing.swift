@@ -117,15 +117,15 @@ extension CameraDiscovery {
     }
   }
 
-  /// A stable ID for a device: `v4l2:` and the node's bus info (the same port gives the same ID across
-  /// replugs and reboots, whatever node number the kernel hands out); `pipewire:` and the node's
-  /// `object.path` or name; else the API and the display name.
   /// Who made a device (``HVTCameraDeviceInfo/manufacturer``): udev's vendor name, else the V4L2 driver.
   static func manufacturer(of device: MonitoredDevice) -> String? {
     [device.properties["device.vendor.name"], device.properties["v4l2.device.driver"]]
       .compactMap { $0 }.first { !$0.isEmpty }
   }
 
+  /// A stable ID for a device: `v4l2:` and the node's bus info (the same port gives the same ID across
+  /// replugs and reboots, whatever node number the kernel hands out); `pipewire:` and the node's
+  /// `object.path` or name; else the API and the display name.
   static func uniqueID(of device: MonitoredDevice, api: String) -> String {
     if let bus = device.properties[V4L2Discovery.busInfoProperty], !bus.isEmpty { return "v4l2:\(bus)" }
     if api == "pipewire", let path = device.properties["object.path"] ?? device.properties["node.name"] {

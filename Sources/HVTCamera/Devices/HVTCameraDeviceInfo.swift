@@ -117,11 +117,11 @@ enum CameraDiscovery {
   /// A device node the monitor did not list: opened with `v4l2src` (in READY) to read the formats it
   /// offers; if that fails, the device carries GStreamer's reason.
   static func unprobedDevice(path: String) -> HVTCameraDeviceInfo {
+    let identity = try? V4L2Node(path: path).identity()
     var device = HVTCameraDeviceInfo(
       assignedPosition: .rear, name: path, path: path, api: "v4l2", hasFlash: V4L2Controls.hasFlash(path: path),
       caps: "", sourceElement: HVTElementDescription("v4l2src", name: HVTPipelineModel.sourceName, ["device": path]),
-      uniqueID: "v4l2:\((try? V4L2Node(path: path).identity().busInfo) ?? path)",
-      manufacturer: try? V4L2Node(path: path).identity().driver)
+      uniqueID: "v4l2:\(identity?.busInfo ?? path)", manufacturer: identity?.driver)
     do {
       device.caps = try probeCaps(of: device.sourceElement)
     } catch {

@@ -52,7 +52,12 @@ struct CaptureTags: Sendable {
   }
 
   /// The local date and time, whole seconds: `2026:12:02 14:41:12` (EXIF's `DateTime*` syntax).
-  var exifDateTime: String { format("yyyy:MM:dd HH:mm:ss") }
+  var exifDateTime: String {
+    let local = localParts
+    return String(
+      format: "%04d:%02d:%02d %02d:%02d:%02d", local.year ?? 1970, local.month ?? 1, local.day ?? 1, local.hour ?? 0,
+      local.minute ?? 0, local.second ?? 0)
+  }
 
   /// The UTC offset as EXIF's `OffsetTime*` and ISO 8601 write it: `+05:30`.
   var offsetText: String {
@@ -61,15 +66,26 @@ struct CaptureTags: Sendable {
   }
 
   /// The milliseconds of the second: `345` (EXIF's `SubSecTime*`).
-  var subSeconds: String { format("SSS") }
+  var subSeconds: String { String(format: "%03d", (localParts.nanosecond ?? 0) / 1_000_000) }
 
   /// ISO 8601 with milliseconds and offset, as XMP writes dates: `2026-12-02T14:41:12.345+05:30`.
-  var isoDateTime: String { format("yyyy-MM-dd'T'HH:mm:ss.SSS") + offsetText }
+  var isoDateTime: String {
+    let local = localParts
+    return String(
+      format: "%04d-%02d-%02dT%02d:%02d:%02d.%03d", local.year ?? 1970, local.month ?? 1, local.day ?? 1,
+      local.hour ?? 0, local.minute ?? 0, local.second ?? 0, (local.nanosecond ?? 0) / 1_000_000) + offsetText
+  }
 
   /// The UTC date and time of day, for EXIF's `GPSDateStamp` and `GPSTimeStamp`.
-  var utcParts: DateComponents {
+  var utcParts: DateComponents { parts(atOffset: 0) }
+
+  /// The local date and time of day (at ``utcOffset``).
+  private var localParts: DateComponents { parts(atOffset: utcOffset) }
+
+  /// The date's calendar fields, to the nanosecond, as seen `offset` seconds east of UTC.
+  private func parts(atOffset offset: Int) -> DateComponents {
     var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = .gmt
+    calendar.timeZone = TimeZone(secondsFromGMT: offset) ?? .gmt
     return calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
   }
 
@@ -93,14 +109,5 @@ struct CaptureTags: Sendable {
     ]
     for case (let tag, let value?) in text { list.set(tag, value) }
     return list
-  }
-
-  private func format(_ pattern: String) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.calendar = Calendar(identifier: .gregorian)
-    formatter.timeZone = TimeZone(secondsFromGMT: utcOffset)
-    formatter.dateFormat = pattern
-    return formatter.string(from: date)
   }
 }

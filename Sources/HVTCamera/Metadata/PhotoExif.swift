@@ -32,13 +32,14 @@ struct PhotoTags: Sendable {
 enum PhotoExif {
   static func block(_ photo: PhotoTags) -> Data {
     let capture = photo.capture
+    let (dateTime, offset, subSeconds) = (capture.exifDateTime, capture.offsetText, capture.subSeconds)
     var main = ExifDirectory()
     main.fields[0x0112] = .short(1)  // Orientation: the frame is upright as captured.
     main.fields[0x011A] = .rationals([(72, 1)])  // XResolution
     main.fields[0x011B] = .rationals([(72, 1)])  // YResolution
     main.fields[0x0128] = .short(2)  // ResolutionUnit: inches
     main.fields[0x0131] = .text(capture.software)
-    main.fields[0x0132] = .text(capture.exifDateTime)  // ModifyDate
+    main.fields[0x0132] = .text(dateTime)  // ModifyDate
     main.fields[0x0213] = .short(1)  // YCbCrPositioning: centred
     main.fields[0x0110] = .text(capture.model)
     if let make = capture.make { main.fields[0x010F] = .text(make) }
@@ -48,10 +49,10 @@ enum PhotoExif {
 
     var exif = ExifDirectory()
     exif.fields[0x9000] = .undefined(Array("0232".utf8))  // ExifVersion
-    exif.fields[0x9003] = .text(capture.exifDateTime)  // DateTimeOriginal
-    exif.fields[0x9004] = .text(capture.exifDateTime)  // CreateDate
-    for tag: UInt16 in [0x9010, 0x9011, 0x9012] { exif.fields[tag] = .text(capture.offsetText) }  // OffsetTime*
-    for tag: UInt16 in [0x9290, 0x9291, 0x9292] { exif.fields[tag] = .text(capture.subSeconds) }  // SubSecTime*
+    exif.fields[0x9003] = .text(dateTime)  // DateTimeOriginal
+    exif.fields[0x9004] = .text(dateTime)  // CreateDate
+    for tag: UInt16 in [0x9010, 0x9011, 0x9012] { exif.fields[tag] = .text(offset) }  // OffsetTime*
+    for tag: UInt16 in [0x9290, 0x9291, 0x9292] { exif.fields[tag] = .text(subSeconds) }  // SubSecTime*
     exif.fields[0x9101] = .undefined([1, 2, 3, 0])  // ComponentsConfiguration: Y, Cb, Cr
     exif.fields[0x9209] = .short(photo.exifFlash)
     if let comment = capture.tags.comment { exif.fields[0x9286] = .undefined(userComment(comment)) }

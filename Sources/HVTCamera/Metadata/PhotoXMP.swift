@@ -9,10 +9,11 @@ enum PhotoXMP {
 
   static func packet(_ photo: PhotoTags) -> Data {
     let capture = photo.capture
+    let date = capture.isoDateTime
     var attributes: [(String, String)] = [
-      ("xmp:CreateDate", capture.isoDateTime), ("xmp:ModifyDate", capture.isoDateTime),
-      ("xmp:CreatorTool", capture.software), ("photoshop:DateCreated", capture.isoDateTime),
-      ("exif:DateTimeOriginal", capture.isoDateTime), ("tiff:Model", capture.model), ("tiff:Orientation", "1"),
+      ("xmp:CreateDate", date), ("xmp:ModifyDate", date), ("xmp:CreatorTool", capture.software),
+      ("photoshop:DateCreated", date), ("exif:DateTimeOriginal", date), ("tiff:Model", capture.model),
+      ("tiff:Orientation", "1"),
       ("exif:PixelXDimension", String(photo.width)), ("exif:PixelYDimension", String(photo.height)),
     ]
     if let make = capture.make { attributes.append(("tiff:Make", make)) }
