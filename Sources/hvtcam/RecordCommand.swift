@@ -7,7 +7,8 @@ enum RecordCommand {
     command: "record",
     summary: """
       Records an H.264 movie (fragmented MP4) until --max-duration, Ctrl-C, SIGTERM, SIGHUP or SIGQUIT; \
-      each of these finalizes the file. Shows elapsed / limit while recording (one line per second when \
+      each of these finalizes the file. SIGUSR1 pauses the recording and, sent again, resumes it: one \
+      movie with no gap. Shows elapsed / limit while recording (one line per second when \
       stderr is not a terminal), and cameras connected or disconnected meanwhile, and prints the movie's path. While recording, the movie is \
       NAME.partial.mp4; hvtcam repair finishes one left by a crash. An existing file is never replaced \
       unless --overwrite is given.
@@ -50,7 +51,11 @@ enum RecordCommand {
       }
       let stop = StopSignals.shared.onStop { _ in controller.stopVideoCapture() }
       defer { StopSignals.shared.remove(stop) }
-      return try await controller.recordMovie(to: output.url(index: 1, count: 1), replacingExisting: overwrite)
+      return try await PauseSignal.shared.whileSet({
+        _ = controller.isVideoCapturePaused ? controller.resumeVideoCapture() : controller.pauseVideoCapture()
+      }) {
+        try await controller.recordMovie(to: output.url(index: 1, count: 1), replacingExisting: overwrite)
+      }
     }
     Console.out(movie.url.path)
     if let interruption = movie.interruption { throw interruption }
@@ -70,6 +75,10 @@ enum RecordCommand {
         case .recordingProgress(let elapsed, let limit):
           Console.progress(
             terminal ? "\r\(clock(elapsed)) / \(clock(limit))" : "elapsed \(Int(elapsed)) / \(Int(limit)) s\n")
+        case .recordingPaused(let elapsed):
+          Console.progress("\(terminal ? "\r" : "")paused at \(clock(elapsed))\n")
+        case .recordingResumed(let elapsed, let pausedFor):
+          Console.progress("\(terminal ? "\r" : "")resumed at \(clock(elapsed)) after \(clock(pausedFor))\n")
         case .recordingStopped(let elapsed, let reason):
           Console.progress("\(terminal ? "\r" : "")stopped after \(clock(elapsed)) (\(reason.rawValue))\n")
         case .cameraConnected(let name, let path):

@@ -134,6 +134,10 @@ final class CameraSession: HVTCameraControllerDelegate, @unchecked Sendable {
       Console.error(used ? "photo used" : "photo discarded")
     case .recordingStarted:
       Console.error("recording")
+    case .recordingPaused(let elapsed):
+      Console.error(String(format: "paused at %.2f s", elapsed))
+    case .recordingResumed(let elapsed, let pausedFor):
+      Console.error(String(format: "resumed at %.2f s after %.2f s", elapsed, pausedFor))
     case .navigation(let navigation):
       // The app's own controls, without the default ones: space is the shutter, Escape cancels.
       guard case .keyPress(let key) = navigation else { return }

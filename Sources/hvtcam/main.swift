@@ -8,6 +8,7 @@ import HVTCamera
 
 // First of all, so that a signal during start-up is never lost.
 StopSignals.shared.install()
+PauseSignal.shared.install()
 
 let commands: [(parser: CommandLineParser, run: (ParsedArguments) async throws -> Void)] = [
   (PhotoCommand.parser, PhotoCommand.run),

@@ -12,7 +12,9 @@ struct CameraControlsTests {
   private let live = CameraControls.Look(
     mode: .photo, flash: .auto, canSwitchMode: true, editing: true, recording: nil, review: nil)
 
-  @Test("clicks by zone: top bar flash and camera, bottom bar Cancel, shutter and mode; the review's two buttons")
+  @Test(
+    "clicks by zone: top bar flash and camera, bottom bar Cancel (Pause while recording), shutter and mode; the review's two buttons"
+  )
   func zones() {
     let click = { (x: Double, y: Double, look: CameraControls.Look) in
       CameraControls.action(clickAt: x, y, size: size, look: look)
@@ -28,13 +30,19 @@ struct CameraControlsTests {
     var single = live
     single.canSwitchMode = false
     #expect(click(600, 460, single) == nil, "no mode switch with one media type")
+    var recording = live
+    (recording.mode, recording.recording) = (.video, (3, 600))
+    #expect(click(50, 460, recording) == .pauseOrResume, "Cancel becomes Pause while recording")
   }
 
-  @Test("keys: space, Escape, f, c, m live; Enter, r, Escape, arrows and +/- on the review")
+  @Test("keys: space, Escape, f, c, m live, p while recording; Enter, r, Escape, arrows and +/- on the review")
   func keys() {
     let key = { (name: String, look: CameraControls.Look) in CameraControls.action(key: name, look: look, size: size) }
     #expect(key("space", live) == .shutter && key("Escape", live) == .cancel && key("f", live) == .flash)
     #expect(key("c", live) == .switchCamera && key("m", live) == .switchMode && key("Left", live) == nil)
+    var recording = live
+    (recording.mode, recording.recording) = (.video, (3, 600))
+    #expect(key("p", live) == nil && key("p", recording) == .pauseOrResume && key("Escape", recording) == .cancel)
     var review = live
     review.review = CameraControls.Review(crop: HVTRect(x: 80, y: 0, width: 480, height: 480))
     #expect(key("Return", review) == .use && key("r", review) == .retake && key("Escape", review) == .cancel)
@@ -42,7 +50,7 @@ struct CameraControlsTests {
     #expect(key("plus", review) == .scaleCrop(1.1) && key("space", review) == nil)
   }
 
-  @Test("labels follow the state: flash mode, the record button's clock, the review's buttons")
+  @Test("labels follow the state: flash mode, the record button's clock, Pause and Resume, the review's buttons")
   func labels() {
     func text(_ button: CameraControls.Button, _ look: CameraControls.Look) -> String? {
       let element = CameraControls.properties(look, size: size).first { $0.name == button.rawValue }
@@ -52,6 +60,9 @@ struct CameraControlsTests {
     var recording = live
     (recording.mode, recording.flash, recording.recording) = (.video, .on, (65.4, 600))
     #expect(text(.flash, recording) == "Flash: On" && text(.shutter, recording) == "( Stop )  01:05 / 10:00")
+    #expect(text(.left, live) == "Cancel" && text(.left, recording) == "Pause")
+    recording.paused = true
+    #expect(text(.left, recording) == "Resume")
     var review = live
     review.review = CameraControls.Review(crop: nil)
     #expect(text(.left, review) == "Retake" && text(.right, review) == "Use Photo" && text(.shutter, review) == nil)

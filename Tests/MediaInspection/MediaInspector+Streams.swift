@@ -17,6 +17,9 @@ extension MediaInspector {
     public var end: Double
     /// How many packets there are.
     public var packets: Int
+    /// The longest stretch with no packet, in presentation order: from the end of one packet to the start
+    /// of the next (seconds; 0 when they follow each other without a hole).
+    public var largestGap = 0.0
     /// From the first packet's start to the last one's end.
     public var duration: Double { end - start }
     /// `aac audio 48000 Hz 2 ch 0.000…2.005 s (94 packets)`.
@@ -39,6 +42,7 @@ extension MediaInspector {
       "ffprobe", ["-v", "error", "-show_entries", "packet=stream_index,pts_time,duration_time", "-of", "csv=p=0", path])
     guard described.status == 0, timed.status == 0 else { throw InspectionError(described.output + timed.output) }
     var streams: [Int: Stream] = [:]
+    var spans: [Int: [(start: Double, end: Double)]] = [:]
     for line in described.output.split(separator: "\n") {
       var fields: [String: String] = [:]
       for pair in line.split(separator: ",") {
@@ -59,6 +63,11 @@ extension MediaInspector {
       stream.end = max(stream.end, pts + (Double(fields[2]) ?? 0))
       stream.packets += 1
       streams[index] = stream
+      spans[index, default: []].append((pts, pts + (Double(fields[2]) ?? 0)))
+    }
+    for (index, packets) in spans {
+      let ordered = packets.sorted { $0.start < $1.start }
+      streams[index]?.largestGap = zip(ordered, ordered.dropFirst()).map { $1.start - $0.end }.max() ?? 0
     }
     return streams.keys.sorted().compactMap { streams[$0] }
   }

@@ -161,7 +161,7 @@ struct InteractiveCameraTests {
     #expect(result.succeeded && result.outputLines.count == 2, "\(result)")
   }
 
-  @Test("--mode video: space starts and stops a recording; the record button shows the clock; the movie is kept")
+  @Test("--mode video: space starts and stops a recording, p pauses and resumes it; the record button shows the clock")
   func recordFromControls() async throws {
     let camera = try await InteractiveCamera(["--mode", "video"])
     var mark = camera.mark
@@ -170,6 +170,13 @@ struct InteractiveCameraTests {
     // "( Stop )  00:00 / 10:00" is wider than "( Record )".
     let recording = try await camera.screenshot { $0.count(in: 395..<450, 430..<472, dark: false) > 30 }
     #expect(recording.count(in: 395..<450, 430..<472, dark: false) > 30, "the record button shows the clock")
+    // p pauses and resumes it.
+    mark = camera.mark
+    try await camera.key("p")
+    try await camera.line("the pause", after: mark) { $0.hasPrefix("paused at ") }
+    mark = camera.mark
+    try await camera.key("p")
+    try await camera.line("the resume", after: mark) { $0.hasPrefix("resumed at ") }
     mark = camera.mark
     try await camera.key("space")
     try await camera.line("the movie kept", after: mark) { $0.hasPrefix("kept MOV_") }

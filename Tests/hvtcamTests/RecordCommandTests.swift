@@ -60,6 +60,28 @@ struct RecordCommandTests {
     #expect(count.frames >= 30, "\(count.frames) frames")
   }
 
+  @Test(
+    "SIGUSR1 pauses the recording and resumes it: the movie is still exactly the limit long, with every frame",
+    .timeLimit(.minutes(2)))
+  func pausesOnSignal() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.path("movie.mp4")
+    let recording = try HVTCam.start(["record"] + HVTCam.simulated + ["--max-duration", "2", "-o", path])
+    _ = try await recording.requireStandardErrorLine("progress line") { $0.hasPrefix("elapsed 1 / ") }
+    recording.send(SIGUSR1)
+    _ = try await recording.requireStandardErrorLine("pause line") { $0.hasPrefix("paused at 00:01") }
+    recording.send(SIGUSR1)
+    _ = try await recording.requireStandardErrorLine("resume line") { $0.hasPrefix("resumed at 00:01") }
+    let result = await recording.result()
+    #expect(result.succeeded && result.outputLines == [path], "\(result)")
+    let discovery = try await expectH264Movie(at: path)
+    let duration = try #require(discovery.duration, "\(discovery)")
+    #expect(abs(duration - 2.0) <= 1.0 / 30 + 1e-6, "duration \(duration) s")
+    let count = try await MediaInspector.frameCount(path)
+    #expect(abs(count.frames - 60) <= 1 && count.clean, "\(count.frames) frames\n\(count.output)")
+  }
+
   @Test("-o with spaces, quotes, !, = and ü in the path", .timeLimit(.minutes(2)))
   func awkwardPath() async throws {
     let directory = try TemporaryDirectory(awkwardDirectory)

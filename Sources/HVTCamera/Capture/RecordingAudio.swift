@@ -8,7 +8,8 @@ import HVTGStreamer
 /// The probe gives the sound the video's timeline: samples from before the movie's first frame are cut
 /// off (to the sample), timestamps are rebased on that frame's, and the sound ends where the video does
 /// (at its last frame's end, or at the maximum duration), its last buffer cut to the sample. So the
-/// movie's two streams start together, at 0, and have the same length. The microphone's thread waits
+/// movie's two streams start together, at 0, and have the same length. The sound of a pause is left
+/// out, to the sample, where the video's is (``RecordingPauses``). The microphone's thread waits
 /// here, briefly, for the video (``paceTimeout``, ``startTimeout``), and ``join(_:)``, on the caller's
 /// (worker) thread, for the microphone's first buffer; never the controller's queue. The microphone's end
 /// of stream follows the first buffer past the end, and ``forceEnd()`` ends one that stopped delivering.
@@ -47,6 +48,14 @@ final class RecordingAudio: @unchecked Sendable {
     /// microphone whose first sound comes after that frame is led in by silence. Both streams then start at
     /// 0: a remux (`qtdemux ! mp4mux`) of a movie whose sound began one sample after its picture dropped
     /// the first key frame as outside its segment.
+    /// The video ended within a pause, where the sound is left out: the sound ends too. Whether the end of
+    /// stream is to be sent now (once, and only for a movie that started).
+    mutating func endWithinPause() -> Bool {
+      guard base != nil, !ended else { return false }
+      ended = true
+      return true
+    }
+
     mutating func admit(start: UInt, frames: Int, sample: Double) -> Verdict {
       guard let base, !ended else { return .drop }
       let finish = start + UInt(Double(frames) * sample)
@@ -85,6 +94,8 @@ final class RecordingAudio: @unchecked Sendable {
   private let firstBuffer = DispatchSemaphore(value: 0)
   /// Holds the movie's video at the muxer until the sound's caps are there (``MuxerGate``).
   private let gate: MuxerGate
+  /// The recording's pauses, decided by its video.
+  private let pauses: RecordingPauses
   private let muxer: Element
   /// Whether the encoding chain was linked to the muxer (at its first encoded sound) or the sound given
   /// up; `nil` while neither happened.
@@ -94,8 +105,9 @@ final class RecordingAudio: @unchecked Sendable {
   /// How long ``join(_:)`` waits for the microphone's first buffer.
   static let startTimeout = 2.0
 
-  /// The video's progress, which the sound keeps pace with: how far the movie's frames reached (from its
-  /// start, nanoseconds), and whether they ended. A condition, so that the microphone's thread can wait
+  /// The video's progress, which the sound keeps pace with: the running time up to which the video has
+  /// decided (the end of the last frame that reached the branch, kept or left out by a pause), and
+  /// whether it ended. A condition, so that the microphone's thread can wait
   /// for frames that lag behind its sound (a loaded machine delays the camera's thread): sound let
   /// through ahead of them could not be taken back if the recording stops before they come.
   private let video = NSCondition()
@@ -111,14 +123,16 @@ final class RecordingAudio: @unchecked Sendable {
   /// microphone's bin, not yet in the pipeline. `limit` is the maximum duration in nanoseconds. `gate`
   /// holds the movie's video at the muxer: it is opened at the first encoded sound (its caps are at the
   /// muxer by then), when the movie goes without sound, or ``startTimeout`` after the first frame without
-  /// either, when the sound is given up and `onSilence` says why.
+  /// either, when the sound is given up and `onSilence` says why. `pauses` are the recording's, which the
+  /// sound leaves out as the video does.
   init(
     _ audio: HVTPipelineModel.Audio, in branch: Bin, muxer: Element, limit: UInt, gate: MuxerGate,
-    onSilence: @escaping @Sendable (String) -> Void
+    pauses: RecordingPauses, onSilence: @escaping @Sendable (String) -> Void
   ) throws {
     self.branch = branch
     self.muxer = muxer
     self.gate = gate
+    self.pauses = pauses
     self.onSilence = onSilence
     overrun = ClockTime.second * UInt(audio.trailingSamples) / UInt(HVTPipelineModel.recordedAudio.rate)
     encoding = try ElementChain(audio.encoding, in: branch)
@@ -266,9 +280,9 @@ final class RecordingAudio: @unchecked Sendable {
     }
   }
 
-  /// The movie's frames reached `duration` nanoseconds from its start.
-  func videoReached(_ duration: UInt) {
-    changeVideo { videoReached = max(videoReached, duration) }
+  /// The video has decided up to running time `time`: a frame ending there reached the branch.
+  func videoReached(_ time: UInt) {
+    changeVideo { videoReached = max(videoReached, time) }
   }
 
   /// The video ended `duration` nanoseconds after its start: the sound ends there too.
@@ -294,12 +308,19 @@ final class RecordingAudio: @unchecked Sendable {
     video.unlock()
   }
 
-  /// Waits (at most ``paceTimeout``) until the movie's frames reach `time` from its start, or end.
+  /// Waits (at most ``paceTimeout``) until the video has decided up to running time `time`, or ended.
   private func keepPace(with time: UInt) {
     let deadline = Date(timeIntervalSinceNow: Self.paceTimeout)
     video.lock()
     while !videoFinished, videoReached < time, video.wait(until: deadline) {}
     video.unlock()
+  }
+
+  /// Whether the video ended.
+  private var videoHasEnded: Bool {
+    video.lock()
+    defer { video.unlock() }
+    return videoFinished
   }
 
   /// Whether the microphone delivers (its first buffer reached the branch).
@@ -347,9 +368,24 @@ final class RecordingAudio: @unchecked Sendable {
         firstBuffer.signal()
         self?.waitForVideoStart()
       }
-      let start = buffer.presentationTime
-      let frames = buffer.size / bytesPerFrame
-      if let base = timing.withLock({ $0.ended ? nil : $0.base }), start > base { self?.keepPace(with: start - base) }
+      var start = buffer.presentationTime
+      var frames = buffer.size / bytesPerFrame
+      let finish = start + UInt(Double(frames) * sample)
+      if let base = timing.withLock({ $0.ended ? nil : $0.base }), finish > base { self?.keepPace(with: finish) }
+      switch self?.pauses.samples(start: start, count: frames, sampleLength: sample) ?? .all(shift: 0) {
+      case .all(let shift):
+        start -= shift
+      case .some(let ranges, let first):
+        let kept = buffer.retained().withBytes { bytes in
+          ranges.reduce(into: Data()) { $0 += bytes[($1.lowerBound * bytesPerFrame)..<($1.upperBound * bytesPerFrame)] }
+        }
+        info.replaceBuffer(withContentOf: Buffer(copying: kept))
+        (start, frames) = (first, kept.count / bytesPerFrame)
+      case .none:
+        // Sound of a pause; a recording stopped while paused ends its sound here.
+        if self?.videoHasEnded ?? true, timing.withLock({ $0.endWithinPause() }) { pad.sendEndOfStream() }
+        return .drop
+      }
       let verdict = timing.withLock { $0.admit(start: start, frames: frames, sample: sample) }
       switch verdict {
       case .drop:
@@ -361,7 +397,7 @@ final class RecordingAudio: @unchecked Sendable {
       case .pass(let skip, let keep, let silence, let rebased):
         debugLog.log(
           .trace, "sound \(ClockTime.seconds(rebased)) s, \(keep) samples (cut \(skip) before, \(silence) silent)")
-        if silence > 0 {
+        if silence > 0, let buffer = info.buffer {
           // The samples kept, behind the silence, in a buffer of their own.
           let kept = buffer.retained().withBytes { Data($0[(skip * bytesPerFrame)..<((skip + keep) * bytesPerFrame)]) }
           info.replaceBuffer(withContentOf: Buffer(copying: Data(count: silence * bytesPerFrame) + kept))

@@ -24,6 +24,10 @@ final class RecordingBranch: @unchecked Sendable {
     case drained
     /// The movie is recorded without sound: why (the microphone did not open or start).
     case audioUnavailable(reason: String)
+    /// A pause began, `elapsed` seconds into the movie (``RecordingPauses``).
+    case paused(elapsed: Double)
+    /// The pause ended after `pausedFor` seconds; the movie goes on from `elapsed`.
+    case resumed(elapsed: Double, pausedFor: Double)
   }
 
   /// What was written.
@@ -43,6 +47,10 @@ final class RecordingBranch: @unchecked Sendable {
     var lastSequence: UInt?
     /// Seconds of sound, from the movie's start to the end of its last sound; `nil` for a silent movie.
     var audioDuration: Double?
+    /// How many times the recording was paused.
+    var pauses = 0
+    /// Seconds of the camera's time the pauses that ended left out.
+    var pausedDuration = 0.0
   }
 
   private struct Timing {
@@ -78,6 +86,8 @@ final class RecordingBranch: @unchecked Sendable {
   private let tags: CaptureTags?
   /// The tags given to the muxer (dated with the movie's first frame), or `nil` when it writes none.
   private(set) var writtenTags: CaptureTags?
+  /// The recording's pauses, which its frames and sound leave out.
+  let pauses = RecordingPauses()
 
   /// The frames a stop waits for: a one-frame H.264 movie is valid, but some decoders (`openh264dec`, the
   /// one Debian's plugins-bad ships) output nothing for it.
@@ -112,7 +122,8 @@ final class RecordingBranch: @unchecked Sendable {
           ?? bin.element(named: HVTPipelineModel.movieEncoderName))?.staticPad("src")
       else { throw HVTCameraError.pipelineSetupFailed(.missingPad(element: name, pad: HVTPipelineModel.muxerName)) }
       self.audio = try RecordingAudio(
-        audio, in: bin, muxer: muxer, limit: ClockTime.from(seconds: limit), gate: MuxerGate(holding: video)
+        audio, in: bin, muxer: muxer, limit: ClockTime.from(seconds: limit), gate: MuxerGate(holding: video),
+        pauses: pauses
       ) { reason in onEvent(.audioUnavailable(reason: reason)) }
     } else {
       self.audio = nil
@@ -141,21 +152,41 @@ final class RecordingBranch: @unchecked Sendable {
       limit: ClockTime.from(seconds: limit), fallbackDuration: ClockTime.from(seconds: frameInterval))
   }
 
-  /// The probe at the branch's entry: rebases timestamps to zero, counts frames and enforces the limit.
+  /// The probe at the branch's entry: rebases timestamps to zero, leaves out the frames of a pause and
+  /// closes the timestamps up over it, counts frames and enforces the limit (on the time recorded).
   private func installTimestampProbe(limit limitTime: UInt, fallbackDuration: UInt) {
-    entry.addProbe(.buffer) { [timing, onEvent, weak audio] pad, info in
+    entry.addProbe(.buffer) { [timing, onEvent, pauses, weak audio] pad, info in
       guard let buffer = info.buffer, ClockTime.isValid(buffer.presentationTime) else { return .ok }
-      let pts = buffer.presentationTime
+      let time = buffer.presentationTime
       let sequence = buffer.offset
       let duration = ClockTime.isValid(buffer.duration) ? buffer.duration : fallbackDuration
-      enum Verdict { case pass(base: UInt, end: UInt, first: Bool, enough: Bool, newSecond: Int?), drop(notify: Bool) }
+      enum Verdict {
+        case pass(base: UInt, shift: UInt, first: Bool, enough: Bool, newSecond: Int?, resumed: UInt?)
+        case drop(notify: Bool)
+        case pause(starting: Bool, elapsed: UInt)
+      }
       // With sound, the movie starts no earlier than one frame before it (the frame of the moment can be
       // older than the microphone's first sound on a loaded machine).
       let sound = audio?.firstSound
       let verdict = timing.withLock { timing -> Verdict in
         if timing.limitReached || timing.failed { return .drop(notify: false) }
-        if timing.base == nil, let sound, pts &+ duration <= sound { return .drop(notify: false) }
+        if timing.base == nil, let sound, time &+ duration <= sound { return .drop(notify: false) }
         let first = timing.base == nil
+        var shift: UInt = 0
+        var resumed: UInt?
+        // A movie has its first two frames before it can pause, so that a stop while paused makes one
+        // that plays (``minimumFrames``).
+        if timing.summary.frames >= Self.minimumFrames {
+          switch pauses.frame(at: time) {
+          case .leaveOut(let starting):
+            // The driver's sequence goes on through a pause: the frames left out are not lost.
+            if ClockTime.isValid(sequence) { timing.summary.lastSequence = sequence }
+            return .pause(starting: starting, elapsed: timing.end)
+          case .keep(let by, let after):
+            (shift, resumed) = (by, after)
+          }
+        }
+        let pts = time - shift
         let base = timing.base ?? pts
         timing.base = base
         let start = pts >= base ? pts - base : 0
@@ -177,17 +208,30 @@ final class RecordingBranch: @unchecked Sendable {
         let newSecond = seconds > timing.reportedSeconds ? seconds : nil
         if let newSecond { timing.reportedSeconds = newSecond }
         let enough = timing.summary.frames == Self.minimumFrames
-        return .pass(base: base, end: timing.end, first: first, enough: enough, newSecond: newSecond)
+        return .pass(
+          base: base, shift: shift, first: first, enough: enough, newSecond: newSecond,
+          resumed: resumed)
       }
       switch verdict {
       case .drop(let notify):
         if notify { onEvent(.limitReached) }
         return .drop
-      case .pass(let base, let end, let first, let enough, let newSecond):
+      case .pause(let starting, let elapsed):
+        audio?.videoReached(time &+ duration)
+        if starting { onEvent(.paused(elapsed: ClockTime.seconds(elapsed))) }
+        return .drop
+      case .pass(let base, let shift, let first, let enough, let newSecond, let resumed):
+        let pts = time - shift
         if let writable = info.writableBuffer() {
           writable.presentationTime = pts >= base ? pts - base : 0
           let dts = writable.decodingTime
-          if ClockTime.isValid(dts) { writable.decodingTime = dts >= base ? dts - base : 0 }
+          if ClockTime.isValid(dts) {
+            let moved = dts >= shift ? dts - shift : 0
+            writable.decodingTime = moved >= base ? moved - base : 0
+          }
+        }
+        if let resumed {
+          onEvent(.resumed(elapsed: ClockTime.seconds(pts - base), pausedFor: ClockTime.seconds(resumed)))
         }
         if first {
           // The movie's first frame, kept (a reference) for its thumbnail until the controller takes it.
@@ -198,7 +242,7 @@ final class RecordingBranch: @unchecked Sendable {
           audio?.videoStarted(at: base)
           onEvent(.started)
         }
-        audio?.videoReached(end)
+        audio?.videoReached(time &+ duration)
         if enough { onEvent(.enoughFrames) }
         if let newSecond { onEvent(.progress(elapsed: Double(newSecond))) }
         return .ok
@@ -278,6 +322,8 @@ final class RecordingBranch: @unchecked Sendable {
   var summary: Summary {
     var summary = timing.withLock { $0.summary }
     if let audio, audio.hasSound { summary.audioDuration = audio.duration }
+    let pauses = pauses.total
+    (summary.pauses, summary.pausedDuration) = (pauses.count, ClockTime.seconds(pauses.length))
     return summary
   }
 

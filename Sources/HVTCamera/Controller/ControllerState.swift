@@ -67,7 +67,11 @@ extension HVTCameraController {
     /// What the running camera delivers; set once it plays.
     var configuration: HVTCaptureConfiguration?
     /// The recording asked for or running (its number), until it is stopped.
-    var recording: UInt64?
+    var recording: UInt64? {
+      didSet { if recording != oldValue { recordingPaused = false } }
+    }
+    /// The recording is paused (``HVTCameraController/pauseVideoCapture()``); false when none runs.
+    var recordingPaused = false
     /// Numbers recordings.
     var recordingCount: UInt64 = 0
     /// A `takePicture()` photo is on its way to the delegate.

@@ -45,6 +45,7 @@ extension HVTCameraController {
   func currentPreview(_ settings: Settings) -> HVTPipelineModel.PreviewSettings {
     var preview = settings.preview
     preview.controls?.recording = state.recordingElapsed.map { ($0, settings.videoMaximumDuration) }
+    preview.controls?.paused = read(\.recordingPaused)
     if let review = state.review {
       preview.controls?.review = CameraControls.Review(crop: review.crop)
       preview.reviewing = true
@@ -103,6 +104,8 @@ extension HVTCameraController {
       }
     case .cancel:
       cancel()
+    case .pauseOrResume:
+      _ = isVideoCapturePaused ? resumeVideoCapture() : pauseVideoCapture()
     case .flash:
       cameraFlashMode = read(\.settings.cameraFlashMode).next
     case .switchCamera:

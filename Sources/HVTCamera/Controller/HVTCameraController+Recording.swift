@@ -148,6 +148,7 @@ extension HVTCameraController {
       clearRecordingSnapshot(request.id)
       return deliver(.failure(HVTCameraError(error)), to: request.destination)
     }
+    branch.pauses.request(paused: read(\.recordingPaused))
     let recording = Recording(request: request, branch: branch, session: session)
     state.recording = recording
     if let reason = session.model.audioUnavailableReason { publish(.audioUnavailable(reason: reason)) }
@@ -198,6 +199,10 @@ extension HVTCameraController {
       finishRecording(id: id, reason: .maximumDurationReached)
     case .audioUnavailable(let reason):
       publish(.audioUnavailable(reason: reason))
+    case .paused(let elapsed):
+      publish(.recordingPaused(elapsed: elapsed))
+    case .resumed(let elapsed, let pausedFor):
+      publish(.recordingResumed(elapsed: elapsed, pausedFor: pausedFor))
     case .drained:
       // A recording given up (its branch failed, its drain stalled) stays given up.
       guard !recording.finished else { return }
@@ -362,6 +367,7 @@ extension HVTCameraController {
         stopReason: recording.stopReason, fileSize: CaptureFiles.size(of: url),
         encodingStartedAt: summary.encodingStartedAt)
       if let written = recording.branch.writtenTags { metadata.record(written) }
+      (metadata.pauses, metadata.pausedDuration) = (summary.pauses, summary.pausedDuration)
       var capture = HVTCapture(
         mediaType: .movie, url: url, image: nil, metadata: metadata, interruption: recording.interruption)
       capture.thumbnail = recording.thumbnail

@@ -217,14 +217,15 @@ public final class HVTCameraController: @unchecked Sendable {
 
   // MARK: - Reporting
 
-  /// Sends an event to the streams and the delegate (on the queue); a recording's start, progress and
-  /// stop also move the record button's clock.
+  /// Sends an event to the streams and the delegate (on the queue); a recording's start, progress,
+  /// pause, resume and stop also update the controls (the record button's clock, Pause or Resume).
   func publish(_ event: HVTCameraEvent) {
     hub.publish(event) { [self] delegate in delegate.cameraController(self, didReceive: event) }
     switch event {
     case .recordingStarted: state.recordingElapsed = 0
     case .recordingProgress(let elapsed, _): state.recordingElapsed = elapsed
     case .recordingStopped: state.recordingElapsed = nil
+    case .recordingPaused, .recordingResumed: break
     default: return
     }
     refreshControls()

@@ -5,7 +5,8 @@ import Foundation
 /// review screen of an editable photo, the square crop box as four `gdkpixbufoverlay` edges.
 ///
 /// The picture is split into zones a person clicks: a top bar (flash on the left, camera switch on the
-/// right) and a bottom bar in thirds (Cancel or Retake, the shutter, the mode switch or Use Photo).
+/// right) and a bottom bar in thirds (Cancel, Pause or Resume while recording, or Retake; the shutter; the mode
+/// switch or Use Photo).
 /// Everything here is a pure function of ``Look`` and the picture's size, so the same properties build
 /// the elements and update them on the running preview.
 enum CameraControls {
@@ -21,12 +22,14 @@ enum CameraControls {
     var recording: (elapsed: Double, limit: Double)?
     /// The review screen of a photo, with its crop box when editing.
     var review: Review?
+    /// The recording is paused: its button says Resume.
+    var paused = false
 
     static func == (lhs: Look, rhs: Look) -> Bool {
       lhs.mode == rhs.mode && lhs.flash == rhs.flash && lhs.canSwitchMode == rhs.canSwitchMode
         && lhs.editing == rhs.editing
         && lhs.recording?.elapsed == rhs.recording?.elapsed && lhs.recording?.limit == rhs.recording?.limit
-        && lhs.review == rhs.review
+        && lhs.review == rhs.review && lhs.paused == rhs.paused
     }
   }
 
@@ -40,6 +43,8 @@ enum CameraControls {
   /// What a click or key asks for.
   enum Action: Equatable {
     case shutter, cancel, flash, switchCamera, switchMode, retake, use
+    /// Pauses the recording, or resumes it when paused.
+    case pauseOrResume
     /// Moves the crop box by a number of pixels.
     case moveCrop(dx: Int, dy: Int)
     /// Scales the crop box about its centre.
@@ -63,7 +68,7 @@ enum CameraControls {
     let buttons: [(Button, text: String?, halign: String, valign: String)] = [
       (.flash, look.review == nil ? "Flash: \(look.flash.label)" : nil, "left", "top"),
       (.camera, look.review == nil ? "Switch Camera" : nil, "right", "top"),
-      (.left, look.review == nil ? "Cancel" : "Retake", "left", "bottom"),
+      (.left, leftLabel(look), "left", "bottom"),
       (.shutter, look.review == nil ? shutterLabel(look) : nil, "center", "bottom"),
       (
         .right, look.review == nil ? (look.canSwitchMode ? "Mode: \(look.mode.label)" : nil) : "Use Photo", "right",
@@ -128,6 +133,13 @@ enum CameraControls {
     }
   }
 
+  /// The bottom left button's label: Retake on the review, Pause or Resume while recording, else Cancel.
+  private static func leftLabel(_ look: Look) -> String {
+    if look.review != nil { return "Retake" }
+    if look.recording != nil { return look.paused ? "Resume" : "Pause" }
+    return "Cancel"
+  }
+
   /// The shutter's label: the photo button, the record button, or stop with the time recorded.
   private static func shutterLabel(_ look: Look) -> String {
     switch (look.mode, look.recording) {
@@ -152,7 +164,7 @@ enum CameraControls {
     let bar = height * barHeight
     if y >= height - bar {
       switch (x < width / 3, x >= width * 2 / 3, look.review != nil) {
-      case (true, _, false): return .cancel
+      case (true, _, false): return look.recording == nil ? .cancel : .pauseOrResume
       case (true, _, true): return .retake
       case (_, true, false): return look.canSwitchMode ? .switchMode : nil
       case (_, true, true): return .use
@@ -164,7 +176,8 @@ enum CameraControls {
     return x < width / 2 ? .flash : .switchCamera
   }
 
-  /// What a key asks for: space the shutter, Escape Cancel, `f` flash, `c` camera, `m` mode; on the
+  /// What a key asks for: space the shutter, Escape Cancel, `f` flash, `c` camera, `m` mode, `p` pause
+  /// or resume while recording; on the
   /// review screen Enter Use and `r` Retake, and, when editing, the arrows move the crop box and `+`/`-`
   /// scale it.
   static func action(key: String, look: Look, size: HVTFrameSize) -> Action? {
@@ -193,6 +206,7 @@ enum CameraControls {
     case "f", "F": return .flash
     case "c", "C": return .switchCamera
     case "m", "M": return look.canSwitchMode ? .switchMode : nil
+    case "p", "P": return look.recording == nil ? nil : .pauseOrResume
     default: return nil
     }
   }

@@ -38,6 +38,12 @@ public enum HVTCameraEvent: Sendable {
   case recordingStarted(url: URL)
   /// Seconds recorded so far and the limit (`videoMaximumDuration`), about once per second.
   case recordingProgress(elapsed: Double, limit: Double)
+  /// The recording in progress paused (``HVTCameraController/pauseVideoCapture()``), `elapsed` seconds
+  /// into the movie: the frames and sound from here are left out until it resumes.
+  case recordingPaused(elapsed: Double)
+  /// The paused recording goes on from `elapsed` seconds into the movie, after `pausedFor` seconds of
+  /// the camera's time left out; the movie's timestamps continue with no gap.
+  case recordingResumed(elapsed: Double, pausedFor: Double)
   /// The recording branch received its last frame and is being finalized.
   case recordingStopped(elapsed: Double, reason: HVTRecordingStopReason)
   /// The movie being recorded has no sound, or no more sound, though ``HVTCameraController/capturesAudio``

@@ -43,6 +43,11 @@ public struct HVTMediaMetadata: Sendable, Hashable {
   /// Movies with sound: seconds of sound, from the movie's start to the end of its last sound (the
   /// video's ``duration`` unless the microphone failed).
   public var audioDuration: Double? = nil
+  /// Movies: how many times the recording was paused (``HVTCameraController/pauseVideoCapture()``).
+  public var pauses: Int? = nil
+  /// Movies: seconds of the camera's time the pauses left out (not part of ``duration``); a pause still
+  /// lasting when the recording stopped is not counted.
+  public var pausedDuration: Double? = nil
   /// Movies: why the recording ended.
   public var stopReason: HVTRecordingStopReason?
   /// The size of the file in bytes.

@@ -1,0 +1,34 @@
+extension HVTCameraController {
+  /// Whether the recording in progress is paused (``pauseVideoCapture()``); false when nothing records.
+  public var isVideoCapturePaused: Bool { read(\.recordingPaused) }
+
+  /// Pauses the recording in progress. From the next frame that reaches the recording branch, the movie
+  /// leaves out the camera's frames and the microphone's sound (cut to the sample at the same running
+  /// time) until ``resumeVideoCapture()``; then it goes on with its timestamps closed up over the pause,
+  /// so the file is one movie that plays as one take. The preview, photos and the camera keep running.
+  /// The maximum duration counts the time recorded, not the time paused; a stop while paused finalizes
+  /// the movie as it stands. `.recordingPaused` follows (``HVTCameraEvent/recordingPaused(elapsed:)``).
+  /// Returns false when nothing is recording or it is already paused. Works on the probe at the
+  /// branch's entry (`gst_pad_add_probe`); the encoder and muxer never see the pause.
+  @discardableResult
+  public func pauseVideoCapture() -> Bool { setPaused(true) }
+
+  /// Resumes a paused recording, from the next frame; `.recordingResumed` follows with the time left
+  /// out. Returns false when nothing is recording or it is not paused.
+  @discardableResult
+  public func resumeVideoCapture() -> Bool { setPaused(false) }
+
+  /// Records the request in the snapshot (which a recording the camera has not begun yet reads when it
+  /// begins) and hands it to the queue for the running branch.
+  private func setPaused(_ paused: Bool) -> Bool {
+    shared.withLock { shared in
+      guard let id = shared.recording, shared.recordingPaused != paused else { return false }
+      shared.recordingPaused = paused
+      queue.async {
+        guard let recording = self.state.recording, recording.request.id == id else { return }
+        recording.branch.pauses.request(paused: paused)
+      }
+      return true
+    }
+  }
+}
