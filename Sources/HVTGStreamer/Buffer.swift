@@ -37,6 +37,10 @@ public struct BufferView {
   /// `sequence`), so that a gap means frames the driver lost; `videotestsrc` numbers its frames.
   public var offset: UInt { UInt(hvt_gst_buffer_offset(pointer)) }
 
+  /// Whether the buffer cannot be decoded on its own (`GST_BUFFER_FLAG_DELTA_UNIT`): for encoded video,
+  /// a frame that is not a key frame.
+  public var isDeltaUnit: Bool { hvt_gst_buffer_is_delta_unit(pointer) != 0 }
+
   /// Takes a reference of its own to the buffer, to keep it after the callback returns.
   public func retained() -> Buffer { Buffer(retaining: pointer) }
 }

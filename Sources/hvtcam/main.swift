@@ -21,6 +21,7 @@ let commands: [(parser: CommandLineParser, run: (ParsedArguments) async throws -
   (DevicesCommand.parser, DevicesCommand.run),
   (ControlsCommand.parser, ControlsCommand.run),
   (RepairCommand.parser, RepairCommand.run),
+  (TrimCommand.parser, TrimCommand.run),
 ]
 
 let overview = """

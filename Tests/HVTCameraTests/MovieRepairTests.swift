@@ -254,8 +254,8 @@ struct MovieRepairTests {
     #expect(ContinuousClock.now - started >= .milliseconds(300))
     let source = URL(fileURLWithPath: "/videos/MOV_1.partial.mp4")
     #expect(
-      end.error(repairing: source, frames: 7) == .repairStalled(path: source.path, seconds: 0.3, frames: 7))
-    #expect(end.error(repairing: source, frames: 7).description.contains(source.path))
+      end.error(for: .repair, of: source, frames: 7) == .repairStalled(path: source.path, seconds: 0.3, frames: 7))
+    #expect(end.error(for: .repair, of: source, frames: 7).description.contains(source.path))
 
     let moving = Pipeline(named: "progress-test")
     let elements = try ElementChain(

@@ -116,7 +116,7 @@ struct RepairCommandTests {
       #expect(result.status == 64 && result.errorLines.count == 1 && result.outputLines.isEmpty, "\(result)")
     }
     let expected = [
-      (text, "hvtcam repair: \(text) is not a movie that can be repaired"),
+      (text, "hvtcam repair: \(text) is not a movie that can be repaired or trimmed"),
       (empty, "hvtcam repair: \(empty) holds no frame that can be recovered: the file is empty"),
       (missing, "hvtcam repair: could not read \(missing): No such file or directory (errno 2)"),
     ]

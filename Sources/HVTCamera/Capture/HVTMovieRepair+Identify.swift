@@ -6,18 +6,17 @@ extension HVTMovieRepair {
   /// downstream name the container, which decides the demuxer and muxer of the repair. Ends as soon as
   /// the type is known. Throws ``HVTCameraError/notAMovie(path:found:)`` for a file of another kind or of
   /// no kind GStreamer knows.
-  static func identify(_ source: URL, stallTimeout: Double) throws -> Container {
-    let pipeline = Pipeline(named: "hvtcamera-repair-typefind")
+  static func identify(_ source: URL, stallTimeout: Double, for job: Job = .repair) throws -> Container {
+    let pipeline = Pipeline(named: "hvtcamera-\(job)-typefind")
     let elements = try chain(
       [
         HVTElementDescription("filesrc", name: "source", ["location": source.path]),
         HVTElementDescription("typefind", name: "typefind"),
         HVTElementDescription("fakesink", name: "sink", ["sync": "false"]),
-      ], in: pipeline, repairing: source)
+      ], in: pipeline, for: job, of: source)
     let typefind = elements.elements[1]
     guard let typePad = typefind.staticPad("src") else {
-      throw HVTCameraError.repairFailed(
-        path: source.path, underlying: .pipelineSetupFailed(.missingPad(element: typefind.path, pad: "src")))
+      throw job.failed(source, .pipelineSetupFailed(.missingPad(element: typefind.path, pad: "src")))
     }
     let progress = Progress(stallTimeout: stallTimeout)
     let found = Locked<CapsStructure?>(nil)
@@ -37,12 +36,12 @@ extension HVTMovieRepair {
         throw HVTCameraError.notAMovie(path: source.path, found: type.name)
       }
       debugLog.log(
-        .info, "repair: \(source.path) is \(container.name) (\(type)): \(container.demuxer) ! \(container.muxer)")
+        .info, "\(job): \(source.path) is \(container.name) (\(type)): \(container.demuxer) ! \(container.muxer)")
       return container
     case .error(let report) where report.source == typefindPath:
       throw HVTCameraError.notAMovie(path: source.path, found: nil)
     default:
-      throw end.error(repairing: source, frames: 0)
+      throw end.error(for: job, of: source, frames: 0)
     }
   }
 }

@@ -22,14 +22,14 @@ extension HVTMovieRepair {
       /// No progress for `seconds`, the stall timeout.
       case stalled(seconds: Double)
 
-      /// The error this end gives a repair of `source` that had recovered `frames` frames: GStreamer's
-      /// error or the set-up failure, the stall, or, for an end of stream, that nothing was recoverable.
-      func error(repairing source: URL, frames: Int) -> HVTCameraError {
+      /// The error this end gives `job` on `source` after `frames` frames: GStreamer's error or the set-up
+      /// failure, the stall, or, for an end of stream, that there was no frame to copy.
+      func error(for job: Job, of source: URL, frames: Int) -> HVTCameraError {
         switch self {
-        case .endOfStream, .found: .nothingRecoverable(path: source.path, reason: "it holds no complete frame")
-        case .error(let report): .repairFailed(path: source.path, underlying: .gstreamer(HVTGStreamerMessage(report)))
-        case .failed(let error): .repairFailed(path: source.path, underlying: error)
-        case .stalled(let seconds): .repairStalled(path: source.path, seconds: seconds, frames: frames)
+        case .endOfStream, .found: job.empty(source, reason: "it holds no complete frame")
+        case .error(let report): job.failed(source, .gstreamer(HVTGStreamerMessage(report)))
+        case .failed(let error): job.failed(source, error)
+        case .stalled(let seconds): job.stalled(source, seconds: seconds, frames: frames)
         }
       }
     }

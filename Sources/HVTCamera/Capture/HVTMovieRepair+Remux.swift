@@ -8,23 +8,25 @@ extension HVTMovieRepair {
   ///
   /// The demuxer reads the fragments that survived: `qtdemux` walks the `moof`/`mdat` pairs and ends the
   /// stream at a truncated one, `matroskademux` reads clusters up to the cut. The muxer, not fragmented,
-  /// writes the index and the duration of what it was given when end of stream reaches it. With `end`,
-  /// every stream's buffers that start at or after it are left out. Returns the stream the repair reports
-  /// on (the first video stream the muxer took, else its first stream) and the latest end of any stream.
+  /// writes the index and the duration of what it was given when end of stream reaches it. Only the
+  /// buffers within `window` are copied, their timestamps moved back by its start. Returns the stream
+  /// the copy reports on (the first video stream the muxer took, else its first stream), the first sound
+  /// stream, and the latest end of any stream, in the new file's timestamps. `job` names the errors.
   static func remux(
-    _ source: URL, as container: Container, into output: URL, until end: UInt? = nil, stallTimeout: Double
-  ) throws -> (main: Stream, latestEnd: UInt) {
-    let pipeline = Pipeline(named: "hvtcamera-repair")
+    _ source: URL, as container: Container, into output: URL, window: Window = Window(), stallTimeout: Double,
+    for job: Job = .repair
+  ) throws -> (main: Stream, sound: Stream?, latestEnd: UInt) {
+    let pipeline = Pipeline(named: "hvtcamera-\(job)")
     let reading = try chain(
       [
         HVTElementDescription("filesrc", name: "source", ["location": source.path]),
         HVTElementDescription(container.demuxer, name: "demuxer"),
-      ], in: pipeline, repairing: source)
+      ], in: pipeline, for: job, of: source)
     let writing = try chain(
       [
         HVTElementDescription(container.muxer, name: "muxer"),
         HVTElementDescription("filesink", name: "file", ["location": output.path]),
-      ], in: pipeline, repairing: source)
+      ], in: pipeline, for: job, of: source)
     let progress = Progress(stallTimeout: stallTimeout)
     let streams = Locked<[Stream]>([])
     let muxer = writing.first
@@ -37,12 +39,20 @@ extension HVTMovieRepair {
         streams.append(Stream())
         return streams.count - 1
       }
+      let ended = Locked(false)
       pad.addProbe(.buffer) { [progress, streams] pad, info in
         guard let buffer = info.buffer else { return .ok }
-        if let end, ClockTime.isValid(buffer.presentationTime), buffer.presentationTime >= end { return .drop }
+        switch window.verdict(on: buffer, ended: ended) {
+        case .drop: return .drop
+        case .keep: break
+        case .shift:
+          guard let writable = info.writableBuffer() else { return .drop }
+          window.shift(writable)
+        }
+        guard let kept = info.buffer else { return .drop }
         streams.withLock { streams in
           if streams[index].caps == nil { streams[index].caps = pad.currentCaps }
-          streams[index].record(buffer)
+          streams[index].record(kept)
         }
         progress.noteProgress()
         return .ok
@@ -51,12 +61,11 @@ extension HVTMovieRepair {
         // A queue per stream: the demuxer pushes every stream from one thread, and the muxer holds a
         // stream that runs ahead of the others until they catch up, which without a queue would block
         // that thread before it reaches them.
-        let queue = try ElementChain.make(HVTElementDescription("queue", name: "stream-\(index)"))
         guard let pipeline else { return }
-        try pipeline.add(queue)
-        guard queue.syncStateWithParent(), let input = queue.staticPad("sink"), let output = queue.staticPad("src")
-        else { throw GStreamerError.linkFailed(from: pad.name, to: queue.name) }
-        try pad.link(to: input)
+        let queue = try attach(HVTElementDescription("queue", name: "stream-\(index)"), to: pad, in: pipeline)
+        guard let output = queue.staticPad("src") else {
+          throw GStreamerError.linkFailed(from: pad.name, to: queue.name)
+        }
         try output.link(to: sink)
       } catch {
         progress.finish(.failed(HVTCameraError(error)))
@@ -67,25 +76,37 @@ extension HVTMovieRepair {
       return .ok
     }
     let ending = progress.run(pipeline)
-    let (main, latestEnd) = streams.withLock { streams in
-      (streams.first(where: \.isVideo) ?? streams.first, streams.map(\.end).max() ?? 0)
+    let (main, sound, latestEnd) = streams.withLock { streams in
+      (streams.first(where: \.isVideo) ?? streams.first, streams.first(where: \.isAudio), streams.map(\.end).max() ?? 0)
     }
     let frames = main?.frames ?? 0
-    if case .endOfStream = ending, let main, frames > 0 { return (main, latestEnd) }
+    if case .endOfStream = ending, let main, frames > 0 { return (main, sound, latestEnd) }
     if case .error(let report) = ending, frames == 0 {
-      throw HVTCameraError.nothingRecoverable(path: source.path, reason: report.message)
+      throw job.empty(source, reason: report.message)
     }
-    throw ending.error(repairing: source, frames: frames)
+    throw ending.error(for: job, of: source, frames: frames)
   }
 
-  /// The elements of one of the repair's pipelines, made, added and linked; a failure names the movie.
+  /// Makes the element `description` says, adds it to the running `pipeline`, brings it to the
+  /// pipeline's state and links `pad` (a demuxer's) to its sink pad; returns it.
+  static func attach(_ description: HVTElementDescription, to pad: Pad, in pipeline: Pipeline) throws -> Element {
+    let element = try ElementChain.make(description)
+    try pipeline.add(element)
+    guard element.syncStateWithParent(), let input = element.staticPad("sink") else {
+      throw GStreamerError.linkFailed(from: pad.name, to: element.name)
+    }
+    try pad.link(to: input)
+    return element
+  }
+
+  /// The elements of one of the `job`'s pipelines, made, added and linked; a failure names the movie.
   static func chain(
-    _ descriptions: [HVTElementDescription], in pipeline: Pipeline, repairing source: URL
+    _ descriptions: [HVTElementDescription], in pipeline: Pipeline, for job: Job, of source: URL
   ) throws -> ElementChain {
     do {
       return try ElementChain(descriptions, in: pipeline)
     } catch {
-      throw HVTCameraError.repairFailed(path: source.path, underlying: HVTCameraError(error))
+      throw job.failed(source, HVTCameraError(error))
     }
   }
 }

@@ -14,7 +14,13 @@ extension HVTMovieRepair {
     var lastEnd: UInt = 0
 
     /// Whether the stream is video (`video/…` caps).
-    var isVideo: Bool { caps.map { $0.count > 0 && $0.structure(at: 0).name.hasPrefix("video/") } ?? false }
+    var isVideo: Bool { hasMedia("video/") }
+    /// Whether the stream is sound (`audio/…` caps).
+    var isAudio: Bool { hasMedia("audio/") }
+
+    private func hasMedia(_ prefix: String) -> Bool {
+      caps.map { $0.count > 0 && $0.structure(at: 0).name.hasPrefix(prefix) } ?? false
+    }
 
     /// Counts one buffer: its presentation time, or its decoding time when it has none.
     mutating func record(_ buffer: BufferView) {

@@ -68,7 +68,9 @@ public enum HVTMovieRepair {
       if copied.main.isVideo, copied.latestEnd > copied.main.end + ClockTime.from(seconds: 0.02) {
         debugLog.log(.info, "repair: a stream runs past the picture's end; copying again up to it")
         recovered =
-          try remux(source, as: container, into: file.partial, until: copied.main.end, stallTimeout: stallTimeout).main
+          try remux(
+            source, as: container, into: file.partial, window: Window(end: copied.main.end), stallTimeout: stallTimeout
+          ).main
       }
     } catch {
       file.discard()
@@ -104,7 +106,7 @@ public enum HVTMovieRepair {
   /// The size of the regular file at `source`, after checking that it can be opened for reading; an
   /// empty file has nothing to recover. Wraps `stat(2)` and `open(2)`, so that the error is the system's
   /// own (`ENOENT`, `EACCES`…).
-  private static func readableSize(of source: URL) throws -> Int {
+  static func readableSize(of source: URL) throws -> Int {
     var info = stat()
     guard stat(source.path, &info) == 0 else { throw readFailure(source) }
     guard (info.st_mode & S_IFMT) == S_IFREG else {

@@ -95,7 +95,8 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
   /// A file given to the saved-photos album is not what it should be (a movie GStreamer can read, a
   /// JPEG): which, and why.
   case notCompatibleWithAlbum(path: String, reason: String)
-  /// The file is not a movie container ``HVTMovieRepair`` can rebuild (MP4, QuickTime, Matroska, WebM);
+  /// The file is not a movie container ``HVTMovieRepair`` and ``HVTMovieTrim`` can rebuild (MP4,
+  /// QuickTime, Matroska, WebM);
   /// `found` is the media type GStreamer's `typefind` recognised, or `nil` when it recognised none.
   case notAMovie(path: String, found: String?)
   /// The movie holds no complete frame to recover (an empty file, or headers without a fragment).
@@ -106,6 +107,15 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
   /// Repairing the movie at `path` made no progress for `seconds` (no buffer reached the muxer or the file
   /// sink), after `frames` frames; it was stopped and nothing was written.
   case repairStalled(path: String, seconds: Double, frames: Int)
+  /// A trim of the movie at `path` (``HVTMovieTrim``) asked for what the movie cannot give: a start
+  /// after its end, an end before the start, a negative or non-finite time. Nothing was written.
+  case invalidTrim(path: String, reason: String)
+  /// Trimming the movie at `path` failed: `underlying` is GStreamer's error or the pipeline's set-up
+  /// failure. Nothing was written; the movie is as it was.
+  indirect case trimFailed(path: String, underlying: HVTCameraError)
+  /// Trimming the movie at `path` made no progress for `seconds`, after `frames` frames; it was stopped
+  /// and nothing was written.
+  case trimStalled(path: String, seconds: Double, frames: Int)
 
   /// What went wrong, in one sentence (GStreamer's message and debug string for `.gstreamer`).
   public var description: String {
@@ -190,7 +200,7 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
     case .notCompatibleWithAlbum(let path, let reason):
       "\(path) cannot go in the saved-photos album: \(reason)"
     case .notAMovie(let path, let found):
-      "\(path) is not a movie that can be repaired: "
+      "\(path) is not a movie that can be repaired or trimmed: "
         + (found.map { "it holds \($0), not MP4, QuickTime, Matroska or WebM" }
           ?? "GStreamer does not recognise what it holds")
     case .nothingRecoverable(let path, let reason):
@@ -199,6 +209,13 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
       "could not repair \(path): \(underlying)"
     case .repairStalled(let path, let seconds, let frames):
       "repairing \(path) made no progress for \(Self.format(seconds)) s (after \(frames) frames); "
+        + "it was stopped and nothing was written"
+    case .invalidTrim(let path, let reason):
+      "cannot trim \(path): \(reason)"
+    case .trimFailed(let path, let underlying):
+      "could not trim \(path): \(underlying)"
+    case .trimStalled(let path, let seconds, let frames):
+      "trimming \(path) made no progress for \(Self.format(seconds)) s (after \(frames) frames); "
         + "it was stopped and nothing was written"
     }
   }

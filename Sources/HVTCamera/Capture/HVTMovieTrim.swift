@@ -1,0 +1,145 @@
+import Dispatch
+import Foundation
+import HVTGStreamer
+
+/// Cuts a movie down to a stretch of it without re-encoding — the movie editing of
+/// ``HVTCameraController/allowsEditing``, for delivered movies and any MP4, QuickTime, Matroska or WebM
+/// file of H.264, VP8 or another codec the container holds.
+///
+/// The trim is exact to the key frame at its start and to the frame at its end: the movie can only
+/// begin at a frame that decodes on its own, so it begins at the last key frame at or before the asked
+/// start (``TrimmedMovie/start`` says where), and ends before the first frame at or after the asked end.
+/// Every frame is copied as it was, so a trim takes about as long as reading the file and loses nothing.
+/// Recordings made with a short ``HVTCameraController/keyFrameInterval`` (say 1 s) trim closer to the
+/// asked start; the default x264 interval can be several seconds. Frame-exact starts would need the
+/// frames from the key frame to the start re-encoded (a "smart cut"), which this does not do.
+///
+/// Three GStreamer pipelines run: `filesrc ! typefind ! fakesink` finds the container; `filesrc !
+/// qtdemux ! fakesink` (or `matroskademux`) reads the video up to the start to find the key frame; and
+/// `filesrc ! qtdemux ! mp4mux ! filesink` copies the stretch, every stream (video and sound) with its
+/// timestamps moved back so that the new movie starts at zero. The new file is written under a partial
+/// name and renamed only when complete; the source is never changed, and an existing file is never
+/// replaced unless asked.
+public enum HVTMovieTrim {
+  /// A trimmed movie: where it is, which stretch of its source it holds, and what it holds (counted as
+  /// the frames went into the muxer).
+  public struct TrimmedMovie: Sendable, Hashable, CustomStringConvertible {
+    /// The new, complete file.
+    public var url: URL
+    /// The movie it was cut from (left as it was).
+    public var source: URL
+    /// Where the new movie begins in the source, in seconds from the source's first frame: the key frame
+    /// at or before the asked start.
+    public var start: Double
+    /// The start that was asked for.
+    public var requestedStart: Double
+    /// The frames of video copied.
+    public var frames: Int
+    /// From the first frame's start to the last one's end, in seconds: the new movie's duration.
+    public var duration: Double
+    /// Seconds of sound copied, from its first packet to the end of its last; `nil` for a silent movie.
+    public var soundDuration: Double?
+    /// The new file's size in bytes.
+    public var bytes: Int
+
+    /// What the file holds, e.g. `2.000 s from 1.000 s (asked 1.200 s), 60 frames, 261054 bytes`.
+    public var summary: String {
+      let asked = abs(requestedStart - start) < 0.0005 ? "" : " (asked \(String(format: "%.3f", requestedStart)) s)"
+      return String(format: "%.3f s from %.3f s", duration, start) + "\(asked), \(frames) frames, \(bytes) bytes"
+    }
+
+    /// `path (summary)`.
+    public var description: String { "\(url.path) (\(summary))" }
+  }
+
+  /// Where a trim writes by default: beside the source, `name.trimmed.ext`, or `name.trimmed-2.ext` and
+  /// so on when that is taken.
+  static func defaultDestination(for source: URL, number: Int) -> URL {
+    let ext = source.pathExtension
+    let name = "\(source.deletingPathExtension().lastPathComponent).trimmed\(number > 1 ? "-\(number)" : "")"
+    return source.deletingLastPathComponent().appendingPathComponent(ext.isEmpty ? name : "\(name).\(ext)")
+  }
+
+  /// Writes the stretch of the movie at `source` from `start` to `end` seconds (counted from its first
+  /// frame) into `destination` — by default `name.trimmed.ext` beside it, numbered when taken — and
+  /// returns what was written. An `end` past the movie's end keeps it to its end.
+  ///
+  /// Blocks the calling thread about as long as reading the file takes, or until `stallTimeout` seconds
+  /// pass without progress: call it off the main thread, or use the `async` variant.
+  ///
+  /// Throws ``HVTCameraError``: `.invalidTrim` (a negative or non-finite time, an end not after the start,
+  /// a start past the last frame, no video), `.fileReadFailed`, `.notAMovie`, `.fileExists` /
+  /// `.notARegularFile` / `.fileInUse` (a chosen destination is taken; `replacingExisting` allows
+  /// replacing a regular file, never the source), `.trimFailed` (GStreamer's error), `.trimStalled`. On
+  /// failure nothing is left at the destination.
+  public static func trim(
+    _ source: URL, start: Double, end: Double, to destination: URL? = nil, replacingExisting: Bool = false,
+    stallTimeout: Double = HVTMovieRepair.defaultStallTimeout
+  ) throws -> TrimmedMovie {
+    guard start.isFinite, end.isFinite || end == .infinity, start >= 0, end > start else {
+      throw HVTCameraError.invalidTrim(
+        path: source.path, reason: "the stretch from \(start) s to \(end) s is not a forward stretch of time")
+    }
+    _ = try HVTMovieRepair.readableSize(of: source)
+    let container = try HVTMovieRepair.identify(source, stallTimeout: stallTimeout, for: .trim)
+    let cut = try self.cut(at: ClockTime.from(seconds: start), in: source, as: container, stallTimeout: stallTimeout)
+    let file = try reserve(destination, for: source, replacing: replacingExisting)
+    let window = HVTMovieRepair.Window(
+      start: cut.keyFrame, end: end == .infinity ? nil : cut.origin + ClockTime.from(seconds: end))
+    let copied: (main: HVTMovieRepair.Stream, sound: HVTMovieRepair.Stream?, latestEnd: UInt)
+    do {
+      copied = try HVTMovieRepair.remux(
+        source, as: container, into: file.partial, window: window, stallTimeout: stallTimeout, for: .trim)
+    } catch {
+      file.discard()
+      throw error
+    }
+    let url = try file.complete()
+    let movie = TrimmedMovie(
+      url: url, source: source, start: ClockTime.seconds(cut.keyFrame - cut.origin), requestedStart: start,
+      frames: copied.main.frames, duration: copied.main.duration, soundDuration: copied.sound?.duration,
+      bytes: CaptureFiles.size(of: url))
+    debugLog.log(.info, "trim: \(movie)")
+    return movie
+  }
+
+  /// ``trim(_:start:end:to:replacingExisting:stallTimeout:)`` without blocking the caller: the pipelines
+  /// run and are waited for on a serial queue of the trim's own, never on one of Swift Concurrency's
+  /// cooperative threads. It is not cancelled with the task; `stallTimeout` bounds it.
+  public static func trim(
+    _ source: URL, start: Double, end: Double, to destination: URL? = nil, replacingExisting: Bool = false,
+    stallTimeout: Double = HVTMovieRepair.defaultStallTimeout
+  ) async throws -> TrimmedMovie {
+    try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue(label: "hvtcamera.trim").async {
+        continuation.resume(
+          with: Result {
+            try trim(
+              source, start: start, end: end, to: destination, replacingExisting: replacingExisting,
+              stallTimeout: stallTimeout)
+          })
+      }
+    }
+  }
+
+  /// Reserves the chosen destination, or the first free default one. The source itself is never a
+  /// destination.
+  private static func reserve(_ destination: URL?, for source: URL, replacing: Bool) throws -> CaptureFiles.Reservation
+  {
+    if let destination {
+      guard
+        destination.standardizedFileURL.resolvingSymlinksInPath()
+          != source.standardizedFileURL.resolvingSymlinksInPath()
+      else { throw HVTCameraError.fileExists(path: destination.path, kept: nil) }
+      return try CaptureFiles.reserve(destination, movie: false, replacing: replacing)
+    }
+    var number = 1
+    while true {
+      do {
+        return try CaptureFiles.reserve(defaultDestination(for: source, number: number), movie: false, replacing: false)
+      } catch HVTCameraError.fileExists, HVTCameraError.fileInUse {
+        number += 1
+      }
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import MediaInspection
+import Testing
+
+@Suite("hvtcam trim", .timeLimit(.minutes(2)))
+struct TrimCommandTests {
+  @Test("record with key frames every 0.5 s, then trim 1.2…2.5 s: from the key frame before 1.2 s, the recording kept")
+  func trimRecording() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.path("take.mp4")
+    let recorded = try await HVTCam.run(
+      ["record"] + HVTCam.simulated + ["--max-duration", "3", "--keyframe-interval", "0.5", "-o", path])
+    #expect(recorded.succeeded, "\(recorded)")
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+
+    // The movie begins at the last key frame at or before 1.2 s (frame 36) and ends with frame 74.
+    let keyFrames = try await MediaInspector.packets(path).keyFrames
+    let first = try #require(keyFrames.last { $0 <= 36 }, "key frames \(keyFrames)")
+    #expect(36 - first < 15, "key frames \(keyFrames)")
+    let frames = 74 - first + 1
+    let result = try await HVTCam.run(["trim", path, "--start", "1.2", "--end", "2.5"])
+    let trimmed = directory.path("take.trimmed.mp4")
+    #expect(result.succeeded && result.outputLines == [trimmed], "\(result)")
+    let summary = String(
+      format: "%.3f s from %.3f s (asked 1.200 s), %d frames", Double(frames) / 30, Double(first) / 30, frames)
+    #expect(result.standardError.contains(summary), "\(result)")
+    let discovery = try await expectH264Movie(at: trimmed)
+    #expect(abs((discovery.duration ?? 0) - Double(frames) / 30) <= 1.0 / 30 + 1e-6, "\(discovery)")
+    #expect(try await MediaInspector.decodedFrameCount(trimmed) == frames)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+
+    // The name is taken now: -o to it is refused, and the file stays.
+    let again = try await HVTCam.run(["trim", path, "--start", "0", "--end", "1", "-o", trimmed])
+    #expect(!again.succeeded && again.standardError.contains(trimmed), "\(again)")
+    #expect(try await MediaInspector.decodedFrameCount(trimmed) == frames)
+    let backwards = try await HVTCam.run(["trim", path, "--start", "2", "--end", "1"])
+    #expect(
+      backwards.status == 64 && backwards.standardError.contains("--end (1.0 s) must come after --start"),
+      "\(backwards)")
+    let late = try await HVTCam.run(["trim", path, "--start", "10"])
+    #expect(
+      !late.succeeded && late.standardError.contains("cannot trim \(path): the trim starts 10.000 s in"), "\(late)")
+  }
+}
