@@ -22,6 +22,7 @@ let commands: [(parser: CommandLineParser, run: (ParsedArguments) async throws -
   (ControlsCommand.parser, ControlsCommand.run),
   (RepairCommand.parser, RepairCommand.run),
   (TrimCommand.parser, TrimCommand.run),
+  (LibraryCommand.parser, LibraryCommand.run),
 ]
 
 let overview = """

@@ -54,9 +54,12 @@ struct EventMachineTests {
     #expect(Set(photos.map(\.url)).count == 8)
     for photo in photos {
       #expect(try await MediaInspector.discover(photo.url.path).isJPEG)
-      // The frame of each call's moment: at most a frame interval old (none had to wait for a later frame).
+      // The frame of each call's moment: none had to wait for a later frame. Its age is the camera's lag
+      // behind the call, a frame interval when the machine is idle; beside the whole suite on two cores
+      // the camera's thread was held up to 0.84 s in CI, so the bound only tells a frame of the call's
+      // moment from one of long before.
       let age = try #require(photo.metadata.frameAge)
-      #expect(age >= 0 && age < 0.5, "frame age \(age)")
+      #expect(age >= 0 && age < 2, "frame age \(age)")
     }
     await controller.dismiss()
   }

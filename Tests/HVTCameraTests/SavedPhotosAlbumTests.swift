@@ -117,4 +117,49 @@ struct SavedPhotosAlbumTests {
       #expect(items.last.map { $0.width == image.width && $0.height == image.height && $0.duration == nil } == true)
     }
   }
+
+  @Test("picking from the album delivers a capture's dictionary with a thumbnail; present() refuses a library")
+  func picking() async throws {
+    let camera = try TestCamera(mode: .video)
+    let movie = try await recordMovie(with: camera)
+    camera.controller.cameraCaptureMode = .photo
+    let photo = try await camera.controller.capturePhoto()
+    await camera.controller.dismiss()
+    try await withAlbum { _, _ in
+      let saved = try await HVTSavedPhotosAlbum.saveVideo(atPath: movie.path)
+      let image = try await HVTSavedPhotosAlbum.writeImage(try #require(photo.image), named: "still.jpg")
+      camera.controller.sourceType = .savedPhotosAlbum
+      await #expect(throws: HVTCameraError.sourceTypeNotCamera(.savedPhotosAlbum)) {
+        try await camera.controller.present()
+      }
+      #expect(!camera.controller.isPresented)
+      let items = camera.controller.library.items
+      #expect(items.map(\.url) == [image, saved], "\(items)")
+      for item in items {
+        camera.controller.pick(item)
+        let picked = try await camera.delegate.nextCapture(item.mediaType)
+        let thumbnail = try #require(picked.info[.thumbnail] as? HVTImage)
+        #expect(thumbnail.width == 320 && thumbnail.height == 240, "\(thumbnail.width)x\(thumbnail.height)")
+        // The thumbnail is a JPEG GStreamer's reader sees at that size.
+        let file = camera.directory.appendingPathComponent(
+          "thumbnail-\(item.mediaType == .movie ? "movie" : "photo").jpg")
+        try thumbnail.jpegData.write(to: file)
+        let report = try await MediaInspector.discover(file.path)
+        #expect(report.isJPEG && report.size == "320x240", "\(report)")
+        if item.mediaType == .movie {
+          #expect(picked.info[.mediaURL] as? URL == saved && picked.info[.imageURL] == nil)
+        } else {
+          #expect(picked.info[.imageURL] as? URL == image)
+          #expect((picked.info[.originalImage] as? HVTImage)?.jpegData == (try Data(contentsOf: image)))
+        }
+        #expect(picked.info[.mediaMetadata] == nil)
+      }
+      // A file gone since it was listed: the delegate hears why.
+      try FileManager.default.removeItem(at: image)
+      camera.controller.pick(items[0])
+      let error = try await camera.delegate.nextError()
+      #expect("\(error)".contains(image.path), "\(error)")
+      camera.controller.sourceType = .camera
+    }
+  }
 }

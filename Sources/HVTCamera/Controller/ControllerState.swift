@@ -27,6 +27,7 @@ extension HVTCameraController {
     var overlayBurnsIntoCaptures: HVTOverlayTargets = []
     var showsCameraControls = true
     var allowsEditing = false
+    var sourceType = HVTCameraController.SourceType.camera
     var editingCropRect: HVTRect?
     var preset: HVTPreset
     var drainStallTimeout: Double = 10

@@ -86,6 +86,7 @@ extension HVTCameraController {
     while true {
       let (settings, version, presented) = read { ($0.settings, $0.settingsVersion, $0.isPresented) }
       if presented { return }
+      guard settings.sourceType == .camera else { throw HVTCameraError.sourceTypeNotCamera(settings.sourceType) }
       let session = try makeSession(settings)
       let committed = shared.withLock { shared -> Bool in
         guard !shared.isPresented, shared.settingsVersion == version else { return false }

@@ -1,0 +1,72 @@
+import Foundation
+import HVTGStreamer
+
+/// The thumbnail of a photo or movie file: its first frame, decoded by `filesrc ! decodebin !
+/// videoconvert ! appsink`, then made small by the capture thumbnails' own still pipeline
+/// (``Thumbnail/chain(size:)``).
+enum FileThumbnail {
+  /// How long decoding the first frame may take.
+  static let timeout = 5.0
+
+  /// A JPEG of `url`'s first frame, at most `maximumDimension` pixels on its longer side. Throws
+  /// ``HVTCameraError/fileReadFailed(path:reason:)`` when no frame is decoded within ``timeout`` (the
+  /// file holds no picture, or no decoder for it is installed), or GStreamer's error.
+  static func make(of url: URL, maximumDimension: Int) throws -> HVTImage {
+    let (buffer, caps) = try firstFrame(of: url)
+    let structure = caps.structure(at: 0)
+    let size = Thumbnail.size(
+      width: structure.int("width") ?? 0, height: structure.int("height") ?? 0, maximumDimension: maximumDimension)
+    let encoder = try PhotoEncoder(chain: Thumbnail.chain(size: size), name: "hvtcamera-file-thumbnail")
+    defer { encoder.stop() }
+    return HVTImage(jpegData: try encoder.encode(buffer, caps: caps), width: size.width, height: size.height)
+  }
+
+  /// The first decoded frame of the file's first video stream, as raw video.
+  private static func firstFrame(of url: URL) throws -> (Buffer, Caps) {
+    let pipeline = Pipeline(named: "hvtcamera-file-frame")
+    let reading = try ElementChain(
+      [
+        HVTElementDescription("filesrc", name: "source", ["location": url.path]),
+        HVTElementDescription("decodebin", name: "decoder"),
+      ], in: pipeline)
+    let frames = try ElementChain(
+      [
+        HVTElementDescription("videoconvert", name: "convert"),
+        HVTElementDescription("appsink", name: "frame", ["max-buffers": "1", "sync": "false"]),
+      ], in: pipeline)
+    let error = Locked<MessageReport?>(nil)
+    pipeline.bus.setSyncHandler { message in
+      if case .error(let report) = message { error.withLock { $0 = $0 ?? report } }
+    }
+    let convert = frames.first
+    let linked = Locked(false)
+    // decodebin adds a pad per decoded stream, with its caps: the first raw video one is linked.
+    reading.last.onPadAdded { pad in
+      guard pad.currentCaps.map({ $0.count > 0 && $0.structure(at: 0).name == "video/x-raw" }) ?? false,
+        let input = convert.staticPad("sink")
+      else { return }
+      let first = linked.withLock { linked -> Bool in
+        defer { linked = true }
+        return !linked
+      }
+      guard first else { return }
+      do { try pad.link(to: input) } catch { debugLog.log(.warning, "thumbnail of \(url.path): \(error)") }
+    }
+    defer {
+      if pipeline.setState(.null) == .failure {
+        debugLog.log(.warning, "the thumbnail pipeline for \(url.path) refused to stop", object: pipeline)
+      }
+      pipeline.bus.removeSyncHandler()
+    }
+    guard pipeline.setState(.playing) != .failure else {
+      throw HVTCameraError.pipelineSetupFailed(.stateChangeFailed(element: pipeline.name, target: .playing))
+    }
+    guard let sample = frames.last.pullSample(timeout: timeout), let buffer = sample.buffer, let caps = sample.caps
+    else {
+      if let report = error.withLock({ $0 }) { throw HVTCameraError.gstreamer(HVTGStreamerMessage(report)) }
+      throw HVTCameraError.fileReadFailed(
+        path: url.path, reason: "no picture was decoded from it within \(Int(timeout)) s")
+    }
+    return (buffer, caps)
+  }
+}

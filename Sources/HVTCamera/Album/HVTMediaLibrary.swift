@@ -1,0 +1,54 @@
+import Foundation
+
+/// A library to pick photos and movies from, as `UIImagePickerController` offers with its
+/// `.photoLibrary` and `.savedPhotosAlbum` source types: the files of
+/// ``HVTSavedPhotosAlbum/folders(of:)`` that GStreamer reads, newest first, and for a picked one the same
+/// info dictionary a capture is delivered in.
+public struct HVTMediaLibrary: Sendable, Hashable {
+  /// `.photoLibrary` or `.savedPhotosAlbum` (`.camera` browses nothing).
+  public let source: HVTCameraController.SourceType
+
+  /// The library of `source`.
+  public init(_ source: HVTCameraController.SourceType) {
+    self.source = source
+  }
+
+  /// The photos and movies, newest first (``HVTSavedPhotosAlbum/items(of:)``: `GstDiscoverer` reads each
+  /// file). Blocks while it reads them.
+  public var items: [HVTAlbumItem] { HVTSavedPhotosAlbum.items(of: source) }
+
+  /// The info dictionary of a picked item, as a capture's: `.mediaType`, `.originalImage` (the JPEG's
+  /// bytes) and `.imageURL` for a JPEG photo (`.imageURL` alone for a photo of another format), `.mediaURL`
+  /// for a movie, and `.thumbnail`, a JPEG of the photo or of the movie's first frame at most
+  /// `thumbnailMaximumDimension` pixels on its longer side (`filesrc ! decodebin ! videoconvert`, then
+  /// `videoscale ! jpegenc`). There is no `.mediaMetadata`: it describes captures made here.
+  ///
+  /// Blocks while the file is read and its first frame decoded. Throws
+  /// ``HVTCameraError/fileReadFailed(path:reason:)`` when the file is gone, unreadable or no longer what
+  /// it was listed as, or its first frame cannot be decoded.
+  public static func info(for item: HVTAlbumItem, thumbnailMaximumDimension: Int = 320) throws
+    -> [HVTCameraController.InfoKey: any Sendable]
+  {
+    var info: [HVTCameraController.InfoKey: any Sendable] = [.mediaType: item.mediaType]
+    switch item.mediaType {
+    case .image:
+      let data: Data
+      do {
+        data = try Data(contentsOf: item.url)
+      } catch {
+        throw HVTCameraError.fileReadFailed(path: item.url.path, reason: "\(error.localizedDescription)")
+      }
+      info[.imageURL] = item.url
+      if data.starts(with: [0xFF, 0xD8, 0xFF]), let width = item.width, let height = item.height {
+        info[.originalImage] = HVTImage(jpegData: data, width: width, height: height)
+      }
+    case .movie:
+      guard FileManager.default.isReadableFile(atPath: item.url.path) else {
+        throw HVTCameraError.fileReadFailed(path: item.url.path, reason: "it is gone or cannot be read")
+      }
+      info[.mediaURL] = item.url
+    }
+    info[.thumbnail] = try FileThumbnail.make(of: item.url, maximumDimension: thumbnailMaximumDimension)
+    return info
+  }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import HVTCamera
+
+/// `hvtcam library`: browses the photo library or the saved-photos album (``HVTMediaLibrary``) and picks
+/// an item, as `UIImagePickerController` does with a library source type.
+enum LibraryCommand {
+  static let parser = CommandLineParser(
+    command: "library",
+    summary: """
+      Browses the photos and movies of a library, newest first: the saved-photos album (the folders \
+      HVTSavedPhotosAlbum saves to) or, with --source photo-library, the pictures and videos folders \
+      (XDG_PICTURES_DIR, XDG_VIDEOS_DIR). Only files GStreamer reads as a photo or movie are listed. \
+      list (the default) prints one line per item, numbered from 1; show N prints what item N is; pick N \
+      makes the info dictionary a capture is delivered in (the file, and a thumbnail of the photo or of \
+      the movie's first frame, which --thumbnail writes as a JPEG) and prints it.
+
+      --json prints one JSON document (keys sorted): {"version": 1, "source": "savedPhotosAlbum"| \
+      "photoLibrary", "items": [ITEM…]} for list, {"version": 1, "item": ITEM} for show, and for pick \
+      {"version": 1, "item": ITEM, "thumbnail": {"width": W, "height": H, "bytes": N}}; an ITEM is \
+      {"index": N, "path": "…", "mediaType": "image"|"movie", "width": W|null, "height": H|null, \
+      "duration": SECONDS|null, "audioStreams": N, "bytes": N, "modified": "ISO 8601"}.
+      """,
+    options: [
+      .init(
+        names: ["--source"], valueName: "album|photo-library",
+        help: "Which library (default album, the saved-photos album)."),
+      .init(names: ["--thumbnail"], valueName: "PATH", help: "pick: write the thumbnail JPEG there."),
+      .init(names: ["--json"], valueName: nil, help: "Print the JSON document described above."),
+    ],
+    operands: "[list | show N | pick N]")
+
+  /// The version of the JSON document's shape; raised when a key changes meaning or disappears.
+  static let jsonVersion = 1
+
+  static func run(_ arguments: ParsedArguments) throws {
+    let source: HVTCameraController.SourceType =
+      try arguments.choice("--source", from: ["album", "photo-library"], default: "album") == "album"
+      ? .savedPhotosAlbum : .photoLibrary
+    let items = HVTMediaLibrary(source).items
+    let json = arguments.flag("--json")
+    switch arguments.operands.first ?? "list" {
+    case "list" where arguments.operands.count <= 1:
+      if json {
+        try printJSON(["source": "\(source)", "items": items.enumerated().map { describe($1, index: $0 + 1) }])
+      } else if items.isEmpty {
+        Console.out(
+          "No photos or movies in the \(source == .savedPhotosAlbum ? "saved-photos album" : "photo library").")
+      } else {
+        Console.out(items.enumerated().map { line($1, index: $0 + 1) }.joined(separator: "\n"))
+      }
+    case "show" where arguments.operands.count == 2:
+      let (item, index) = try pickItem(arguments.operands[1], of: items)
+      if json { try printJSON(["item": describe(item, index: index)]) } else { Console.out(line(item, index: index)) }
+    case "pick" where arguments.operands.count == 2:
+      let (item, index) = try pickItem(arguments.operands[1], of: items)
+      let info = try HVTMediaLibrary.info(for: item)
+      guard let thumbnail = info[.thumbnail] as? HVTImage else {
+        throw HVTCameraError.unexpected("no thumbnail was made of \(item.url.path)")
+      }
+      if let path = arguments["--thumbnail"] {
+        try thumbnail.jpegData.write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
+      }
+      let size = ["width": thumbnail.width, "height": thumbnail.height, "bytes": thumbnail.jpegData.count]
+      if json {
+        try printJSON(["item": describe(item, index: index), "thumbnail": size])
+      } else {
+        Console.out(item.url.path)
+        Console.error("picked \(line(item, index: index)); thumbnail \(thumbnail.width)x\(thumbnail.height)")
+      }
+    default:
+      throw UsageError("hvtcam library: give list, show N or pick N (see hvtcam library --help)")
+    }
+  }
+
+  /// Item `text` (1-based) of `items`, or a usage error naming the range.
+  private static func pickItem(_ text: String, of items: [HVTAlbumItem]) throws -> (HVTAlbumItem, Int) {
+    guard let index = Int(text), items.indices.contains(index - 1) else {
+      throw UsageError("hvtcam library: no item \(text): the library has \(items.count) (numbered from 1)")
+    }
+    return (items[index - 1], index)
+  }
+
+  /// `3  movie  640x480  2.00 s  1 sound  2026-12-03T10:00:00Z  /path`.
+  private static func line(_ item: HVTAlbumItem, index: Int) -> String {
+    let size = item.width.flatMap { width in item.height.map { "\(width)x\($0)" } } ?? "?"
+    let duration = item.duration.map { String(format: "  %.2f s", $0) } ?? ""
+    let sound = item.mediaType == .movie ? "  \(item.audioStreams) sound" : ""
+    return "\(index)  \(kind(item))  \(size)\(duration)\(sound)  \(date(item.modified))  \(item.url.path)"
+  }
+
+  /// One item for the JSON documents.
+  private static func describe(_ item: HVTAlbumItem, index: Int) -> [String: Any] {
+    [
+      "index": index, "path": item.url.path, "mediaType": kind(item),
+      "width": item.width ?? NSNull(), "height": item.height ?? NSNull(), "duration": item.duration ?? NSNull(),
+      "audioStreams": item.audioStreams, "bytes": item.fileSize, "modified": date(item.modified),
+    ]
+  }
+
+  /// `image` or `movie`.
+  private static func kind(_ item: HVTAlbumItem) -> String { item.mediaType == .movie ? "movie" : "image" }
+
+  private static func date(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
+
+  private static func printJSON(_ document: [String: Any]) throws {
+    let data = try JSONSerialization.data(
+      withJSONObject: document.merging(["version": jsonVersion]) { $1 },
+      options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    Console.out(String(decoding: data, as: UTF8.self))
+  }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import MediaInspection
+import Testing
+
+@Suite("hvtcam library", .timeLimit(.minutes(2)))
+struct LibraryCommandTests {
+  @Test("list, show and pick the photo library's photo and movie, newest first; a text file is left out")
+  func browseAndPick() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let pictures = directory.path("Pictures")
+    let videos = directory.path("Videos")
+    let movie = "\(videos)/take.mp4"
+    let photo = "\(pictures)/still.jpg"
+    let recorded = try await HVTCam.run(["record"] + HVTCam.simulated + ["--max-duration", "1", "-o", movie])
+    #expect(recorded.succeeded, "\(recorded)")
+    let taken = try await HVTCam.run(["photo"] + HVTCam.simulated + ["-o", photo])
+    #expect(taken.succeeded, "\(taken)")
+    try Data("not a picture\n".utf8).write(to: URL(fileURLWithPath: "\(pictures)/notes.jpg"))
+    let environment = HVTCam.environment(setting: ["XDG_PICTURES_DIR": pictures, "XDG_VIDEOS_DIR": videos])
+    let library = ["library", "--source", "photo-library"]
+
+    let list = try await HVTCam.run(library + ["list"], environment: environment)
+    #expect(list.succeeded && list.outputLines.count == 2, "\(list)")
+    #expect(
+      list.outputLines.first?.hasPrefix("1  image  640x480  ") == true
+        && list.outputLines.first?.hasSuffix(photo) == true, "\(list)")
+    #expect(
+      list.outputLines.last.map { $0.hasPrefix("2  movie  640x480  1.0") && $0.contains(" s  1 sound  ") } == true,
+      "\(list)")
+
+    let shown = try await HVTCam.run(library + ["show", "2", "--json"], environment: environment)
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(shown.standardOutput.utf8)) as? [String: Any], "\(shown)")
+    let item = try #require(document["item"] as? [String: Any], "\(shown)")
+    #expect(
+      document["version"] as? Int == 1 && item["path"] as? String == movie && item["mediaType"] as? String == "movie")
+    #expect(item["audioStreams"] as? Int == 1 && (item["duration"] as? Double).map { abs($0 - 1) < 0.05 } == true)
+
+    let thumbnail = directory.path("thumbnail.jpg")
+    let picked = try await HVTCam.run(library + ["pick", "2", "--thumbnail", thumbnail], environment: environment)
+    #expect(picked.succeeded && picked.outputLines == [movie], "\(picked)")
+    #expect(picked.standardError.contains("thumbnail 320x240"), "\(picked)")
+    let report = try await MediaInspector.discover(thumbnail)
+    #expect(report.isJPEG && report.size == "320x240", "\(report)")
+
+    let missing = try await HVTCam.run(library + ["pick", "3"], environment: environment)
+    #expect(missing.status == 64 && missing.standardError.contains("no item 3: the library has 2"), "\(missing)")
+  }
+}
