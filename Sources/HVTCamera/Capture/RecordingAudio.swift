@@ -114,9 +114,11 @@ final class RecordingAudio: @unchecked Sendable {
   private var videoReached: UInt = 0
   private var videoFinished = false
 
-  /// The longest the microphone's thread waits for the video to catch up with one buffer: below the
-  /// 200 ms a PulseAudio or ALSA source buffers before it loses sound.
-  static let paceTimeout = 0.15
+  /// The longest the sound waits for the video to catch up with one buffer. The wait holds the thread of
+  /// the microphone bin's queue (up to 3 s of sound), not the source's, so a PulseAudio or ALSA source
+  /// never loses sound to it; with 0.15 s, the sound of a movie stopped on a loaded machine ran 1.2 s
+  /// past its picture.
+  static let paceTimeout = 0.5
 
   /// Builds the audio of a recording branch: the encoding chain, in `branch` and exposed as the branch's
   /// `audio` pad (linked to the muxer at its first encoded sound: ``linkToMuxer()``); and the

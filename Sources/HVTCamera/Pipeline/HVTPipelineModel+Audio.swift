@@ -86,6 +86,11 @@ extension HVTPipelineModel {
       HVTElementDescription("audioconvert", name: "microphone-convert"),
       HVTElementDescription("audioresample", name: "microphone-resample"),
       .capsFilter(recordedAudioCaps, name: "microphone-caps"),
+      // The recording's audio probe holds the sound until the video has caught up with it; behind this
+      // queue it holds the queue's thread, never the microphone's own, which would lose sound.
+      HVTElementDescription(
+        "queue", name: "microphone-queue",
+        ["max-size-buffers": "0", "max-size-bytes": "0", "max-size-time": "3000000000"]),
     ]
     var encoding = [
       HVTElementDescription(
