@@ -16,9 +16,7 @@ enum RepairCommand {
       .init(
         names: ["-o", "--output"], valueName: "PATH",
         help: "Where to write the repaired movie (default: the name without .partial)."),
-      .init(
-        names: ["--overwrite"], valueName: nil,
-        help: "Replace an existing regular file at that name (never a link, folder or device)."),
+      CameraOptions.overwrite,
     ],
     operands: "FILE")
 

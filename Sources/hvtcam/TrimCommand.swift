@@ -17,9 +17,7 @@ enum TrimCommand {
       .init(names: ["--start"], valueName: "SECONDS", help: "Where the stretch begins (default 0)."),
       .init(names: ["--end"], valueName: "SECONDS", help: "Where it ends (default: the movie's end)."),
       .init(names: ["-o", "--output"], valueName: "PATH", help: "Where to write the trimmed movie."),
-      .init(
-        names: ["--overwrite"], valueName: nil,
-        help: "Replace an existing regular file at that name (never a link, folder or device)."),
+      CameraOptions.overwrite,
     ],
     operands: "FILE")
 
