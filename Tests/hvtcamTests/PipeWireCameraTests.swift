@@ -68,11 +68,12 @@ struct PipeWireCameraTests {
       #expect(try await launched.exitStatus() == 0, "\(launched.output)")
       let discovery = try await MediaInspector.discover(movie)
       #expect(discovery.isH264 && discovery.size == "640x480", "\(discovery)")
-      // `do-timestamp=true` stamps frames as they arrive, and a fresh virtual camera's first frames come
-      // unevenly (3.02 intervals off once, in a clean-clone CI run on a loaded machine), so the line's 30
-      // frames last 1 s give or take six frame intervals. The timing of the engine's own recordings is
-      // checked exactly by `record` below.
-      #expect(abs((discovery.duration ?? 0) - 1.0) <= 6.0 / 30 + 1e-6, "\(discovery)")
+      // `do-timestamp=true` stamps frames as they arrive, and the virtual camera's own gst-launch-1.0
+      // falls behind on a loaded machine (the 30 frames spanned 1.363 s once, in a clean-clone CI run
+      // beside the whole suite), so the time they span says only that they were stamped as they came:
+      // at least 30 frame intervals, and not seconds more. The engine's own timing is checked by `record`.
+      let duration = try #require(discovery.duration, "\(discovery)")
+      #expect(duration >= 1.0 - 1e-3 && duration < 3.0, "\(discovery)")
       #expect(try await MediaInspector.frameCount(movie).frames == 30)
     }
   }
@@ -89,12 +90,14 @@ struct PipeWireCameraTests {
       #expect(result.succeeded && result.outputLines == [path], "\(result)")
       let discovery = try await MediaInspector.discover(path)
       #expect(discovery.isH264 && discovery.size == "640x480", "\(discovery)")
-      let duration = try #require(discovery.duration, "\(discovery)")
-      #expect(abs(duration - 2.0) <= 1.0 / 30 + 1e-6, "duration \(duration) s")
-      let frames = try await MediaInspector.frameCount(path).frames
       // The virtual camera (a gst-launch-1.0 of its own feeding PipeWire) skips frames when the machine is
       // loaded: 58 of 60 once, in a CI run with a second VM running, and 52 in another beside the whole
-      // suite. The duration above is exact all the same: it comes from the frames' timestamps.
+      // suite. The movie ends with the last frame before the 2 s limit, which is up to a few frame
+      // intervals before it when the frames skipped were the last ones (1.951 s once, in CI), and never
+      // after the limit's own frame.
+      let duration = try #require(discovery.duration, "\(discovery)")
+      #expect(duration >= 2.0 - 4.0 / 30 && duration <= 2.0 + 1.0 / 30 + 1e-6, "duration \(duration) s")
+      let frames = try await MediaInspector.frameCount(path).frames
       #expect((45...61).contains(frames), "\(frames) frames")
       let probe = try await MediaInspector.run(
         "ffprobe",
