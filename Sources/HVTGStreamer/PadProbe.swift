@@ -44,6 +44,10 @@ public enum ProbedEvent: Sendable, Equatable {
   case caps(Caps)
   /// `GST_EVENT_EOS`.
   case endOfStream
+  /// `GST_EVENT_SEGMENT` of a time segment: its `start` (the timestamp that plays first) and `base`
+  /// (the running time at `start`), in nanoseconds. A buffer's running time is `pts - start + base` at
+  /// the normal rate. Encoders move their output's segment: `x264enc` starts it at 1000 hours.
+  case segment(start: UInt, base: UInt)
   /// Any other event.
   case other
 
@@ -51,6 +55,7 @@ public enum ProbedEvent: Sendable, Equatable {
   public static func == (lhs: ProbedEvent, rhs: ProbedEvent) -> Bool {
     switch (lhs, rhs) {
     case (.endOfStream, .endOfStream), (.other, .other): true
+    case (.segment(let a, let b), .segment(let c, let d)): a == c && b == d
     case (.caps(let a), .caps(let b)): a.description == b.description
     default: false
     }
@@ -81,6 +86,11 @@ public struct PadProbeInfo: ~Copyable {
       return caps.map { .caps(Caps(retaining: $0)) } ?? .other
     case GST_EVENT_EOS:
       return .endOfStream
+    case GST_EVENT_SEGMENT:
+      var segment: UnsafePointer<GstSegment>?
+      gst_event_parse_segment(event, &segment)
+      guard let segment, segment.pointee.format == GST_FORMAT_TIME else { return .other }
+      return .segment(start: UInt(segment.pointee.start), base: UInt(segment.pointee.base))
     default:
       return .other
     }

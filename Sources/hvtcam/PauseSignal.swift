@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
 
-/// SIGUSR1, which pauses the recording of `hvtcam record` and resumes it (`kill -USR1 PID`).
+/// SIGUSR1, which pauses the recording of `hvtcam record` and resumes it (`kill -USR1 PID`), or, with
+/// `--pre-roll`, starts it.
 ///
 /// `install()` runs first thing in `main`, with the stop signals, so that one sent early never ends the
 /// process (SIGUSR1's default action); one that comes while nothing records is ignored.
@@ -29,6 +30,44 @@ final class PauseSignal: @unchecked Sendable {
     lock.withLock { self.handler = handler }
     defer { lock.withLock { self.handler = nil } }
     return try await body()
+  }
+
+  /// Returns at the next SIGUSR1: the trigger that starts a recording after its pre-roll. Throws
+  /// ``Interrupted`` when a stop signal comes first.
+  func trigger() async throws {
+    let waiter = Waiter()
+    let stop = StopSignals.shared.onStop { signal in
+      waiter.resume(with: .failure(Interrupted(signal: signal, when: "before the recording was triggered")))
+    }
+    defer { StopSignals.shared.remove(stop) }
+    try await whileSet({ waiter.resume(with: .success(())) }) {
+      try await withCheckedThrowingContinuation { waiter.wait($0) }
+    }
+  }
+
+  /// A continuation resumed once, by whichever comes first; what comes before it is set is kept for it.
+  private final class Waiter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Void, any Error>?
+    private var result: Result<Void, any Error>?
+
+    func wait(_ continuation: CheckedContinuation<Void, any Error>) {
+      let early = lock.withLock { () -> Result<Void, any Error>? in
+        if result == nil { self.continuation = continuation }
+        return result
+      }
+      if let early { continuation.resume(with: early) }
+    }
+
+    func resume(with result: Result<Void, any Error>) {
+      let waiting = lock.withLock { () -> CheckedContinuation<Void, any Error>? in
+        guard self.result == nil else { return nil }
+        self.result = result
+        defer { continuation = nil }
+        return continuation
+      }
+      waiting?.resume(with: result)
+    }
   }
 
   private func deliver() {

@@ -45,11 +45,24 @@ struct LaunchCommandTests {
     #expect(!photo.contains("x264enc"))
   }
 
-  @Test("the launch description is the command's pipeline, which gst_parse_launch builds: 30 frames recorded")
-  func parsedDescription() async throws {
+  @Test(
+    "the launch description is the command's pipeline, which gst_parse_launch builds: 30 frames recorded (with a pre-roll, through the encoded tee)",
+    arguments: [0.0, 2.0])
+  func parsedDescription(preRoll: Double) async throws {
     let controller = try HVTCameraController(source: .simulated)
     controller.videoQuality = .type640x480
+    controller.preRollDuration = preRoll
     let model = try controller.pipelineModel()
+    #expect((model.preRoll != nil) == (preRoll > 0))
+    if preRoll > 0 {
+      let lines = model.engineDescription(movie: "m.mp4").split(separator: "\n")
+      #expect(
+        lines.contains {
+          $0.hasPrefix("pre-roll: t. ! queue name=pre-roll-queue")
+            && $0.hasSuffix("tee name=encoded allow-not-linked=true")
+        }, "\(lines)")
+      #expect(lines.contains { $0.hasPrefix("recording: encoded. ! queue name=recording-queue") }, "\(lines)")
+    }
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let movie = directory.appendingPathComponent("it's \"parsed\".mp4").path

@@ -68,6 +68,9 @@ final class RecordingBranch: @unchecked Sendable {
     var end: UInt = 0
     /// The movie's first frame and its caps, until ``RecordingBranch/takeFirstFrame()``.
     var firstFrame: (buffer: Buffer, caps: Caps)?
+    /// The time segment of encoded video from a pre-roll (the encoder moves it: `x264enc` starts it at
+    /// 1000 hours); the camera's frames are taken to be in running time.
+    var segment: (start: UInt, base: UInt) = (0, 0)
   }
 
   let file: CaptureFiles.Reservation
@@ -78,6 +81,8 @@ final class RecordingBranch: @unchecked Sendable {
   private let bin: Bin
   private let entry: Pad
   private var teePad: Pad?
+  /// The tee ``teePad`` belongs to: the camera's, or a pre-roll's encoded tee.
+  private var feedingTee: Element?
   private let timing = Locked(Timing())
   private let onEvent: @Sendable (Event) -> Void
   /// The movie's sound; `nil` for a silent movie.
@@ -88,6 +93,9 @@ final class RecordingBranch: @unchecked Sendable {
   private(set) var writtenTags: CaptureTags?
   /// The recording's pauses, which its frames and sound leave out.
   let pauses = RecordingPauses()
+  /// The pre-roll the branch takes encoded video from (linked to its encoded tee), or `nil` for a branch
+  /// on the camera's tee that encodes the frames itself.
+  private let preRoll: PreRollBuffer?
 
   /// The frames a stop waits for: a one-frame H.264 movie is valid, but some decoders (`openh264dec`, the
   /// one Debian's plugins-bad ships) output nothing for it.
@@ -97,19 +105,25 @@ final class RecordingBranch: @unchecked Sendable {
   /// reservation's partial file, and with `audio` the sound's chains (``RecordingAudio``). `limit` is the
   /// maximum duration in seconds; `frameInterval` the expected duration of a frame when buffers carry
   /// none. `tags` are given to the muxer when it writes them (``CaptureTags/muxerWritesThem(_:)``), dated
-  /// with the movie's first frame. `onEvent` is called on streaming threads.
+  /// with the movie's first frame. With `preRoll`, `chain` is the queue and muxer that take its encoded
+  /// video (``HVTPipelineModel/withPreRoll(duration:soundAsked:)``). `onEvent` is called on streaming
+  /// threads.
   init(
-    chain: [HVTElementDescription], audio: HVTPipelineModel.Audio? = nil, file: CaptureFiles.Reservation,
-    name: String, limit: Double, frameInterval: Double, tags: CaptureTags? = nil,
+    chain: [HVTElementDescription], audio: HVTPipelineModel.Audio? = nil, preRoll: PreRollBuffer? = nil,
+    file: CaptureFiles.Reservation, name: String, limit: Double, frameInterval: Double, tags: CaptureTags? = nil,
     onEvent: @escaping @Sendable (Event) -> Void
   ) throws {
     self.file = file
     self.tags = tags
     self.onEvent = onEvent
+    self.preRoll = preRoll
     bin = Bin(name: name)
-    let elements = try ElementChain(chain + [HVTPipelineModel.movieFileSink(location: file.partial.path)], in: bin)
+    let elements = try ElementChain(
+      chain + [HVTPipelineModel.movieFileSink(location: file.partial.path)], in: bin, link: preRoll == nil)
+    if preRoll != nil { try Self.linkEncoded(elements) }
     guard let entry = elements.first.staticPad("sink"), let fileSinkPad = elements.last.staticPad("sink"),
       let encoderPad = bin.element(named: HVTPipelineModel.movieEncoderName)?.staticPad("sink")
+        ?? (preRoll == nil ? nil : entry)
     else {
       throw HVTCameraError.pipelineSetupFailed(.missingPad(element: name, pad: "sink"))
     }
@@ -128,8 +142,8 @@ final class RecordingBranch: @unchecked Sendable {
     } else {
       self.audio = nil
     }
-    // Buffers entering the encoder and the file sink show a drain's progress; the first one into the
-    // encoder is the recording's start latency.
+    // Buffers entering the encoder (the branch, after a pre-roll) and the file sink show a drain's
+    // progress; the first one into the encoder is the recording's start latency.
     encoderPad.addProbe(.buffer) { [timing] _, info in
       guard info.buffer != nil else { return .ok }
       let now = ContinuousClock.now
@@ -152,13 +166,34 @@ final class RecordingBranch: @unchecked Sendable {
       limit: ClockTime.from(seconds: limit), fallbackDuration: ClockTime.from(seconds: frameInterval))
   }
 
+  /// Links a branch that takes encoded video (queue, muxer, file sink): the queue's output carries any
+  /// caps, so it is linked to the muxer's video pad by name (`video_%u`, in `mp4mux`, `qtmux`,
+  /// `matroskamux` and `webmmux`), which linking by caps would not choose over its sound pad.
+  private static func linkEncoded(_ chain: ElementChain) throws {
+    let (queue, muxer, sink) = (chain.elements[0], chain.elements[chain.elements.count - 2], chain.last)
+    guard let output = queue.staticPad("src"), let input = muxer.requestPad("video_%u") else {
+      throw HVTCameraError.pipelineSetupFailed(.missingPad(element: muxer.path, pad: "video_%u"))
+    }
+    try output.link(to: input)
+    try muxer.link(to: sink)
+  }
+
   /// The probe at the branch's entry: rebases timestamps to zero, leaves out the frames of a pause and
   /// closes the timestamps up over it, counts frames and enforces the limit (on the time recorded).
   private func installTimestampProbe(limit limitTime: UInt, fallbackDuration: UInt) {
-    entry.addProbe(.buffer) { [timing, onEvent, pauses, weak audio] pad, info in
+    entry.addProbe(preRoll == nil ? .buffer : [.buffer, .eventDownstream]) {
+      [timing, onEvent, pauses, preRoll, weak audio] pad, info in
+      if case .segment(let start, let base)? = info.event {
+        timing.withLock { $0.segment = (start, base) }
+        return .ok
+      }
       guard let buffer = info.buffer, ClockTime.isValid(buffer.presentationTime) else { return .ok }
-      let time = buffer.presentationTime
-      let sequence = buffer.offset
+      let segment = timing.withLock { $0.segment }
+      guard buffer.presentationTime >= segment.start else { return .drop }
+      // Running time; timestamps are written back in the segment's terms.
+      let time = buffer.presentationTime - segment.start + segment.base
+      // Encoded video's offsets are not the driver's sequence numbers.
+      let sequence = preRoll == nil ? buffer.offset : ClockTime.none
       let duration = ClockTime.isValid(buffer.duration) ? buffer.duration : fallbackDuration
       enum Verdict {
         case pass(base: UInt, shift: UInt, first: Bool, enough: Bool, newSecond: Int?, resumed: UInt?)
@@ -223,19 +258,21 @@ final class RecordingBranch: @unchecked Sendable {
       case .pass(let base, let shift, let first, let enough, let newSecond, let resumed):
         let pts = time - shift
         if let writable = info.writableBuffer() {
-          writable.presentationTime = pts >= base ? pts - base : 0
+          writable.presentationTime = segment.start + (pts >= base ? pts - base : 0)
           let dts = writable.decodingTime
-          if ClockTime.isValid(dts) {
-            let moved = dts >= shift ? dts - shift : 0
-            writable.decodingTime = moved >= base ? moved - base : 0
+          if ClockTime.isValid(dts), dts >= segment.start {
+            let running = dts - segment.start + segment.base
+            let moved = running >= shift ? running - shift : 0
+            writable.decodingTime = segment.start + (moved >= base ? moved - base : 0)
           }
         }
         if let resumed {
           onEvent(.resumed(elapsed: ClockTime.seconds(pts - base), pausedFor: ClockTime.seconds(resumed)))
         }
         if first {
-          // The movie's first frame, kept (a reference) for its thumbnail until the controller takes it.
-          if let frame = info.buffer, let caps = pad.currentCaps {
+          // The movie's first frame, kept (a reference) for its thumbnail until the controller takes it;
+          // one from a pre-roll is encoded, and the thumbnail is made from the file instead.
+          if preRoll == nil, let frame = info.buffer, let caps = pad.currentCaps {
             let kept = frame.retained()
             timing.withLock { $0.firstFrame = (kept, caps) }
           }
@@ -251,8 +288,8 @@ final class RecordingBranch: @unchecked Sendable {
   }
 
   /// Adds the branch to the session's running pipeline and links it to a new tee pad, starting with the
-  /// frame of the moment. Takes as long as the branch's elements need to start (the file sink opens its
-  /// file): call it off the controller queue.
+  /// frame of the moment (after a pre-roll: with what the pre-roll kept). Takes as long as the branch's
+  /// elements need to start (the file sink opens its file): call it off the controller queue.
   func attach(to session: CaptureSession) throws {
     var silence = audio?.open()
     if silence != nil { audio?.detach() }
@@ -268,41 +305,51 @@ final class RecordingBranch: @unchecked Sendable {
       if silence != nil { audio.detach() }
     }
     if let silence { onEvent(.audioUnavailable(reason: silence)) }
-    guard let teeSink = session.tee.staticPad("sink"), let ghost = bin.staticPad("sink") else {
-      remove(from: session)
-      throw HVTCameraError.pipelineSetupFailed(.missingPad(element: bin.path, pad: "sink"))
-    }
     // The movie starts with the frame of the moment, as a photo does, not with the camera's next frame
     // (up to a frame interval later). With the tee's input held between two frames, the new tee pad is
     // linked and given the newest frame that went through the tee; the camera's next frame follows it.
-    // The tee gives a new pad the stream's sticky events (caps, segment), which precede that frame.
-    try teeSink.withStreamLock {
-      guard let teePad = session.tee.requestPad("src_%u") else {
-        remove(from: session)
-        throw HVTCameraError.pipelineSetupFailed(.missingPad(element: session.tee.path, pad: "src_%u"))
+    // After a pre-roll, the encoded tee's input is held the same way, and the pad is given every frame
+    // the pre-roll kept. The tee gives a new pad the stream's sticky events (caps, segment), which
+    // precede those frames.
+    if let preRoll {
+      try preRoll.withKept { try link(to: preRoll.tee, in: session, leading: $0) }
+    } else if let teeSink = session.tee.staticPad("sink") {
+      try teeSink.withStreamLock {
+        try link(to: session.tee, in: session, leading: session.tap.latest.map { [$0.buffer] } ?? [])
       }
-      self.teePad = teePad
-      do {
-        try teePad.link(to: ghost)
-      } catch {
-        remove(from: session)
-        throw error
-      }
-      (linkTime, linkDate) = (session.pipeline.runningTime, Date())
-      let frame = session.tap.latest
-      tagMovie(firstFrame: frame)
-      if let frame { teePad.push(frame.buffer) }
+    } else {
+      remove(from: session)
+      throw HVTCameraError.pipelineSetupFailed(.missingPad(element: session.tee.path, pad: "sink"))
     }
   }
 
-  /// Gives the muxer the movie's tags, dated with its first frame (`firstFrame`, or the camera's next
-  /// frame), before any buffer reaches it: `mp4mux` writes them into the movie's header.
-  private func tagMovie(firstFrame: FrameTap.Frame?) {
+  /// Links the branch to a new pad of `tee` and pushes `leading` into it (with the tee's input held).
+  private func link(to tee: Element, in session: CaptureSession, leading: [Buffer]) throws {
+    guard let ghost = bin.staticPad("sink"), let teePad = tee.requestPad("src_%u") else {
+      remove(from: session)
+      throw HVTCameraError.pipelineSetupFailed(.missingPad(element: tee.path, pad: "src_%u"))
+    }
+    self.teePad = teePad
+    self.feedingTee = tee
+    do {
+      try teePad.link(to: ghost)
+    } catch {
+      remove(from: session)
+      throw error
+    }
+    (linkTime, linkDate) = (session.pipeline.runningTime, Date())
+    tagMovie(firstTimestamp: leading.first?.presentationTime)
+    for buffer in leading { teePad.push(buffer) }
+  }
+
+  /// Gives the muxer the movie's tags, dated with its first frame (running time `firstTimestamp`, or the
+  /// camera's next frame), before any buffer reaches it: `mp4mux` writes them into the movie's header.
+  private func tagMovie(firstTimestamp: UInt?) {
     guard let tags, let muxer = bin.element(named: HVTPipelineModel.muxerName), CaptureTags.muxerWritesThem(muxer)
     else { return }
     var age = 0.0
-    if let linkTime, let firstFrame {
-      age = max(0, ClockTime.seconds(linkTime) - ClockTime.seconds(firstFrame.presentationTime))
+    if let linkTime, let firstTimestamp {
+      age = max(0, ClockTime.seconds(linkTime) - ClockTime.seconds(firstTimestamp))
     }
     let dated = tags.at(linkDate.addingTimeInterval(-age))
     muxer.mergeTags(dated.tagList)
@@ -368,8 +415,8 @@ final class RecordingBranch: @unchecked Sendable {
     let stopped = bin.setState(.null) != .failure
     if !stopped { debugLog.log(.warning, "the recording branch \(bin.path) refused to stop") }
     session.pipeline.remove(bin)
-    if let teePad {
-      session.tee.releaseRequestPad(teePad)
+    if let teePad, let feedingTee {
+      feedingTee.releaseRequestPad(teePad)
       self.teePad = nil
     }
     return stopped

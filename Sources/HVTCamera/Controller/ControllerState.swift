@@ -8,6 +8,7 @@ extension HVTCameraController {
     var mediaTypes: [HVTMediaType] = [.image]
     var videoQuality = QualityType.type1920x1080
     var videoMaximumDuration: Double = 600
+    var preRollDuration: Double = 0
     var encoding = EncoderTuning.Request()
     var capturesAudio = true
     var thumbnailMaximumDimension = 320

@@ -130,12 +130,15 @@ extension HVTCameraController {
     debugLog.log(
       .info, "\(camera.name): \(choice.caps) for \(settings.videoQuality.commandLineName) (offers \(deviceCaps))")
     let failing: Int? = if case .simulated(let frames) = source.kind { frames } else { nil }
-    let model = try HVTPipelineModel.build(
+    let built = try HVTPipelineModel.build(
       camera: camera, choice: choice,
       settings: .init(
         preset: preset, quality: settings.videoQuality, failingAfterFrames: failing, preview: settings.preview,
         overlayTargets: settings.overlayBurnsIntoCaptures, encoding: settings.encoding,
         audio: Microphones.request(capturesAudio: settings.capturesAudio, camera: camera, preset: preset)))
+    let model =
+      settings.preRollDuration > 0
+      ? built.withPreRoll(duration: settings.preRollDuration, soundAsked: settings.capturesAudio) : built
     debugLog.log(
       .info,
       "preset \(preset.name): photo encoder \(model.photoEncoderFactory), movie encoder \(model.movieEncoder) "
@@ -153,7 +156,8 @@ extension HVTCameraController {
     let session = try CaptureSession(
       model: model, output: settings.previewOutput, name: name,
       simulatedControls: model.configuration.deviceID.flatMap { simulatedCameras[$0] },
-      onNavigation: { [queue] event, size in queue.async { controller.target?.handleNavigation(event, size: size) } }
+      onNavigation: { [queue] event, size in queue.async { controller.target?.handleNavigation(event, size: size) } },
+      onPreRollFilled: { [queue] fill in queue.async { controller.target?.publish(.preRollFilled(fill)) } }
     ) { [queue] session, message in
       queue.async { controller.target?.handle(message, fromSession: session) }
     }

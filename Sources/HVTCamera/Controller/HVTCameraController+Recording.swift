@@ -133,7 +133,7 @@ extension HVTCameraController {
       let controller = WeakReference(self)
       let id = request.id
       branch = try RecordingBranch(
-        chain: session.model.recording, audio: session.model.audio, file: request.file,
+        chain: session.model.recording, audio: session.model.audio, preRoll: session.preRoll, file: request.file,
         name: state.draining.isEmpty ? "recording" : "recording\(id)",
         limit: request.limit,
         frameInterval: 1 / session.model.configuration.frameRate.framesPerSecond,
@@ -322,9 +322,28 @@ extension HVTCameraController {
   /// ``complete(_:)`` to deliver.
   private func makeThumbnail(of recording: Recording) {
     guard let first = recording.branch.takeFirstFrame() else { return }
+    makeThumbnail(for: recording) { self.thumbnail(of: first.buffer, caps: first.caps, on: recording.session) }
+  }
+
+  /// Makes the thumbnail of a movie whose first frame came encoded, from a pre-roll: from its complete
+  /// file (``FileThumbnail``), before it is delivered.
+  private func makeFileThumbnail(of recording: Recording) {
+    let (file, size) = (recording.request.file.partial, read(\.settings.thumbnailMaximumDimension))
+    makeThumbnail(for: recording) {
+      do {
+        return try FileThumbnail.make(of: file, maximumDimension: size)
+      } catch {
+        debugLog.log(.warning, "no thumbnail: \(error)")
+        return nil
+      }
+    }
+  }
+
+  /// Runs `make` on the photo queue and keeps its thumbnail for the recording's delivery.
+  private func makeThumbnail(for recording: Recording, _ make: @escaping @Sendable () -> HVTImage?) {
     recording.makingThumbnail = true
     photoQueue.async {
-      let thumbnail = self.thumbnail(of: first.buffer, caps: first.caps, on: recording.session)
+      let thumbnail = make()
       self.queue.async {
         recording.thumbnail = thumbnail
         recording.makingThumbnail = false
@@ -339,6 +358,7 @@ extension HVTCameraController {
   /// if it is still being made), then removes the branch.
   private func complete(_ recording: Recording) {
     recording.finished = true
+    if recording.session.preRoll != nil, recording.thumbnail == nil { makeFileThumbnail(of: recording) }
     guard recording.makingThumbnail else { return deliverComplete(recording) }
     recording.whenThumbnailMade = { self.deliverComplete(recording) }
   }

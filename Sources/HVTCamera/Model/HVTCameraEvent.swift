@@ -46,6 +46,9 @@ public enum HVTCameraEvent: Sendable {
   case recordingResumed(elapsed: Double, pausedFor: Double)
   /// The recording branch received its last frame and is being finalized.
   case recordingStopped(elapsed: Double, reason: HVTRecordingStopReason)
+  /// The pre-roll (``HVTCameraController/preRollDuration``) holds its duration for the first time since
+  /// the camera started: a movie started from now on begins that long before it was asked for.
+  case preRollFilled(HVTPreRollFill)
   /// The movie being recorded has no sound, or no more sound, though ``HVTCameraController/capturesAudio``
   /// asks for it: the reason says why (no microphone, no audio encoder installed, the microphone could
   /// not be opened, or it failed while recording, with GStreamer's message). The video goes on.

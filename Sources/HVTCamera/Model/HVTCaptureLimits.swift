@@ -27,6 +27,9 @@ public enum HVTCaptureLimits {
   /// A recording's length (`videoMaximumDuration`): one frame at 30 fps up to 24 hours.
   public static let recordingDuration = Seconds(lowerBound: 1.0 / 30, upperBound: 24 * 3600)
 
+  /// The seconds of video kept before a recording is asked for (`preRollDuration`): none up to a minute.
+  public static let preRollDuration = Seconds(lowerBound: 0, upperBound: 60)
+
   /// A movie's key-frame interval (`videoKeyFrameInterval`): one frame at 30 fps up to one minute.
   public static let keyFrameInterval = Seconds(lowerBound: 1.0 / 30, upperBound: 60)
 

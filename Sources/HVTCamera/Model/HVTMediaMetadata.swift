@@ -23,7 +23,8 @@ public struct HVTMediaMetadata: Sendable, Hashable {
   /// interval for the frame of the moment (zero shutter lag); negative when a frame made after the call
   /// was used (the flash fired, or no frame had arrived yet). Photos taken faster than the frame rate
   /// share the frame of their moment. Movies: how old the first frame was when `startVideoCapture()`
-  /// attached the recording, which starts with the newest frame at that moment.
+  /// attached the recording, which starts with the newest frame at that moment (with a pre-roll, the
+  /// seconds of video from before the call: ``HVTCameraController/preRollDuration`` or a little more).
   public var frameAge: Double?
   /// Photos: whether the flash fired.
   public var flashFired: Bool?

@@ -22,6 +22,8 @@ final class CaptureSession: @unchecked Sendable {
   /// What every preview branch shares: the frame counter, navigation, the review's still frame.
   let previewHooks: PreviewHooks
   let photoEncoder: PhotoEncoder
+  /// The encoding that keeps the newest seconds of video for the next movie; `nil` without a pre-roll.
+  let preRoll: PreRollBuffer?
   /// The model as it runs, and the preview branch attached to the tee; both change when the preview
   /// output does.
   private let current: Locked<(model: HVTPipelineModel, preview: PreviewBranch)>
@@ -37,10 +39,12 @@ final class CaptureSession: @unchecked Sendable {
   /// Builds the pipeline (in NULL) from the model's topology, its preview wired for `output` (key and
   /// mouse actions in its window to `onNavigation`), and routes its bus to `onMessage`, with this
   /// session's ``id`` (both called on GStreamer's threads). A simulated camera shows the values of
-  /// `simulatedControls`.
+  /// `simulatedControls`. With the model's pre-roll, `onPreRollFilled` is called (on a streaming thread)
+  /// when it first holds its duration.
   init(
     model: HVTPipelineModel, output: HVTPreviewOutput, name: String, simulatedControls: SimulatedCameraControls? = nil,
     onNavigation: @escaping @Sendable (NavigationEvent, HVTFrameSize) -> Void = { _, _ in },
+    onPreRollFilled: @escaping @Sendable (HVTPreRollFill) -> Void = { _ in },
     onMessage: @escaping @Sendable (UInt64, BusMessage) -> Void
   ) throws {
     id = Self.sessions.withLock { count in
@@ -61,6 +65,10 @@ final class CaptureSession: @unchecked Sendable {
       chain: model.preview, output: output, name: "preview-branch-0", hooks: previewHooks)
     try preview.attach(to: pipeline, tee: tee)
     current = Locked((model, preview))
+    preRoll = try model.preRoll.map {
+      try PreRollBuffer($0, frameInterval: 1 / model.configuration.frameRate.framesPerSecond, onFilled: onPreRollFilled)
+    }
+    try preRoll?.attach(to: pipeline, tee: tee)
     light = pipeline.element(named: HVTPipelineModel.lightName)
     flashNode = model.flashNode
     self.simulatedControls = simulatedControls
@@ -196,6 +204,7 @@ final class CaptureSession: @unchecked Sendable {
     }
     // No buffer of the source's pool is held here when it stops streaming.
     tap.close()
+    preRoll?.close()
     let stopped = pipeline.setState(.null) != .failure
     if !stopped { debugLog.log(.warning, "the camera pipeline \(pipeline.name) refused to stop", object: pipeline) }
     pipeline.bus.removeSyncHandler()

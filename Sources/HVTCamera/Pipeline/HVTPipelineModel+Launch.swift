@@ -32,7 +32,7 @@ extension HVTPipelineModel {
       let sink = HVTElementDescription("filesink", name: "file", ["location": output])
       words += ["\(Self.teeName).", "!"] + Self.launchWords([queue] + encoder + [sink])
     case .video:
-      words += ["\(Self.teeName).", "!"] + Self.launchWords(recordingBranch(location: output))
+      words += preRollWords() + ["\(recordingTeeName).", "!"] + Self.launchWords(recordingBranch(location: output))
       if let sound = launchedSound(frames: frames) { words += sound }
     }
     return words
@@ -56,14 +56,16 @@ extension HVTPipelineModel {
   /// up to its tee and the preview, the photo pipeline (`appsrc ! … ! appsink`, into which the frame of
   /// the moment, taken at the tee's sink pad, is pushed), and the recording branch the engine adds to the
   /// tee while recording, writing `movie`, with its sound (the microphone's bin, which joins the camera
-  /// pipeline while recording, into the muxer). Shows what runs; unlike
+  /// pipeline while recording, into the muxer); with a pre-roll, the encoding that runs all the time up to
+  /// the encoded tee, which the recording branch starts from. Shows what runs; unlike
   /// ``launchCommand(mode:output:frames:)`` it cannot be pasted as one command.
   public func engineDescription(movie: String) -> String {
     let words = { (chain: [HVTElementDescription]) in Self.launchWords(chain, namingCapsFilters: true) }
     let camera = words(cameraChain) + ["\(Self.teeName).", "!"] + words(preview)
-    let recording = ["\(Self.teeName).", "!"] + words(recordingBranch(location: movie))
+    let recording = ["\(recordingTeeName).", "!"] + words(recordingBranch(location: movie))
     let sound = audio.map { [("sound", words($0.source + $0.encoding) + ["!", "\(Self.muxerName)."])] } ?? []
-    return ([("camera", camera), ("photo", words(photoPipeline)), ("recording", recording)] + sound)
+    let preRoll = self.preRoll.map { _ in [("pre-roll", preRollWords(namingCapsFilters: true))] } ?? []
+    return ([("camera", camera), ("photo", words(photoPipeline))] + preRoll + [("recording", recording)] + sound)
       .map { "\($0.0): " + $0.1.map(LaunchQuoting.shellWord).joined(separator: " ") }
       .joined(separator: "\n")
   }

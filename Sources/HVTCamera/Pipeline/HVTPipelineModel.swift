@@ -8,6 +8,9 @@
 ///     appsrc ! photo encoder… ! appsink                  photoPipeline (a pipeline of its own)
 ///   t. ! recording… ! filesink                           recordingBranch(location:) (while recording)
 /// ```
+///
+/// With a pre-roll the encoding runs all the time: `t. ! encoding… ! tee name=encoded`, and a recording
+/// is `encoded. ! queue ! muxer ! filesink` (``PreRoll``).
 public struct HVTPipelineModel: Sendable, Hashable {
   /// From the camera up to the tee: source element, caps, decoder for MJPEG, simulated light.
   public var source: [HVTElementDescription]
@@ -15,8 +18,11 @@ public struct HVTPipelineModel: Sendable, Hashable {
   public var preview: [HVTElementDescription]
   /// The photo encoder chain (conversion and `jpegenc`), without source or sink.
   public var photoEncoder: [HVTElementDescription]
-  /// The recording branch after the tee, from its queue to the muxer, without the file sink.
+  /// The recording branch after the tee, from its queue to the muxer, without the file sink (after the
+  /// encoded tee, a queue and the muxer, with a ``preRoll``).
   public var recording: [HVTElementDescription]
+  /// The encoding that runs all the time to keep a pre-roll, or `nil` (the default) without one.
+  public var preRoll: PreRoll? = nil
   /// The movie's sound, or `nil` for silent movies (see ``audioUnavailableReason``).
   public var audio: Audio? = nil
   /// Why movies are silent although sound was asked for (``HVTCameraController/capturesAudio``): no
@@ -35,7 +41,9 @@ public struct HVTPipelineModel: Sendable, Hashable {
   var pipeWireRemote: PipeWireRemote? = nil
 
   /// The factory of the movie encoder in the recording branch, e.g. `"x264enc"`.
-  public var movieEncoder: String { recording.first { $0.name == HVTPipelineModel.movieEncoderName }?.factory ?? "" }
+  public var movieEncoder: String {
+    (recording + (preRoll?.encoding ?? [])).first { $0.name == HVTPipelineModel.movieEncoderName }?.factory ?? ""
+  }
   /// The factory of the muxer in the recording branch, e.g. `"mp4mux"`.
   public var movieMuxer: String { recording.first { $0.name == HVTPipelineModel.muxerName }?.factory ?? "" }
   /// The factory of the photo encoder, e.g. `"jpegenc"`.

@@ -1,0 +1,55 @@
+extension HVTPipelineModel {
+  /// Movies that begin before they are asked for (``HVTCameraController/preRollDuration``): the camera's
+  /// frames are encoded all the time, by a branch of the tee that ends in a second tee of its own
+  /// (`encoded`), and the newest seconds of the encoded stream are kept in memory (``PreRollBuffer``).
+  /// A recording then links to the encoded tee and holds only a queue, the muxer and the file sink.
+  public struct PreRoll: Sendable, Hashable {
+    /// The seconds of encoded video kept: a movie begins at the newest key frame at least this old.
+    public var duration: Double
+    /// The branch after the camera's tee, up to the encoded tee: `queue ! videoconvert ! [caps !]
+    /// <encoder> [! <parser>]` — the recording chain without its muxer.
+    public var encoding: [HVTElementDescription]
+  }
+
+  /// The tee the encoded stream is split at, for recordings, when there is a pre-roll. It goes on
+  /// without any branch linked (`allow-not-linked`): between recordings the stream only fills the
+  /// pre-roll.
+  static let encodedTee = HVTElementDescription("tee", name: encodedTeeName, ["allow-not-linked": "true"])
+  static let encodedTeeName = "encoded"
+
+  /// A copy with a pre-roll of `duration` seconds: the recording chain's encoding runs all the time, up
+  /// to the encoded tee, and recordings are a queue and the muxer. The queue holds what the pre-roll gives
+  /// a recording at its start (`duration`, and a key-frame interval) besides the three seconds a slow
+  /// muxer start needs. Movies with a pre-roll are silent: the microphone would have to run all the time
+  /// too, which the sound's chains (``RecordingAudio``) do not do.
+  func withPreRoll(duration: Double, soundAsked: Bool) -> HVTPipelineModel {
+    guard let muxer = recording.firstIndex(where: { $0.name == Self.muxerName }) else { return self }
+    var model = self
+    let seconds = Int((duration + 5).rounded(.up))
+    var encoding = Array(recording[..<muxer])
+    encoding[0] = encoding[0].named("pre-roll-queue")
+    model.preRoll = PreRoll(duration: duration, encoding: encoding)
+    model.recording = [
+      HVTElementDescription(
+        "queue", name: "recording-queue",
+        ["max-size-buffers": "0", "max-size-bytes": "0", "max-size-time": String(UInt64(seconds) * 1_000_000_000)]),
+      recording[muxer],
+    ]
+    if soundAsked, model.audio != nil || model.audioUnavailableReason == nil {
+      model.audioUnavailableReason = "movies with a pre-roll are recorded without sound"
+    }
+    model.audio = nil
+    return model
+  }
+
+  /// The pre-roll's branch as `gst-launch-1.0` words: `t. ! <encoding> ! tee name=encoded …`; none
+  /// without a pre-roll.
+  func preRollWords(namingCapsFilters: Bool = false) -> [String] {
+    guard let preRoll else { return [] }
+    return ["\(Self.teeName).", "!"]
+      + Self.launchWords(preRoll.encoding + [Self.encodedTee], namingCapsFilters: namingCapsFilters)
+  }
+
+  /// The tee a recording branch starts from: the encoded tee with a pre-roll, else the camera's.
+  var recordingTeeName: String { preRoll == nil ? Self.teeName : Self.encodedTeeName }
+}
