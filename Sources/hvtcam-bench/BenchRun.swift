@@ -36,6 +36,7 @@ struct BenchRun {
       rows += try MemoryRows(resolution: resolution, plan: plan, directory: directory).run(log: log)
       rows += try CrashRows(resolution: resolution, plan: plan, directory: directory).run(log: log)
     }
+    if plan.soakRecordings > 0 { rows += try PreRollRows(directory: directory).run(log: log) }
     let formatter = ISO8601DateFormatter()
     let report = BenchReport(
       mode: options.quick ? "quick" : "full", command: Self.command(), date: formatter.string(from: Date()),

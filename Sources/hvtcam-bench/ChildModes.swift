@@ -15,8 +15,12 @@ struct ChildReport: Codable, Sendable {
   var previewLost: [Int]?
   /// `soak`: resident set size after the warm-up and after the soak, in MiB.
   var residentBefore: Double?
-  /// `soak`: see `residentBefore`.
+  /// `soak`: see `residentBefore`. `pre-roll`: the resident set size once the pre-roll is full, in MiB.
   var residentAfter: Double?
+  /// `pre-roll`: the encoded bytes the pre-roll holds then.
+  var preRollBytes: Int?
+  /// `pre-roll`: the seconds of video it holds then.
+  var preRollSeconds: Double?
 
   static let prefix = "RESULT "
 
@@ -47,6 +51,7 @@ enum ChildMode {
     case "record": try record(options)
     case "concurrent": try concurrent(options)
     case "soak": try soak(options)
+    case "pre-roll": try preRoll(options)
     case "crash": try crash(options)
     case "preview": try preview(options)
     case "camerabin-preview": try camerabinPreview(options)
@@ -152,6 +157,25 @@ enum ChildMode {
     var report = ChildReport()
     report.residentBefore = before
     report.residentAfter = after
+    try report.emit()
+  }
+
+  /// Presents the camera with a pre-roll of `--seconds`, waits until it is full and one more second (a
+  /// key-frame interval, so that what is kept has its steady size), then reports the resident set size
+  /// and what the pre-roll holds.
+  static func preRoll(_ options: BenchOptions) throws {
+    let camera = try OurCamera(quality: options.quality, directory: options.directory)
+    camera.controller.preRollDuration = Double(options.seconds)
+    camera.setVideoMode(true)
+    let filled = camera.delegate.expectPreRollFilled()
+    _ = try camera.present()
+    _ = try filled.wait("the pre-roll to fill", seconds: Double(options.seconds) + 30)
+    waitForSchedule(until: .now + .seconds(1))
+    var report = ChildReport()
+    report.residentAfter = residentMiB()
+    let fill = camera.controller.preRollFill
+    (report.preRollBytes, report.preRollSeconds) = (fill?.bytes, fill?.seconds)
+    camera.dismiss()
     try report.emit()
   }
 

@@ -20,6 +20,7 @@ final class BenchDelegate: HVTCameraControllerDelegate, @unchecked Sendable {
     var movie: Awaited<Delivery>?
     var previewStarted: Awaited<Instant>?
     var recordingStarted: Awaited<URL>?
+    var preRollFilled: Awaited<HVTPreRollFill>?
     var errors: [String] = []
   }
 
@@ -41,6 +42,8 @@ final class BenchDelegate: HVTCameraControllerDelegate, @unchecked Sendable {
   func expectPreviewStarted() -> Awaited<Instant> { expect(\.previewStarted) }
   /// The partial file of the next recording (from `HVTCameraEvent.recordingStarted`).
   func expectRecordingStarted() -> Awaited<URL> { expect(\.recordingStarted) }
+  /// The pre-roll's fill when it first holds its duration (from `HVTCameraEvent.preRollFilled`).
+  func expectPreRollFilled() -> Awaited<HVTPreRollFill> { expect(\.preRollFilled) }
 
   private func expect<Value>(_ slot: WritableKeyPath<Waiters, Awaited<Value>?>) -> Awaited<Value> {
     let awaited = Awaited<Value>()
@@ -88,6 +91,7 @@ final class BenchDelegate: HVTCameraControllerDelegate, @unchecked Sendable {
     switch event {
     case .previewStarted(let instant): waiters.withLock { $0.previewStarted }?.fulfill(instant)
     case .recordingStarted(let url): waiters.withLock { $0.recordingStarted }?.fulfill(url)
+    case .preRollFilled(let fill): waiters.withLock { $0.preRollFilled }?.fulfill(fill)
     default: break
     }
   }
