@@ -46,6 +46,8 @@ struct BenchOptions {
   var directory = FileManager.default.temporaryDirectory
   /// Child modes: leave glibc's mmap threshold as it is (`HVTCameraRuntime.pinsMmapThreshold = false`).
   var leavesAllocatorAlone = false
+  /// `record` child: without sound (`capturesAudio = false`).
+  var silent = false
   /// `preview` child: show the default controls.
   var controls = false
   /// `preview` child: record, change the flash and take stills while the preview runs.
@@ -86,6 +88,7 @@ struct BenchOptions {
       case "--recordings": recordings = try number(argument)
       case "--directory": directory = URL(fileURLWithPath: try value(argument), isDirectory: true)
       case "--leave-allocator-alone": leavesAllocatorAlone = true
+      case "--silent": silent = true
       case "--controls": controls = true
       case "--activity": activity = true
       case "-h", "--help": throw UsageError(Self.usage, exitCode: 0)

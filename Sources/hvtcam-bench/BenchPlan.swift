@@ -31,6 +31,12 @@ struct BenchPlan: Codable, Sendable {
   var crashRepetitions: Int
   /// The preview-window rows (absent from the reports of runs made before they existed).
   var previewWindow: PreviewWindow?
+  /// Frames of the long recording whose sound's drift from its picture is measured (none: no such row;
+  /// absent from older reports).
+  var driftFrames: Int? = nil
+  /// Seconds of the longer pre-roll the pre-roll row sets against one of a second (none: no such row;
+  /// absent from older reports).
+  var preRollSeconds: Int? = nil
 
   /// Rounds and seconds of the preview-window rows, at the first size.
   struct PreviewWindow: Codable, Sendable {
@@ -48,14 +54,15 @@ struct BenchPlan: Codable, Sendable {
     resolutions: ["1280x720", "1920x1080"], rounds: 8, burst: 20, recordingSeconds: 2, cpuFrames: 300,
     cpuShortFrames: 30, cpuRepetitions: 5, concurrentCameras: [1, 2, 4], concurrentSeconds: 5, soakStills: 200,
     soakRecordings: 20,
-    crashAfterSeconds: 3, crashRepetitions: 2, previewWindow: PreviewWindow(rounds: 6, seconds: 4))
+    crashAfterSeconds: 3, crashRepetitions: 2, previewWindow: PreviewWindow(rounds: 6, seconds: 4),
+    driftFrames: 18_000, preRollSeconds: 11)
 
   /// The smoke run: every row, few repetitions, 1280x720 only; about a minute.
   static let quick = BenchPlan(
     resolutions: ["1280x720"], rounds: 2, burst: 5, recordingSeconds: 1, cpuFrames: 90, cpuShortFrames: 30,
     cpuRepetitions: 1,
     concurrentCameras: [1, 2, 4], concurrentSeconds: 1, soakStills: 20, soakRecordings: 2, crashAfterSeconds: 3,
-    crashRepetitions: 1, previewWindow: PreviewWindow(rounds: 1, seconds: 2))
+    crashRepetitions: 1, previewWindow: PreviewWindow(rounds: 1, seconds: 2), preRollSeconds: 3)
 
   /// The real-camera rows (`--camera`), under emulation in the VM tier: 640x480 only, four rounds.
   static let realCamera = BenchPlan(

@@ -31,12 +31,16 @@ struct BenchRun {
     rows += try ConcurrencyRows(plan: plan, directory: directory).run(log: log)
     if let resolution = plan.resolutions.first {
       rows += try PreviewRows(resolution: resolution, plan: plan, directory: directory).run(log: log)
+      rows += try ThumbnailRows(resolution: resolution, plan: plan, directory: directory).run(log: log)
+      rows += try DriftRows(resolution: resolution, plan: plan, directory: directory).run(log: log)
     }
     for resolution in plan.resolutions {
       rows += try MemoryRows(resolution: resolution, plan: plan, directory: directory).run(log: log)
       rows += try CrashRows(resolution: resolution, plan: plan, directory: directory).run(log: log)
     }
-    if plan.soakRecordings > 0 { rows += try PreRollRows(directory: directory).run(log: log) }
+    if let seconds = plan.preRollSeconds {
+      rows += try PreRollRows(directory: directory, longSeconds: seconds).run(log: log)
+    }
     let formatter = ISO8601DateFormatter()
     let report = BenchReport(
       mode: options.quick ? "quick" : "full", command: Self.command(), date: formatter.string(from: Date()),

@@ -4,7 +4,9 @@ import HVTCamera
 /// CPU per recorded frame: HVTCamera recording `cpuFrames` frames live in a child process of its own,
 /// against `gst-launch-1.0` running the same pipeline — the `gst-launch-1.0` line `hvtcam describe`
 /// prints for the same settings, i.e. the same elements and properties. CPU time is the whole process's
-/// (user + system, from wait4), start-up included, divided by the frames in the file.
+/// (user + system, from wait4), start-up included, divided by the frames in the file. Both record sound
+/// (the simulated microphone, AAC); ours also records silent, for the cost of the sound, and the long
+/// movies of both are read by ffprobe for how their picture and sound line up (``AVSync``).
 struct CPURows {
   let resolution: String
   let plan: BenchPlan
@@ -16,6 +18,12 @@ struct CPURows {
     let (long, short) = (plan.cpuFrames, plan.cpuShortFrames)
     var ours = (whole: Series(), steady: Series(), fixed: Series())
     var theirs = (whole: Series(), steady: Series(), fixed: Series())
+    var silent = Series()
+    var sync = (ours: (start: Series(), end: Series()), theirs: (start: Series(), end: Series()))
+    func note(_ measured: AVSync, _ series: inout (start: Series, end: Series)) {
+      series.start.add(measured.startOffset)
+      series.end.add(measured.endDifference)
+    }
     for repetition in 0..<plan.cpuRepetitions {
       log(
         "\(resolution): CPU per frame, recordings of \(long) and \(short) frames, \(repetition + 1) of \(plan.cpuRepetitions)"
@@ -24,12 +32,14 @@ struct CPURows {
       // rest the cost of starting and stopping. The order alternates between repetitions.
       var costs: [String: Double] = [:]
       let runs: [(String, () throws -> Double)] = [
-        ("ours-long", { try self.hvtcamera(quality: quality, frames: long) }),
-        ("theirs-long", { try self.gstLaunch(model: model, frames: long) }),
+        ("ours-long", { try self.hvtcamera(quality: quality, frames: long) { note($0, &sync.ours) } }),
+        ("theirs-long", { try self.gstLaunch(model: model, frames: long) { note($0, &sync.theirs) } }),
         ("ours-short", { try self.hvtcamera(quality: quality, frames: short) }),
         ("theirs-short", { try self.gstLaunch(model: model, frames: short) }),
+        ("ours-long-silent", { try self.hvtcamera(quality: quality, frames: long, silent: true) }),
       ]
       for (name, run) in repetition % 2 == 0 ? runs : runs.reversed() { costs[name] = try run() }
+      silent.add(costs["ours-long-silent"]! * 1000 / Double(long))
       func add(_ series: inout (whole: Series, steady: Series, fixed: Series), _ prefix: String) {
         let (longCost, shortCost) = (costs["\(prefix)-long"]!, costs["\(prefix)-short"]!)
         let steady = (longCost - shortCost) / Double(long - short)
@@ -57,11 +67,28 @@ struct CPURows {
         title: "CPU to start and stop a recording process: CPU of \(short) frames − \(short) × the steady cost",
         resolution: resolution, unit: "ms", hvtcamera: ours.fixed,
         reference: ("gst-launch-1.0", reference, theirs.fixed)),
+      Row(
+        id: "cpu-sound", title: "CPU per recorded frame with sound (the simulated microphone, AAC), \(long) frames",
+        resolution: resolution, unit: "ms", hvtcamera: ours.whole,
+        reference: ("hvtcamera", "the same recording without sound (capturesAudio = false)", silent)),
+      Row(
+        id: "av-start-offset",
+        title: "A/V: |first video packet − first sound packet| of a \(long)-frame movie (ffprobe)",
+        resolution: resolution, unit: "ms", hvtcamera: sync.ours.start,
+        reference: ("gst-launch-1.0", reference, sync.theirs.start), hasRatio: false),
+      Row(
+        id: "av-end-difference",
+        title: "A/V: |end of the picture − end of the sound| of a \(long)-frame movie (ffprobe): the drift",
+        resolution: resolution, unit: "ms", hvtcamera: sync.ours.end,
+        reference: ("gst-launch-1.0", reference, sync.theirs.end), hasRatio: false),
     ]
   }
 
-  /// CPU seconds of this benchmark's `record` child recording `frames` frames.
-  private func hvtcamera(quality: HVTCameraController.QualityType, frames: Int) throws -> Double {
+  /// CPU seconds of this benchmark's `record` child recording `frames` frames (`silent`: without sound);
+  /// `measure` is given how the movie's picture and sound line up.
+  func hvtcamera(
+    quality: HVTCameraController.QualityType, frames: Int, silent: Bool = false, measure: ((AVSync) -> Void)? = nil
+  ) throws -> Double {
     let output = directory.appendingPathComponent("cpu-ours-\(UUID().uuidString.prefix(8))", isDirectory: true)
     defer { try? FileManager.default.removeItem(at: output) }
     let child = try ChildProcess(
@@ -69,16 +96,24 @@ struct CPURows {
       [
         "--child", "record", "--quality", quality.commandLineName, "--frames", String(frames),
         "--directory", output.path,
-      ])
-    let ending = child.wait()
+      ] + (silent ? ["--silent"] : []))
+    let ending = child.wait(timeout: max(300, Double(frames) / 30 * 2))
     guard !ending.signalled, ending.status == 0, let recorded = try ChildReport(output: ending.output).frames,
       recorded == frames
     else { throw BenchError.failed("the recording child failed: \(ending.output.suffix(3))") }
+    if let measure {
+      let movies = try FileManager.default.contentsOfDirectory(at: output, includingPropertiesForKeys: nil)
+      guard let movie = movies.first(where: { $0.pathExtension == "mp4" }) else {
+        throw BenchError.failed("the recording child left no movie in \(output.path)")
+      }
+      measure(try AVSync.measure(movie))
+    }
     return ending.cpuSeconds
   }
 
-  /// CPU seconds of `gst-launch-1.0` running the model's pipeline for `frames` frames (`num-buffers`).
-  private func gstLaunch(model: HVTPipelineModel, frames: Int) throws -> Double {
+  /// CPU seconds of `gst-launch-1.0` running the model's pipeline for `frames` frames (`num-buffers`);
+  /// `measure` is given how the movie's picture and sound line up.
+  private func gstLaunch(model: HVTPipelineModel, frames: Int, measure: ((AVSync) -> Void)? = nil) throws -> Double {
     let file = directory.appendingPathComponent("cpu-gst-launch-\(UUID().uuidString.prefix(8)).mp4")
     defer { try? FileManager.default.removeItem(at: file) }
     let command = model.launchCommand(mode: .video, output: file.path, frames: frames)
@@ -92,6 +127,7 @@ struct CPURows {
     guard written == frames else {
       throw BenchError.failed("gst-launch-1.0 wrote \(written) frames of \(frames) to \(file.path)")
     }
+    if let measure { measure(try AVSync.measure(file)) }
     return ending.cpuSeconds
   }
 }

@@ -17,6 +17,7 @@ final class CameraBin: @unchecked Sendable {
     var firstViewfinderFrame: Awaited<Instant>?
     var imageTimestamps: [UInt] = []
     var imageDone: Awaited<Instant>?
+    var previewImage: Awaited<Instant>?
     var videoDone: Awaited<Instant>?
     var encoderEntry: Awaited<Instant>?
     /// Properties camerabin's encoders refused, and errors it posted.
@@ -35,10 +36,12 @@ final class CameraBin: @unchecked Sendable {
 
   /// Builds camerabin in NULL. `encoder` and `photoEncoder` are our model's elements, whose properties
   /// camerabin's own `x264enc` and `jpegenc` get; the viewfinder is a `viewfinder` element of that
-  /// factory (`fakesink`, or a window sink for the preview rows).
+  /// factory (`fakesink`, or a window sink for the preview rows). With `previews`, camerabin posts a
+  /// `preview-image` of each still at that size (`post-previews`, `preview-caps`).
   init(
     size: HVTFrameSize, encoder: HVTElementDescription, photoEncoder: HVTElementDescription, directory: URL,
-    viewfinder viewfinderFactory: String = "fakesink", camera source: BenchCamera = .simulated
+    viewfinder viewfinderFactory: String = "fakesink", camera source: BenchCamera = .simulated,
+    previews: HVTFrameSize? = nil
   ) throws {
     self.size = size
     self.directory = directory
@@ -61,7 +64,11 @@ final class CameraBin: @unchecked Sendable {
     for property in ["viewfinder-caps", "image-capture-caps", "video-capture-caps"] {
       try pipeline.setProperty(property, fromString: caps)
     }
-    try pipeline.setProperty("post-previews", fromString: "false")
+    try pipeline.setProperty("post-previews", fromString: previews == nil ? "false" : "true")
+    if let previews {
+      try pipeline.setProperty(
+        "preview-caps", fromString: "video/x-raw,format=RGB,width=\(previews.width),height=\(previews.height)")
+    }
     let profile = try EncodingProfile.container(
       name: "mp4", description: "MP4 with H.264 video, no audio", format: "video/quicktime,variant=iso",
       presetName: "mp4mux")
@@ -111,6 +118,8 @@ final class CameraBin: @unchecked Sendable {
       switch message {
       case .element(_, "image-done", _):
         records.withLock { $0.imageDone }?.fulfill(now)
+      case .element(_, "preview-image", _):
+        records.withLock { $0.previewImage }?.fulfill(now)
       case .element(_, "video-done", _):
         records.withLock { $0.videoDone }?.fulfill(now)
       case .error(let report):
@@ -187,6 +196,20 @@ final class CameraBin: @unchecked Sendable {
     let pts = records.withLock { $0.imageTimestamps.count > before ? $0.imageTimestamps[before] : nil }
     guard let pts else { throw BenchError.failed("camerabin's jpegenc saw no frame") }
     return (start.duration(to: finished), ClockTime.seconds(runningTime) - ClockTime.seconds(pts))
+  }
+
+  /// Takes a still with `post-previews` on: returns the time from `start-capture` to the `preview-image`
+  /// message, then waits for `image-done`.
+  func takeStillPreview() throws -> Duration {
+    captures += 1
+    try pipeline.setProperty("location", fromString: directory.appendingPathComponent("IMG_\(captures).jpg").path)
+    let (preview, done) = (Awaited<Instant>(), Awaited<Instant>())
+    records.withLock { ($0.previewImage, $0.imageDone) = (preview, done) }
+    let start = ContinuousClock.now
+    try pipeline.emit("start-capture")
+    let previewed = try preview.wait("camerabin's preview-image")
+    _ = try done.wait("camerabin's image-done")
+    return start.duration(to: previewed)
   }
 
   /// Switches to video mode (camerabin renegotiates its video branch).

@@ -63,15 +63,17 @@ enum ChildMode {
   }
 
   /// Records exactly `--frames` frames (the maximum duration stops it on the frames' timestamps), then
-  /// exits: the process's CPU time is the cost of a 300-frame recording, start-up included.
+  /// exits: the process's CPU time is the cost of a 300-frame recording, start-up included. With sound
+  /// from the simulated microphone, unless `--silent`.
   static func record(_ options: BenchOptions) throws {
     let camera = try OurCamera(quality: options.quality, directory: options.directory)
     camera.controller.videoMaximumDuration = Double(options.frames) / 30
+    camera.controller.capturesAudio = !options.silent
     camera.setVideoMode(true)
     let movie = camera.delegate.expectMovie()
     try camera.controller.present()
     _ = try camera.startRecording()
-    let delivery = try movie.wait("the movie", seconds: Double(options.frames) / 30 + 30)
+    let delivery = try movie.wait("the movie", seconds: Double(options.frames) / 30 * 1.5 + 30)
     camera.dismiss()
     var report = ChildReport()
     report.frames = delivery.metadata.frameCount

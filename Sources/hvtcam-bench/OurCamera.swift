@@ -13,6 +13,8 @@ final class BenchDelegate: HVTCameraControllerDelegate, @unchecked Sendable {
     var metadata: HVTMediaMetadata
     /// The photo or movie file.
     var url: URL
+    /// Whether the info dictionary held a thumbnail (`.thumbnail`).
+    var hasThumbnail: Bool
   }
 
   private struct Waiters {
@@ -64,7 +66,7 @@ final class BenchDelegate: HVTCameraControllerDelegate, @unchecked Sendable {
     guard let metadata = info[.mediaMetadata] as? HVTMediaMetadata,
       let url = (info[.imageURL] ?? info[.mediaURL]) as? URL
     else { return }
-    let delivery = Delivery(arrival: arrival, metadata: metadata, url: url)
+    let delivery = Delivery(arrival: arrival, metadata: metadata, url: url, hasThumbnail: info[.thumbnail] != nil)
     if info[.mediaType] as? HVTMediaType == .movie {
       waiters.withLock { $0.movie }?.fulfill(delivery)
     } else {
@@ -139,12 +141,18 @@ final class OurCamera {
   /// `takePicture()`; returns the time until the delegate holds the JPEG on disk, and the frame's age at
   /// the call (`HVTMediaMetadata.frameAge`).
   func takePicture() throws -> (shutter: Duration, frameAge: Double) {
+    let (shutter, delivery) = try takePhoto()
+    return (shutter, delivery.metadata.frameAge ?? .nan)
+  }
+
+  /// `takePicture()`; returns the time until the delegate holds the photo, and the delivery.
+  func takePhoto() throws -> (shutter: Duration, delivery: BenchDelegate.Delivery) {
     let photo = delegate.expectPhoto()
     let start = ContinuousClock.now
     controller.takePicture()
     let delivery = try photo.wait("a photo")
     delegate.flush()  // the photo stays in flight until the delegate has returned
-    return (start.duration(to: delivery.arrival), delivery.metadata.frameAge ?? .nan)
+    return (start.duration(to: delivery.arrival), delivery)
   }
 
   /// Switches between photo and video mode (the camera keeps running).

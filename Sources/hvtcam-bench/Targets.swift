@@ -67,6 +67,16 @@ enum Targets {
                   steady?.reference?.median ?? .nan, $0)
               } ?? "")))
       }
+      for id in ["av-start-offset", "av-end-difference", "av-long-start-offset", "av-long-end-difference"] {
+        guard let row = row(id, resolution), let ours = row.hvtcamera else { continue }
+        let frame = 1000.0 / 30
+        verdicts.append(
+          TargetVerdict(
+            goal: "\(row.title.prefix { $0 != "(" }.trimmingCharacters(in: .whitespaces)) < one frame (33.3 ms)",
+            resolution: resolution, met: ours.max < frame,
+            measured: String(format: "at most %.1f ms (median %.1f)", ours.max, ours.median)
+              + (row.reference.map { String(format: "; gst-launch-1.0 %.1f ms", $0.median) } ?? "")))
+      }
       if let row = row("rss-growth", resolution), let growth = row.hvtcamera?.median {
         verdicts.append(
           TargetVerdict(

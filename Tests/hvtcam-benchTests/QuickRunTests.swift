@@ -13,7 +13,8 @@ struct QuickRunTests {
     ("cpu-per-frame", true), ("cpu-per-frame-steady", true), ("cpu-fixed", true), ("rss-growth", false),
     ("rss-growth-allocator-left-alone", false), ("crash-recoverable", true), ("preview-latency", true),
     ("preview-latency-gst-launch", true), ("preview-latency-controls", true), ("preview-lost-controls", false),
-    ("preview-cpu-controls", true),
+    ("preview-cpu-controls", true), ("cpu-sound", true), ("av-start-offset", true), ("av-end-difference", true),
+    ("thumbnail", true),
   ]
   /// The rows of each concurrent camera count.
   static let concurrentRows = ["concurrent-cpu", "concurrent-lost", "concurrent-preview-lost"]
@@ -51,6 +52,8 @@ struct QuickRunTests {
       #expect(isMeasured(found?["hvtcamera"]), "row \(id): HVTCamera's figure")
       if hasReference { #expect(isMeasured(found?["reference"]), "row \(id): the alternative's figure") }
     }
+    let preRoll = row("pre-roll-rss-per-second", "1920x1080")
+    #expect(isMeasured(preRoll?["hvtcamera"]) && isMeasured(preRoll?["reference"]), "the pre-roll row at 1920x1080")
     for cameras in [1, 2, 4] {
       for id in Self.concurrentRows {
         #expect(isMeasured(row(id, "640x480 x\(cameras)")?["hvtcamera"]), "row \(id) with \(cameras) camera(s)")
