@@ -26,8 +26,11 @@ extension RecordCommandTests {
     let discovery = try await expectH264Movie(at: path)
     let duration = try #require(discovery.duration, "\(discovery)")
     #expect(abs(duration - 2.0) <= 1.0 / 30 + 1e-6, "duration \(duration) s")
+    // Picture and sound, both from the pre-roll on, lined up, with no hole.
     let streams = try await MediaInspector.streams(path)
-    #expect(streams.map(\.type) == ["video"] && streams[0].largestGap < 1.0 / 30, "\(streams)")
+    #expect(streams.map(\.type).sorted() == ["audio", "video"], "\(streams)")
+    for stream in streams { #expect(stream.largestGap < 1.0 / 30 && abs(stream.start) < 1.0 / 30, "\(stream)") }
+    if streams.count == 2 { #expect(abs(streams[0].end - streams[1].end) < 1.0 / 30, "\(streams)") }
     #expect(try await MediaInspector.decodedFrameCount(path) == 60)
     LeakTests.expectNoLeaks(result)
   }

@@ -8,7 +8,8 @@ import HVTGStreamer
 ///
 /// A recording is linked to the encoded tee between two encoded frames and given what is kept first
 /// (``withKept(_:)``): its movie begins at a key frame between ``duration`` and ``duration`` plus a
-/// key-frame interval before it was asked for, and goes on with the encoder's next frame.
+/// key-frame interval before it was asked for, and goes on with the encoder's next frame. With sound, the
+/// pre-roll's microphone (``sound``) keeps the raw sound from the oldest frame kept on.
 final class PreRollBuffer: @unchecked Sendable {
   private struct Kept {
     let buffer: Buffer
@@ -23,6 +24,8 @@ final class PreRollBuffer: @unchecked Sendable {
     var bytes = 0
     var filled = false
     var closed = false
+    /// The encoded stream's time segment (`x264enc` starts it at 1000 hours): kept times are running times.
+    var segment: (start: UInt, base: UInt) = (0, 0)
 
     var fill: HVTPreRollFill {
       guard let first = kept.first, let last = kept.last else { return HVTPreRollFill(frames: 0, seconds: 0, bytes: 0) }
@@ -34,15 +37,18 @@ final class PreRollBuffer: @unchecked Sendable {
   let duration: Double
   /// The encoded tee, which recordings link to.
   let tee: Element
+  /// The pre-roll's sound, for movies with sound; `nil` for silent ones.
+  let sound: PreRollSound?
   private let teeSink: Pad
   private let bin: Bin
   private let state = Locked(State())
 
-  /// Builds the pre-roll's bin (not yet attached). `frameInterval` is the duration of a frame whose
-  /// buffer carries none; `onFilled` is called once, on the encoder's streaming thread, when the pre-roll
-  /// first holds ``duration`` seconds.
+  /// Builds the pre-roll's bin (not yet attached), and with `microphone` (the chain of the movies' sound
+  /// source) its sound. `frameInterval` is the duration of a frame whose buffer carries none; `onFilled`
+  /// is called once, on the encoder's streaming thread, when the pre-roll first holds ``duration``
+  /// seconds.
   init(
-    _ preRoll: HVTPipelineModel.PreRoll, frameInterval: Double,
+    _ preRoll: HVTPipelineModel.PreRoll, microphone: [HVTElementDescription]?, frameInterval: Double,
     onFilled: @escaping @Sendable (HVTPreRollFill) -> Void
   ) throws {
     duration = preRoll.duration
@@ -59,11 +65,19 @@ final class PreRollBuffer: @unchecked Sendable {
     try bin.addGhostPad("sink", target: entry)
     try bin.addGhostPad("src", target: exit)
     self.teeSink = teeSink
+    let state = self.state
+    sound = try microphone.map { try PreRollSound(source: $0) { state.withLock { $0.kept.first?.time } } }
     let keep = ClockTime.from(seconds: preRoll.duration)
     let fallback = ClockTime.from(seconds: frameInterval)
-    teeSink.addProbe(.buffer) { [state] _, info in
+    teeSink.addProbe([.buffer, .eventDownstream]) { _, info in
+      if case .segment(let start, let base)? = info.event {
+        state.withLock { $0.segment = (start, base) }
+        return .ok
+      }
       guard let buffer = info.buffer, ClockTime.isValid(buffer.presentationTime) else { return .ok }
-      let time = buffer.presentationTime
+      let segment = state.withLock { $0.segment }
+      guard buffer.presentationTime >= segment.start else { return .ok }
+      let time = buffer.presentationTime - segment.start + segment.base
       let frame = Kept(
         buffer: buffer.retained(), time: time,
         end: time &+ (ClockTime.isValid(buffer.duration) ? buffer.duration : fallback),
@@ -73,11 +87,13 @@ final class PreRollBuffer: @unchecked Sendable {
         guard !state.closed, frame.isKeyFrame || !state.kept.isEmpty else { return nil }
         state.kept.append(frame)
         state.bytes += frame.size
-        if let start = state.kept.lastIndex(where: { $0.isKeyFrame && $0.time &+ keep <= frame.end }), start > 0 {
+        // From the newest key frame at least `keep` older than the newest frame's start: a movie linked
+        // after that frame arrived begins at least `keep` before its call.
+        if let start = state.kept.lastIndex(where: { $0.isKeyFrame && $0.time &+ keep <= frame.time }), start > 0 {
           state.bytes -= state.kept[..<start].reduce(0) { $0 + $1.size }
           state.kept.removeFirst(start)
         }
-        guard !state.filled, let first = state.kept.first, first.time &+ keep <= frame.end else { return nil }
+        guard !state.filled, let first = state.kept.first, first.time &+ keep <= frame.time else { return nil }
         state.filled = true
         return state.fill
       }
@@ -110,6 +126,7 @@ final class PreRollBuffer: @unchecked Sendable {
 
   /// Lets go of what is kept and keeps nothing more: the camera is stopping.
   func close() {
+    sound?.close()
     state.withLock { state in
       state.closed = true
       state.kept.removeAll()

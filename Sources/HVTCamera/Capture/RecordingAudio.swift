@@ -78,8 +78,13 @@ final class RecordingAudio: @unchecked Sendable {
     }
   }
 
-  /// The microphone's bin, `<branch>-microphone`: its errors cost the movie its sound only.
-  let microphone: Bin
+  /// The microphone's bin, `<branch>-microphone`: its errors cost the movie its sound only; `nil` when
+  /// the sound comes from a pre-roll's microphone (``preRoll``).
+  private let microphone: Bin?
+  /// The pre-roll whose sound the movie takes, instead of a microphone of its own.
+  private let preRoll: PreRollSound?
+  /// The pre-roll sound tee's pad the branch is linked to.
+  private let preRollPad = Locked<Pad?>(nil)
   private let branch: Bin
   private let entry: Pad
   private let encoding: ElementChain
@@ -126,12 +131,14 @@ final class RecordingAudio: @unchecked Sendable {
   /// holds the movie's video at the muxer: it is opened at the first encoded sound (its caps are at the
   /// muxer by then), when the movie goes without sound, or ``startTimeout`` after the first frame without
   /// either, when the sound is given up and `onSilence` says why. `pauses` are the recording's, which the
-  /// sound leaves out as the video does.
+  /// sound leaves out as the video does. With `preRoll`, the sound comes from the pre-roll's microphone
+  /// (``linkToPreRoll()``) and `audio`'s source is not built.
   init(
     _ audio: HVTPipelineModel.Audio, in branch: Bin, muxer: Element, limit: UInt, gate: MuxerGate,
-    pauses: RecordingPauses, onSilence: @escaping @Sendable (String) -> Void
+    pauses: RecordingPauses, preRoll: PreRollSound? = nil, onSilence: @escaping @Sendable (String) -> Void
   ) throws {
     self.branch = branch
+    self.preRoll = preRoll
     self.muxer = muxer
     self.gate = gate
     self.pauses = pauses
@@ -143,12 +150,17 @@ final class RecordingAudio: @unchecked Sendable {
     }
     self.entry = entry
     try branch.addGhostPad("audio", target: entry)
-    microphone = Bin(name: "\(branch.name)-microphone")
-    let source = try ElementChain(audio.source, in: microphone)
-    guard let output = source.last.staticPad("src") else {
-      throw HVTCameraError.pipelineSetupFailed(.missingPad(element: source.last.path, pad: "src"))
+    if preRoll == nil {
+      let microphone = Bin(name: "\(branch.name)-microphone")
+      let source = try ElementChain(audio.source, in: microphone)
+      guard let output = source.last.staticPad("src") else {
+        throw HVTCameraError.pipelineSetupFailed(.missingPad(element: source.last.path, pad: "src"))
+      }
+      try microphone.addGhostPad("src", target: output)
+      self.microphone = microphone
+    } else {
+      microphone = nil
     }
-    try microphone.addGhostPad("src", target: output)
     timing = Locked(Timing(end: limit + overrun))
     installProbe()
     // The encoding chain is linked to the muxer at its first encoded sound, held there meanwhile.
@@ -165,7 +177,7 @@ final class RecordingAudio: @unchecked Sendable {
 
   /// The microphone bin's object path in the camera pipeline (its elements' paths start with it), also
   /// after it left it: the errors it posted there arrive afterwards.
-  var path: String { joinedPath.withLock { $0 } ?? microphone.path }
+  var path: String { joinedPath.withLock { $0 } ?? microphone?.path ?? preRoll?.path ?? "\(branch.path)/audio" }
 
   /// Seconds of sound in the movie so far, from its start.
   var duration: Double { ClockTime.seconds(timing.withLock { $0.written }) }
@@ -177,6 +189,7 @@ final class RecordingAudio: @unchecked Sendable {
   /// outside the pipeline, so that one that cannot open never touches the camera. Returns why there is no
   /// sound, or `nil`. Takes as long as the microphone needs to open: call it off the controller queue.
   func open() -> String? {
+    guard let microphone else { return nil }
     guard microphone.setState(.paused) != .failure else {
       microphone.setState(.null)
       return "the microphone (\(HVTPipelineModel.microphoneName)) could not be opened"
@@ -187,8 +200,10 @@ final class RecordingAudio: @unchecked Sendable {
   /// Adds the opened microphone to `session`'s pipeline, links it to the branch's audio pad, starts it
   /// and waits (at most ``startTimeout``) for its first buffer, before the video is linked: a microphone
   /// that fails before it delivers is taken out with the encoding chain (``detach()``). The branch must
-  /// already be in the pipeline. Returns why there is no sound, or `nil` when the microphone delivers.
+  /// already be in the pipeline. Returns why there is no sound, or `nil` when the microphone delivers
+  /// (and at once with a pre-roll's sound, which ``linkToPreRoll()`` links after the video).
   func join(_ session: CaptureSession) -> String? {
+    guard let microphone else { return nil }
     do {
       try session.pipeline.add(microphone)
       joined.withLock { $0 = true }
@@ -208,6 +223,29 @@ final class RecordingAudio: @unchecked Sendable {
       return "the microphone (\(HVTPipelineModel.microphoneName)) gave no sound within \(Self.startTimeout) s"
     }
     return nil
+  }
+
+  /// Links the branch's audio pad to a new pad of the pre-roll's sound tee, between two buffers of sound,
+  /// and gives it the sound kept: the probe cuts it at the movie's first frame, which the video's link
+  /// has set. Call it after the video is linked, off the controller queue. Returns why there is no sound,
+  /// or `nil`.
+  func linkToPreRoll() -> String? {
+    guard let preRoll else { return nil }
+    guard preRoll.isRunning, let input = branch.staticPad("audio") else {
+      return "the pre-roll's microphone is not running"
+    }
+    return preRoll.withKept { kept -> String? in
+      guard let pad = preRoll.tee.requestPad("src_%u") else { return "the pre-roll's sound tee gave no pad" }
+      do {
+        try pad.link(to: input)
+      } catch {
+        preRoll.tee.releaseRequestPad(pad)
+        return "the pre-roll's sound could not be linked to the recording: \(error)"
+      }
+      preRollPad.withLock { $0 = pad }
+      for buffer in kept { pad.push(buffer) }
+      return nil
+    }
   }
 
   /// At the first encoded sound, in the blocking probe that holds it: links the encoding chain to the
@@ -345,9 +383,17 @@ final class RecordingAudio: @unchecked Sendable {
   /// to stop: call it off the controller queue.
   func remove(from session: CaptureSession) {
     gate.open()
-    guard joined.withLock({ $0 }) else { return }
     // A microphone thread held for the video lets go.
     changeVideo { videoFinished = true }
+    if let preRoll, let pad = preRollPad.withLock({ $0 }) {
+      // Unlinked between two buffers, so that the tee never pushes into the branch as it stops.
+      preRoll.withKept { _ in
+        if let input = branch.staticPad("audio") { pad.unlink(from: input) }
+      }
+      preRoll.tee.releaseRequestPad(pad)
+      preRollPad.withLock { $0 = nil }
+    }
+    guard let microphone, joined.withLock({ $0 }) else { return }
     if microphone.setState(.null) == .failure {
       debugLog.log(.warning, "the microphone \(microphone.path) refused to stop")
     }

@@ -130,14 +130,17 @@ final class RecordingBranch: @unchecked Sendable {
     try bin.addGhostPad("sink", target: entry)
     self.entry = entry
     if let audio {
-      guard let muxer = bin.element(named: HVTPipelineModel.muxerName),
-        let video =
-          (bin.element(named: HVTPipelineModel.movieParserName)
-          ?? bin.element(named: HVTPipelineModel.movieEncoderName))?.staticPad("src")
-      else { throw HVTCameraError.pipelineSetupFailed(.missingPad(element: name, pad: HVTPipelineModel.muxerName)) }
+      // The video is held at the muxer's door: after the parser or the encoder, or after a pre-roll the
+      // queue that takes its encoded frames.
+      let feeding =
+        bin.element(named: HVTPipelineModel.movieParserName) ?? bin.element(named: HVTPipelineModel.movieEncoderName)
+        ?? (preRoll == nil ? nil : elements.first)
+      guard let muxer = bin.element(named: HVTPipelineModel.muxerName), let video = feeding?.staticPad("src") else {
+        throw HVTCameraError.pipelineSetupFailed(.missingPad(element: name, pad: HVTPipelineModel.muxerName))
+      }
       self.audio = try RecordingAudio(
         audio, in: bin, muxer: muxer, limit: ClockTime.from(seconds: limit), gate: MuxerGate(holding: video),
-        pauses: pauses
+        pauses: pauses, preRoll: preRoll?.sound
       ) { reason in onEvent(.audioUnavailable(reason: reason)) }
     } else {
       self.audio = nil
@@ -313,6 +316,11 @@ final class RecordingBranch: @unchecked Sendable {
     // precede those frames.
     if let preRoll {
       try preRoll.withKept { try link(to: preRoll.tee, in: session, leading: $0) }
+      // The pre-roll's sound follows, cut at the movie's first frame, which the video's link has set.
+      if silence == nil, let audio, let reason = audio.linkToPreRoll() {
+        audio.detach()
+        onEvent(.audioUnavailable(reason: reason))
+      }
     } else if let teeSink = session.tee.staticPad("sink") {
       try teeSink.withStreamLock {
         try link(to: session.tee, in: session, leading: session.tap.latest.map { [$0.buffer] } ?? [])

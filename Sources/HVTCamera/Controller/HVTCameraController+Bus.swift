@@ -36,6 +36,9 @@ extension HVTCameraController {
   private func handleError(_ report: MessageReport) {
     debugLog.log(.warning, "error from \(report.source): \(report.message)")
     let error = HVTCameraError.gstreamer(HVTGStreamerMessage(report))
+    if let session = state.session, let sound = session.preRoll?.sound, report.source.hasPrefix(sound.path + "/") {
+      return preRollSoundFailed(sound, error, in: session)
+    }
     let recordings = ([state.recording] + state.draining).compactMap { $0 }
     if let recording = recordings.first(where: {
       $0.branch.audioPath.map { report.source.hasPrefix($0 + "/") } ?? false

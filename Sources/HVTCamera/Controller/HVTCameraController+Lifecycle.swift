@@ -138,7 +138,7 @@ extension HVTCameraController {
         audio: Microphones.request(capturesAudio: settings.capturesAudio, camera: camera, preset: preset)))
     let model =
       settings.preRollDuration > 0
-      ? built.withPreRoll(duration: settings.preRollDuration, soundAsked: settings.capturesAudio) : built
+      ? built.withPreRoll(duration: settings.preRollDuration) : built
     debugLog.log(
       .info,
       "preset \(preset.name): photo encoder \(model.photoEncoderFactory), movie encoder \(model.movieEncoder) "
@@ -244,6 +244,7 @@ extension HVTCameraController {
     }
     debugLog.log(.info, "camera started: \(configuration)", object: session.pipeline)
     watchFrames(of: session)
+    startPreRollSound(of: session)
     publish(.configured(configuration))
     announceReadiness()
     resolveReadyWaiters(.success(()))

@@ -133,7 +133,10 @@ extension HVTCameraController {
       let controller = WeakReference(self)
       let id = request.id
       branch = try RecordingBranch(
-        chain: session.model.recording, audio: session.model.audio, preRoll: session.preRoll, file: request.file,
+        chain: session.model.recording,
+        // After a pre-roll whose microphone failed or did not start, the movie is silent.
+        audio: session.preRoll.map { $0.sound?.isRunning ?? false } ?? true ? session.model.audio : nil,
+        preRoll: session.preRoll, file: request.file,
         name: state.draining.isEmpty ? "recording" : "recording\(id)",
         limit: request.limit,
         frameInterval: 1 / session.model.configuration.frameRate.framesPerSecond,

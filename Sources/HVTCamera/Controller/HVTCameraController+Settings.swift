@@ -45,27 +45,6 @@ extension HVTCameraController {
     set { change(\.videoMaximumDuration, to: newValue, within: HVTCaptureLimits.recordingDuration) }
   }
 
-  /// Seconds of video each movie begins with from before ``startVideoCapture()`` was called (default 0:
-  /// none) — a dashcam's or bodycam's pre-roll. While presented, the camera's frames are encoded all the
-  /// time and the newest seconds of the encoded stream are kept in memory (a branch of the tee up to a
-  /// second tee, `encoded`, whose sink pad a probe keeps buffers at); a recording links to that stream and
-  /// writes what was kept first. A movie begins at a key frame between this long and this long plus
-  /// ``videoKeyFrameInterval`` (default one second) before the call; ``videoMaximumDuration`` counts the
-  /// pre-roll. Memory is bounded by the same span of encoded video (``preRollFill``). Movies with a
-  /// pre-roll have no sound and cannot be paused. Clamped to ``HVTCaptureLimits/preRollDuration``; NaN is
-  /// ignored. Changing it while presented restarts the camera, as ``videoBitRate`` does.
-  public var preRollDuration: Double {
-    get { read(\.settings.preRollDuration) }
-    set {
-      guard !newValue.isNaN else { return }
-      change(\.preRollDuration, to: HVTCaptureLimits.preRollDuration.clamp(newValue), restarts: true)
-    }
-  }
-
-  /// What the pre-roll holds now (``preRollDuration``), or `nil` without one or while the camera is not
-  /// running. The event ``HVTCameraEvent/preRollFilled(_:)`` says when it first holds its duration.
-  public var preRollFill: HVTPreRollFill? { read { $0.cameraReady ? $0.session?.preRoll?.fill : nil } }
-
   /// The movie encoder's target bit rate in bits per second, or `nil` (the default) for the preset's,
   /// else the engine's (about 0.1 bit per pixel and frame, at least 500 kbit/s). It overrides the
   /// preset's: the encoder's own property is set (`x264enc bitrate` in kbit/s, `vp8enc target-bitrate` in

@@ -66,7 +66,9 @@ final class CaptureSession: @unchecked Sendable {
     try preview.attach(to: pipeline, tee: tee)
     current = Locked((model, preview))
     preRoll = try model.preRoll.map {
-      try PreRollBuffer($0, frameInterval: 1 / model.configuration.frameRate.framesPerSecond, onFilled: onPreRollFilled)
+      try PreRollBuffer(
+        $0, microphone: model.audio?.source, frameInterval: 1 / model.configuration.frameRate.framesPerSecond,
+        onFilled: onPreRollFilled)
     }
     try preRoll?.attach(to: pipeline, tee: tee)
     light = pipeline.element(named: HVTPipelineModel.lightName)

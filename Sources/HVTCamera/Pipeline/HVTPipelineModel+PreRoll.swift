@@ -20,9 +20,9 @@ extension HVTPipelineModel {
   /// A copy with a pre-roll of `duration` seconds: the recording chain's encoding runs all the time, up
   /// to the encoded tee, and recordings are a queue and the muxer. The queue holds what the pre-roll gives
   /// a recording at its start (`duration`, and a key-frame interval) besides the three seconds a slow
-  /// muxer start needs. Movies with a pre-roll are silent: the microphone would have to run all the time
-  /// too, which the sound's chains (``RecordingAudio``) do not do.
-  func withPreRoll(duration: Double, soundAsked: Bool) -> HVTPipelineModel {
+  /// muxer start needs. With sound, the microphone runs all the time too, up to a tee of its own
+  /// (``PreRollSound``), and each recording encodes the sound it takes from there.
+  func withPreRoll(duration: Double) -> HVTPipelineModel {
     guard let muxer = recording.firstIndex(where: { $0.name == Self.muxerName }) else { return self }
     var model = self
     let seconds = Int((duration + 5).rounded(.up))
@@ -35,12 +35,12 @@ extension HVTPipelineModel {
         ["max-size-buffers": "0", "max-size-bytes": "0", "max-size-time": String(UInt64(seconds) * 1_000_000_000)]),
       recording[muxer],
     ]
-    if soundAsked, model.audio != nil || model.audioUnavailableReason == nil {
-      model.audioUnavailableReason = "movies with a pre-roll are recorded without sound"
-    }
-    model.audio = nil
     return model
   }
+
+  /// The tee the pre-roll's microphone feeds (``PreRollSound``), which recordings take their sound from.
+  static let soundTee = HVTElementDescription("tee", name: soundTeeName, ["allow-not-linked": "true"])
+  static let soundTeeName = "sound"
 
   /// The pre-roll's branch as `gst-launch-1.0` words: `t. ! <encoding> ! tee name=encoded …`; none
   /// without a pre-roll.
