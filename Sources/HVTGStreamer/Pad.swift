@@ -56,6 +56,15 @@ public final class Pad: @unchecked Sendable {
     gst_pad_push(pointer, gst_buffer_ref(buffer.pointer)) == GST_FLOW_OK
   }
 
+  /// Asks the encoder upstream of this sink pad for a key frame as soon as it can (with its headers, for
+  /// H.264 the SPS and PPS): pushes `gst_video_event_new_upstream_force_key_unit` to the pad's peer, which
+  /// elements pass upstream (a tee, a parser) to the encoder (`GstVideoEncoder` honours it). Returns
+  /// whether an element took the event.
+  @discardableResult
+  public func requestKeyFrame() -> Bool {
+    gst_pad_push_event(pointer, gst_video_event_new_upstream_force_key_unit(ClockTime.none, 1, 0)) != 0
+  }
+
   /// The pad this one is linked to, if any. Wraps `gst_pad_get_peer` (a full reference).
   public var peer: Pad? { gst_pad_get_peer(pointer).map(Pad.init(adopting:)) }
 

@@ -33,8 +33,8 @@ enum RecordCommand {
         names: ["--pre-roll"], valueName: "SECONDS",
         help:
           "Keep the last SECONDS of video, \(HVTCaptureLimits.preRollDuration), and record at the first SIGUSR1: "
-          + "the movie, with its sound, begins that long (up to a key-frame interval more) before it, and cannot "
-          + "pause. Says when the pre-roll is full."),
+          + "the movie, with its sound, begins that long (up to a key-frame interval more) before it (a second "
+          + "SIGUSR1 then pauses it). Says when the pre-roll is full."),
       CameraOptions.output, CameraOptions.overwrite, CameraOptions.verbose,
     ] + CameraOptions.tagging)
 

@@ -10,14 +10,14 @@ import Testing
 extension AudioRecordingTests {
   /// A presented simulated camera in video mode at 640x480 with a 2 s pre-roll and key frames every half
   /// second, once the pre-roll holds its two seconds.
-  static func preRollCamera(capturesAudio: Bool = true) async throws -> TestCamera {
+  static func preRollCamera(capturesAudio: Bool = true, keyFrameInterval: Double = 0.5) async throws -> TestCamera {
     let camera = try TestCamera(mode: .video, present: false)
     camera.controller.preRollDuration = 2
-    camera.controller.videoKeyFrameInterval = 0.5
+    camera.controller.videoKeyFrameInterval = keyFrameInterval
     camera.controller.capturesAudio = capturesAudio
     try await camera.controller.present()
     let fill = try await camera.delegate.nextEvent { if case .preRollFilled(let fill) = $0 { fill } else { nil } }
-    #expect(fill.seconds >= 2 && fill.seconds < 2.5 + 2 * frame && fill.bytes > 0, "\(fill)")
+    #expect(fill.seconds >= 2 && fill.seconds < 2 + keyFrameInterval + 2 * frame && fill.bytes > 0, "\(fill)")
     return camera
   }
 
@@ -50,13 +50,41 @@ extension AudioRecordingTests {
     #expect(thumbnail.width == 320 && thumbnail.height == 240, "\(thumbnail.width)x\(thumbnail.height)")
   }
 
-  @Test(
-    "pre-roll movies one after another each begin with their own pre-roll; pausing is refused; memory stays bounded")
+  @Test("a paused pre-roll movie goes on with a key frame: every frame decodes, and neither stream has a hole")
+  func pausedPreRollMovie() async throws {
+    // Key frames 2 s apart: the resume's own key frame, asked of the encoder, ends the pause.
+    let camera = try await Self.preRollCamera(keyFrameInterval: 2)
+    camera.controller.videoMaximumDuration = 6
+    try await camera.startRecording()
+    try await camera.waitForRecorded(seconds: 3)
+    _ = try await pause(camera)
+    let clock = ContinuousClock()
+    let paused = clock.now
+    // The pause lasts as long as photos taken one after another for half a second.
+    while clock.now - paused < .milliseconds(500) { _ = try await camera.controller.capturePhoto() }
+    #expect(camera.controller.resumeVideoCapture())
+    let waited = (clock.now - paused) / .seconds(1)
+    let pausedFor = try await camera.delegate.nextEvent { event -> Double? in
+      if case .recordingResumed(_, let pausedFor) = event { pausedFor } else { nil }
+    }
+    #expect(pausedFor > 0.4 && abs(pausedFor - waited) < 0.25, "paused for \(pausedFor) s, waited \(waited) s")
+    let movie = try await camera.delegate.nextCapture(.movie)
+    let metadata = try movie.metadata
+    #expect(metadata.stopReason == .maximumDurationReached && abs((metadata.duration ?? 0) - 6) < Self.frame)
+    #expect(metadata.pauses == 1, "\(metadata)")
+    let path = try movie.movieURL.path
+    let streams = try await MediaInspector.streams(path)
+    try expectLinedUp(streams, movie, codec: "aac")
+    expectNoHole(streams.first { $0.type == "video" })
+    expectNoHole(streams.first { $0.type == "audio" })
+    #expect(try await MediaInspector.decodedFrameCount(path) == metadata.frameCount, "\(metadata)")
+  }
+
+  @Test("pre-roll movies one after another each begin with their own pre-roll; memory stays bounded")
   func consecutivePreRollMovies() async throws {
     let camera = try await Self.preRollCamera(capturesAudio: false)
     for _ in 0..<2 {
       #expect(camera.controller.startVideoCapture())
-      #expect(!camera.controller.pauseVideoCapture(), "a pre-roll movie cannot pause")
       try await camera.waitForRecorded(seconds: 3)
       camera.controller.stopVideoCapture()
       let movie = try await camera.delegate.nextCapture(.movie)

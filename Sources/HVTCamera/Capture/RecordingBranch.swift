@@ -215,7 +215,8 @@ final class RecordingBranch: @unchecked Sendable {
         // A movie has its first two frames before it can pause, so that a stop while paused makes one
         // that plays (``minimumFrames``).
         if timing.summary.frames >= Self.minimumFrames {
-          switch pauses.frame(at: time) {
+          // After a pre-roll the frames are encoded: the movie goes on again with a key frame.
+          switch pauses.frame(at: time, canResume: preRoll == nil || !buffer.isDeltaUnit) {
           case .leaveOut(let starting):
             // The driver's sequence goes on through a pause: the frames left out are not lost.
             if ClockTime.isValid(sequence) { timing.summary.lastSequence = sequence }
@@ -393,6 +394,13 @@ final class RecordingBranch: @unchecked Sendable {
 
   /// Ends the movie's sound where it is: for a microphone that failed, or a drain that waits for one.
   func endAudio() { audio?.forceEnd() }
+
+  /// Pauses the movie or lets it go on, from the next frame (``RecordingPauses``). After a pre-roll, whose
+  /// frames are encoded, a resume asks the encoder for a key frame, with which the movie goes on.
+  func setPaused(_ paused: Bool) {
+    pauses.request(paused: paused)
+    if !paused, preRoll != nil { entry.requestKeyFrame() }
+  }
 
   /// Whether the branch holds enough frames for a stop to make a movie that plays, or reached its limit.
   var hasEnoughFrames: Bool { timing.withLock { $0.summary.frames >= Self.minimumFrames || $0.limitReached } }

@@ -51,8 +51,9 @@ final class RecordingPauses: Sendable {
   }
 
   /// The verdict on a frame at running time `time` that comes after the movie's first two (frames come
-  /// in order).
-  func frame(at time: UInt) -> FrameVerdict {
+  /// in order). A frame that cannot begin the movie again (`canResume` false: encoded video's frame that
+  /// is not a key frame) does not end a pause: the pause goes on to the next one that can.
+  func frame(at time: UInt, canResume: Bool = true) -> FrameVerdict {
     state.withLock { state in
       let open = state.gaps.last.map { $0.end == nil } ?? false
       switch (state.requested, open) {
@@ -60,6 +61,8 @@ final class RecordingPauses: Sendable {
         state.gaps.append(Gap(start: time, end: nil))
         return .leaveOut(starting: true)
       case (true, true):
+        return .leaveOut(starting: false)
+      case (false, true) where !canResume:
         return .leaveOut(starting: false)
       case (false, true):
         state.gaps[state.gaps.count - 1].end = max(time, state.gaps[state.gaps.count - 1].start)

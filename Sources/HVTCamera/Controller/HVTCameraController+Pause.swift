@@ -8,10 +8,10 @@ extension HVTCameraController {
   /// so the file is one movie that plays as one take. The preview, photos and the camera keep running.
   /// The maximum duration counts the time recorded, not the time paused; a stop while paused finalizes
   /// the movie as it stands. `.recordingPaused` follows (``HVTCameraEvent/recordingPaused(elapsed:)``).
-  /// Returns false when nothing is recording or it is already paused, and with a pre-roll
-  /// (``preRollDuration``), whose encoded frames cannot be left out without a key frame after each pause.
-  /// Works on the probe at the branch's entry (`gst_pad_add_probe`); the encoder and muxer never see the
-  /// pause.
+  /// Returns false when nothing is recording or it is already paused. Works on the probe at the branch's
+  /// entry (`gst_pad_add_probe`); the encoder and muxer never see the pause. With a pre-roll
+  /// (``preRollDuration``), the branch takes encoded frames: the pause ends with the first key frame
+  /// after the resume, which the resume asks the encoder for (an upstream force-key-unit event).
   @discardableResult
   public func pauseVideoCapture() -> Bool { setPaused(true) }
 
@@ -24,12 +24,11 @@ extension HVTCameraController {
   /// begins) and hands it to the queue for the running branch.
   private func setPaused(_ paused: Bool) -> Bool {
     shared.withLock { shared in
-      guard let id = shared.recording, shared.recordingPaused != paused, shared.settings.preRollDuration == 0
-      else { return false }
+      guard let id = shared.recording, shared.recordingPaused != paused else { return false }
       shared.recordingPaused = paused
       queue.async {
         guard let recording = self.state.recording, recording.request.id == id else { return }
-        recording.branch.pauses.request(paused: paused)
+        recording.branch.setPaused(paused)
       }
       return true
     }

@@ -10,7 +10,8 @@ extension HVTCameraController {
   /// pre-roll. Memory is bounded by the same span of encoded video (``preRollFill``). With sound
   /// (``capturesAudio``), the microphone runs all the time too, once the camera runs, and its raw sound
   /// from the oldest video kept on is kept (188 KiB a second); each movie encodes the sound it takes,
-  /// cut to the sample at its first frame. A pre-roll's movies cannot be paused. Clamped to
+  /// cut to the sample at its first frame. A pause ends with the encoder's next key frame, which the
+  /// resume asks for (``pauseVideoCapture()``). Clamped to
   /// ``HVTCaptureLimits/preRollDuration``; NaN is ignored. Changing it while presented restarts the
   /// camera, as ``videoBitRate`` does.
   public var preRollDuration: Double {
