@@ -89,6 +89,27 @@ public final class TagList: @unchecked Sendable, CustomStringConvertible {
     add(tag, type: gst_date_time_get_type()) { g_value_take_boxed(&$0, UnsafeRawPointer(dateTime)) }
   }
 
+  /// Adds a whole QuickTime atom for `mp4mux` to write into the movie's `moov/udta` as it is: a sample
+  /// (its buffer the atom, its info `style=itunes`) of the tag `private-qt-tag`, through which `qtdemux`
+  /// hands on the atoms it does not parse and the ISO MP4 muxer writes them back (registered here, as
+  /// `qtdemux` does, when it is not yet). For atoms GStreamer's muxer has no tag of its own for, such as
+  /// `©xyz`. Wraps `gst_tag_register`, `gst_sample_new` and `gst_tag_list_add_value`.
+  public func append(quickTimeAtom atom: Data) {
+    let name = "private-qt-tag"
+    if gst_tag_exists(name) == 0 {
+      gst_tag_register(name, GST_TAG_FLAG_META, gst_sample_get_type(), "QT atom", "unparsed QT tag atom", nil)
+    }
+    let buffer = Buffer(copying: atom)
+    guard let info = gst_structure_new_from_string("application/x-gst-qt-private-tag, style=(string)itunes"),
+      let sample = gst_sample_new(buffer.pointer, nil, nil, info)
+    else { return }
+    var value = GValue()
+    g_value_init(&value, gst_sample_get_type())
+    g_value_take_boxed(&value, UnsafeRawPointer(sample))
+    gst_tag_list_add_value(pointer, GST_TAG_MERGE_APPEND, name, &value)
+    g_value_unset(&value)
+  }
+
   /// A text tag's value, or `nil`. Wraps `gst_tag_list_get_string`.
   public func string(_ tag: Tag) -> String? {
     var value: UnsafeMutablePointer<gchar>?

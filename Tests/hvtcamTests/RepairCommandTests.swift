@@ -10,9 +10,11 @@ struct RepairCommandTests {
   /// Starts `hvtcam record -o directory/name`, and at each `elapsed N / 60 s` line from 2 s on reads its
   /// partial file, until it holds three fragments (`moof` boxes); then kills it with SIGKILL. Returns the
   /// partial file's path, as the `recording to …` line names it.
-  static func killedRecording(in directory: TemporaryDirectory, name: String) async throws -> String {
+  static func killedRecording(in directory: TemporaryDirectory, name: String, options: [String] = []) async throws
+    -> String
+  {
     let recording = try HVTCam.start(
-      ["record"] + HVTCam.simulated + ["--max-duration", "60", "-o", directory.path(name)])
+      ["record"] + HVTCam.simulated + options + ["--max-duration", "60", "-o", directory.path(name)])
     let startLine = try await recording.requireStandardErrorLine("start line") { $0.hasPrefix("recording to ") }
     let partial = String(startLine.dropFirst("recording to ".count))
     for second in 2... {
@@ -53,7 +55,8 @@ struct RepairCommandTests {
   func repairKilledRecording() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let partial = try await Self.killedRecording(in: directory, name: "crash.mp4")
+    let partial = try await Self.killedRecording(
+      in: directory, name: "crash.mp4", options: ["--title", "Crash test", "--location", "48.8584,2.2945"])
     #expect(partial == directory.path("crash.partial.mp4"))
     #expect(!FileManager.default.fileExists(atPath: directory.path("crash.mp4")))
     // What the issue reports: the partial file plays, but its container duration is short.
@@ -75,6 +78,13 @@ struct RepairCommandTests {
     #expect(summary.hasSuffix("from \(partial) (\(partialBytes) bytes)"), "\(repaired)")
     let decoded = try await Self.expectDurationMatchesFrames(directory.path("crash.mp4"))
     #expect(decoded == survived, "every frame that survived in the partial file is in the repaired one")
+    // The tags the recording wrote are kept, the location too.
+    let probe = try await Subprocess.run(
+      tool: "ffprobe",
+      ["-v", "error", "-show_entries", "format_tags=title,location", "-of", "csv=p=0", directory.path("crash.mp4")])
+    #expect(
+      probe.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "Crash test,+48.8584+002.2945/",
+      "\(probe)")
     print(
       "repair: discoverer read \(partialDuration) s from the partial file of \(survived) frames; "
         + "the repaired file: \(try await MediaInspector.discover(directory.path("crash.mp4")).duration ?? -1) s")

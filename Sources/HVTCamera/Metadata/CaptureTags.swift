@@ -89,6 +89,24 @@ struct CaptureTags: Sendable {
     return calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
   }
 
+  /// The location as the `©xyz` item of the movie's metadata list (`moov/udta/meta/ilst`, where
+  /// `mp4mux` writes its iTunes-style tags), which ffprobe (`location`) and exiftool (`GPSCoordinates`)
+  /// read, as phones' movies have it: an ISO 6709 string (`+48.8584+002.2945+035.000/`: latitude,
+  /// longitude and the altitude when known, in degrees and metres) in the item's `data` atom (type 1,
+  /// UTF-8). `mp4mux` has no tag for it; ``TagList/append(quickTimeAtom:)`` hands it over whole.
+  static func locationAtom(_ location: HVTLocation) -> Data {
+    var text = String(format: "%+08.4f%+09.4f", location.latitude, location.longitude)
+    if let altitude = location.altitude { text += String(format: "%+.3f", altitude) }
+    let string = Data((text + "/").utf8)
+    func box(_ type: [UInt8], _ payload: Data) -> Data {
+      let size = UInt32(8 + payload.count)
+      return Data([24, 16, 8, 0].map { UInt8(truncatingIfNeeded: size >> $0) } + type) + payload
+    }
+    // The data atom: type 1 (UTF-8 text), then a locale of 0.
+    let data = box(Array("data".utf8), Data([0, 0, 0, 1, 0, 0, 0, 0]) + string)
+    return box([0xA9] + Array("xyz".utf8), data)
+  }
+
   /// The tags a muxer writes into a movie (`GstTagSetter`): date and time with offset, camera, software,
   /// location and the app's tags.
   var tagList: TagList {
@@ -103,6 +121,7 @@ struct CaptureTags: Sendable {
       if let altitude = location.altitude { list.set(.elevation, altitude) }
       if let direction = location.direction { list.set(.captureDirection, direction) }
       if let accuracy = location.horizontalAccuracy { list.set(.horizontalError, accuracy) }
+      list.append(quickTimeAtom: Self.locationAtom(location))
     }
     let text: [(TagList.Tag, String?)] = [
       (.title, tags.title), (.comment, tags.comment), (.artist, tags.artist), (.copyright, tags.copyright),
