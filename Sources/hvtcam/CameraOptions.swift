@@ -13,7 +13,14 @@ struct CameraOptions {
     help: "rear, front, simulated or a device node such as /dev/video0 (default: rear).")
   static let quality = CommandLineParser.Option(
     names: ["--quality"], valueName: "Q",
-    help: "640x480 1280x720 1920x1080 3840x2160 high medium low iframe960x540 iframe1280x720 (default: the preset's).")
+    help:
+      "640x480 1280x720 1920x1080 3840x2160 high medium low iframe960x540 iframe1280x720, or any WIDTHxHEIGHT "
+      + "such as 1600x1200 (default: the preset's).")
+  static let photoSize = CommandLineParser.Option(
+    names: ["--photo-size"], valueName: "SIZE",
+    help:
+      "Photos at this size, WIDTHxHEIGHT or largest (the camera's full size), while movies keep --quality's: "
+      + "the camera runs at it, and movies are cropped to their aspect ratio and scaled (default: the movie size).")
   static let preset = CommandLineParser.Option(
     names: ["--preset"], valueName: "NAME|FILE", help: "A pipeline preset by name or path (default: default).")
   static let verbose = CommandLineParser.Option(
@@ -48,6 +55,9 @@ struct CameraOptions {
   let source: HVTCameraSource
   let device: HVTCameraController.CameraDevice
   let quality: HVTCameraController.QualityType?
+  /// `--quality WIDTHxHEIGHT`: a size off the qualities' list.
+  let videoSize: HVTCaptureSize?
+  let photoSize: HVTCaptureSize?
   let preset: String?
   let preview: HVTPreviewOutput?
   let verbose: Bool
@@ -71,12 +81,23 @@ struct CameraOptions {
       copyright: arguments["--copyright"])
     verbose = arguments.flag("--verbose")
     preview = try Self.previewOutput(arguments)
-    quality = try arguments["--quality"].map { name in
-      guard let quality = HVTCameraController.QualityType(commandLineName: name) else {
-        let names = HVTCameraController.QualityType.allCases.map(\.commandLineName).joined(separator: " ")
-        throw UsageError("hvtcam \(arguments.command): unknown quality '\(name)' (one of: \(names))")
+    let name = arguments["--quality"]
+    quality = name.flatMap(HVTCameraController.QualityType.init(commandLineName:))
+    videoSize = quality == nil ? name.flatMap(HVTCaptureSize.init(commandLineName:)) : nil
+    if let name, quality == nil, videoSize?.description != name {
+      let names = HVTCameraController.QualityType.allCases.map(\.commandLineName).joined(separator: " ")
+      throw UsageError(
+        "hvtcam \(arguments.command): unknown quality '\(name)' (one of: \(names), or WIDTHxHEIGHT from "
+          + "\(HVTCaptureSize.widths.lowerBound)x\(HVTCaptureSize.heights.lowerBound) to "
+          + "\(HVTCaptureSize.widths.upperBound)x\(HVTCaptureSize.heights.upperBound))")
+    }
+    photoSize = try arguments["--photo-size"].map { text in
+      guard let size = HVTCaptureSize(commandLineName: text) else {
+        throw UsageError(
+          "hvtcam \(arguments.command): --photo-size must be WIDTHxHEIGHT (16x16 to 7680x4320) or largest, not '\(text)'"
+        )
       }
-      return quality
+      return size
     }
   }
 
@@ -146,6 +167,8 @@ struct CameraOptions {
     controller.preset = try HVTPreset.named(preset ?? "default")
     controller.cameraDevice = device
     if let quality { controller.videoQuality = quality }
+    controller.videoSize = videoSize
+    controller.photoSize = photoSize
     if let preview { controller.previewOutput = preview }
     controller.location = location
     controller.mediaTags = tags

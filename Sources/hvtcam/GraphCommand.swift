@@ -12,7 +12,7 @@ enum GraphCommand {
       Writes DOT to stdout, or to -o FILE: .dot as it is, .svg or .png rendered by graphviz dot.
       """,
     options: [
-      CameraOptions.device, CameraOptions.quality, CameraOptions.preset,
+      CameraOptions.device, CameraOptions.quality, CameraOptions.photoSize, CameraOptions.preset,
       .init(names: ["--recording"], valueName: nil, help: "Attach the recording branch (video mode) first."),
       .init(names: ["--photo"], valueName: nil, help: "Draw the photo pipeline, after taking one photo."),
       .init(names: ["-o", "--output"], valueName: "FILE", help: "FILE.dot, FILE.svg or FILE.png."),

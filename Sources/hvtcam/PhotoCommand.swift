@@ -11,7 +11,8 @@ enum PhotoCommand {
       replaced unless --overwrite is given.
       """,
     options: [
-      CameraOptions.device, CameraOptions.quality, CameraOptions.preset, CameraOptions.preview, CameraOptions.windowID,
+      CameraOptions.device, CameraOptions.quality, CameraOptions.photoSize, CameraOptions.preset, CameraOptions.preview,
+      CameraOptions.windowID,
       .init(names: ["--flash"], valueName: "MODE", help: "auto, on or off (default auto)."),
       .init(names: ["--count"], valueName: "N", help: "How many photos to take, 1 to \(maximumCount) (default 1)."),
       CameraOptions.output, CameraOptions.overwrite, CameraOptions.verbose,

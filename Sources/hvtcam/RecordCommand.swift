@@ -15,7 +15,8 @@ enum RecordCommand {
       until SIGUSR1 (a trigger), which starts a movie that begins that long before it.
       """,
     options: [
-      CameraOptions.device, CameraOptions.quality, CameraOptions.preset, CameraOptions.preview, CameraOptions.windowID,
+      CameraOptions.device, CameraOptions.quality, CameraOptions.photoSize, CameraOptions.preset, CameraOptions.preview,
+      CameraOptions.windowID,
       .init(
         names: ["--max-duration"], valueName: "SECONDS",
         help: "Stop after this long, \(HVTCaptureLimits.recordingDuration) (default 600)."),

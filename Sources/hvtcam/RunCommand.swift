@@ -15,7 +15,7 @@ enum RunCommand {
       SIGINT or SIGTERM.
       """,
     options: [
-      CameraOptions.device, CameraOptions.quality, CameraOptions.preset,
+      CameraOptions.device, CameraOptions.quality, CameraOptions.photoSize, CameraOptions.preset,
       .init(names: ["--mode"], valueName: "MODE", help: "photo or video (default photo)."),
       .init(
         names: ["--no-controls"], valueName: nil,

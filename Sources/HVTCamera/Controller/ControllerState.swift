@@ -7,6 +7,8 @@ extension HVTCameraController {
   struct Settings: Sendable {
     var mediaTypes: [HVTMediaType] = [.image]
     var videoQuality = QualityType.type1920x1080
+    var videoSize: HVTCaptureSize?
+    var photoSize: HVTCaptureSize?
     var videoMaximumDuration: Double = 600
     var preRollDuration: Double = 0
     var encoding = EncoderTuning.Request()
@@ -35,6 +37,17 @@ extension HVTCameraController {
     var startTimeout: Double = 10
     var cameraSettingsStore = HVTCameraSettingsStore.standard
     var cameraStallTimeout: Double = 3
+
+    /// The size asked of the camera: the photo size when one is set, else the movies'; `nil` for the
+    /// largest it offers (or the ``QualityType/typeHigh`` quality's).
+    var cameraSize: HVTFrameSize? {
+      photoSize.map(\.requested) ?? movieSize
+    }
+
+    /// The movies' size: ``videoSize``'s, else the quality's; `nil` for the camera's largest.
+    var movieSize: HVTFrameSize? {
+      videoSize.map(\.requested) ?? videoQuality.requestedSize
+    }
 
     /// What the preview branch is built from, with the controls as they look while nothing is recorded
     /// or reviewed (the controller queue adds those: ``HVTCameraController/currentPreview(_:)``).

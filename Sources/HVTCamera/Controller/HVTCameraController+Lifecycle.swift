@@ -121,7 +121,7 @@ extension HVTCameraController {
     let deviceCaps = try preset.source.map { try CameraDiscovery.probeCaps(of: $0) } ?? camera.caps
     guard
       let choice = try HVTCapsSelection.choose(
-        deviceCaps: deviceCaps, size: settings.videoQuality.requestedSize, frameRate: preset.frameRate,
+        deviceCaps: deviceCaps, size: settings.cameraSize, frameRate: preset.frameRate,
         preferredFormat: preset.format)
     else {
       let source = preset.source.map { "the preset's source '\($0.factory)'" } ?? camera.name
@@ -135,7 +135,8 @@ extension HVTCameraController {
       settings: .init(
         preset: preset, quality: settings.videoQuality, failingAfterFrames: failing, preview: settings.preview,
         overlayTargets: settings.overlayBurnsIntoCaptures, encoding: settings.encoding,
-        audio: Microphones.request(capturesAudio: settings.capturesAudio, camera: camera, preset: preset)))
+        audio: Microphones.request(capturesAudio: settings.capturesAudio, camera: camera, preset: preset),
+        movieSize: settings.photoSize == nil ? nil : settings.movieSize, requestedSize: settings.cameraSize))
     let model =
       settings.preRollDuration > 0
       ? built.withPreRoll(duration: settings.preRollDuration) : built

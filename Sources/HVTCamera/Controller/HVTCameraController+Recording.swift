@@ -382,7 +382,8 @@ extension HVTCameraController {
       let firstTimestamp = summary.firstTimestamp.map(ClockTime.seconds) ?? 0
       let age = recording.branch.linkTime.map { ClockTime.seconds($0) - firstTimestamp }
       var metadata = HVTMediaMetadata(
-        captureDate: recording.branch.linkDate.addingTimeInterval(-(age ?? 0)), configuration: model.configuration,
+        captureDate: recording.branch.linkDate.addingTimeInterval(-(age ?? 0)),
+        configuration: model.configuration.ofMovies,
         frameTimestamp: firstTimestamp, frameAge: age, flashFired: nil, duration: summary.duration,
         frameCount: summary.frames, framesLostByDriver: summary.framesLostByDriver, encoder: model.movieEncoder,
         muxer: model.movieMuxer, audioEncoder: summary.audioDuration.flatMap { _ in model.audio?.encoder },

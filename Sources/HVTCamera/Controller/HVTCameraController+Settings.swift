@@ -37,6 +37,27 @@ extension HVTCameraController {
     set { change(\.videoQuality, to: newValue, restarts: true) }
   }
 
+  /// A movie size beyond ``videoQuality``'s list (any width×height, or the camera's largest), or `nil`
+  /// (the default) for ``videoQuality``'s. It takes the quality's place for the size; the quality's
+  /// encoding (the iFrame qualities' key frames) still applies. Changing it while presented restarts the
+  /// camera.
+  public var videoSize: HVTCaptureSize? {
+    get { read(\.settings.videoSize) }
+    set { change(\.videoSize, to: newValue, restarts: true) }
+  }
+
+  /// The size of photos, when it differs from the movies' (`nil`, the default: photos at the movie size)
+  /// — photos at the sensor's full size (`.largest`) while movies are 1920x1080, as phones take them.
+  /// The camera then runs at the photo size: photos are its whole frames, and the recording branch crops
+  /// its frames to the movie's aspect ratio (`aspectratiocrop`) and scales them to the movie size
+  /// (`videoscale`) before the encoder; a movie larger than the camera's frames is recorded at their
+  /// size. A camera that gives the photo size only at a lower frame rate runs at that rate, and so do its
+  /// movies. Each capture's metadata says its own size. Changing it while presented restarts the camera.
+  public var photoSize: HVTCaptureSize? {
+    get { read(\.settings.photoSize) }
+    set { change(\.photoSize, to: newValue, restarts: true) }
+  }
+
   /// The longest a recording may last, in seconds (default 600). The recording stops by itself when a
   /// frame's timestamp reaches it, so the movie lasts exactly this long. Values are clamped to
   /// ``HVTCaptureLimits/recordingDuration`` (one frame interval at 30 fps up to 24 hours); NaN is ignored.

@@ -84,16 +84,33 @@ public struct HVTCaptureConfiguration: Sendable, Hashable, CustomStringConvertib
   public var preset: String
   /// The quality asked for.
   public var requestedQuality: HVTCameraController.QualityType
-  /// The frame size in use (differs from the request when the device could not deliver it).
+  /// The frame size in use (differs from the request when the device could not deliver it): the
+  /// camera's, and a photo's; a movie's own metadata has the movie's (``movieSize``).
   public var size: HVTFrameSize
+  /// The size movies are recorded at: ``size``, unless a photo size makes the camera run larger
+  /// (``HVTCameraController/photoSize``), when the recording branch crops and scales to it.
+  public var movieSize: HVTFrameSize
+  /// The size asked for (the quality's, or ``HVTCameraController/videoSize``'s or
+  /// ``HVTCameraController/photoSize``'s); `nil` for the largest the camera offers.
+  public var requestedSize: HVTFrameSize?
+  /// The size asked of movies, when it differs from ``requestedSize`` (a photo size was asked for).
+  var requestedMovieSize: HVTFrameSize?
   /// Frames per second in use, as a fraction.
   public var frameRate: HVTFrameRate
   /// The format the device delivers: a raw format such as `"I420"` or `"YUY2"`, or `"MJPEG"`.
   public var sourceFormat: String
 
-  /// Whether the size in use differs from the quality's size.
+  /// The configuration as a movie's metadata says it: ``size`` is the movie's.
+  var ofMovies: HVTCaptureConfiguration {
+    var configuration = self
+    configuration.size = movieSize
+    configuration.requestedSize = requestedMovieSize ?? requestedSize
+    return configuration
+  }
+
+  /// Whether the size in use differs from the size asked for (``requestedSize``).
   public var qualityFellBack: Bool {
-    requestedQuality.requestedSize.map { $0 != size } ?? false
+    requestedSize.map { $0 != size } ?? false
   }
 
   /// `rear 1280x720@30/1 I420 (Simulated rear camera), preset default`.

@@ -13,6 +13,10 @@ extension HVTPipelineModel {
     var encoding = EncoderTuning.Request()
     /// The movie's sound.
     var audio = AudioRequest.off
+    /// The movies' size when the camera runs at another (a photo size); `nil` for the camera's.
+    var movieSize: HVTFrameSize?
+    /// The size asked of the camera; `nil` for the largest.
+    var requestedSize: HVTFrameSize?
   }
 
   /// Whether movies get sound, and from which microphone.
@@ -60,7 +64,10 @@ extension HVTPipelineModel {
       devicePath: camera.path,
       deviceID: camera.uniqueID,
       preset: preset.name,
-      requestedQuality: settings.quality, size: choice.size, frameRate: choice.frameRate, sourceFormat: choice.format)
+      requestedQuality: settings.quality, size: choice.size,
+      movieSize: settings.movieSize.map { movieSize($0, camera: choice.size) } ?? choice.size,
+      requestedSize: settings.requestedSize, requestedMovieSize: settings.movieSize,
+      frameRate: choice.frameRate, sourceFormat: choice.format)
     let burned = { (target: HVTOverlayTargets, prefix: String) in
       settings.overlayTargets.contains(target)
         ? settings.preview.overlays.elements(prefix: prefix, frame: choice.size) : []
@@ -198,19 +205,51 @@ extension HVTPipelineModel {
         "queue", name: "recording-queue",
         ["max-size-buffers": "0", "max-size-bytes": "0", "max-size-time": "3000000000"])
     ]
-    chain += overlays + [HVTElementDescription("videoconvert", name: "recording-convert")]
+    chain += overlays + resizing(configuration.size, to: configuration.movieSize)
+    chain.append(HVTElementDescription("videoconvert", name: "recording-convert"))
     if let caps = preset.movieCaps ?? EncoderTuning.inputCaps(for: encoder.factory) {
       chain.append(.capsFilter(caps, name: "recording-caps"))
     }
     chain.append(
       EncoderTuning.tuned(
-        encoder, size: configuration.size, frameRate: configuration.frameRate, intraOnly: intraOnly,
+        encoder, size: configuration.movieSize, frameRate: configuration.frameRate, intraOnly: intraOnly,
         request: encoding
       ).named(movieEncoderName))
     if let parser = preset.movieParser ?? EncoderTuning.parser(for: encoder.factory) {
       chain.append(parser.named(movieParserName))
     }
     chain.append(try resolve(preset.muxer, "movie.muxer").named(muxerName))
+    return chain
+  }
+
+  /// The size movies get from a camera running at `camera` (for photos of that size): `requested`
+  /// when it fits in the camera's frames, else the camera's own size (a movie is never scaled up).
+  static func movieSize(_ requested: HVTFrameSize, camera: HVTFrameSize) -> HVTFrameSize {
+    requested.width <= camera.width && requested.height <= camera.height ? requested : camera
+  }
+
+  /// What turns the camera's frames into a movie of another size: `videocrop` to the movie's aspect ratio
+  /// when it differs (the middle of the frame, as phones record 16:9 from a 4:3 sensor; the sides or the
+  /// top and bottom cut, by even numbers of pixels), then `videoscale` to its size; nothing when the
+  /// sizes are the same.
+  static func resizing(_ camera: HVTFrameSize, to movie: HVTFrameSize) -> [HVTElementDescription] {
+    guard camera != movie else { return [] }
+    var chain: [HVTElementDescription] = []
+    // The largest part of the frame with the movie's aspect ratio.
+    let (width, height) =
+      camera.width * movie.height > camera.height * movie.width
+      ? (camera.height * movie.width / movie.height, camera.height)
+      : (camera.width, camera.width * movie.height / movie.width)
+    // Each side's cut, even (for 4:2:0 formats).
+    let (side, end) = ((camera.width - width) / 4 * 2, (camera.height - height) / 4 * 2)
+    if side > 0 || end > 0 {
+      chain.append(
+        HVTElementDescription(
+          "videocrop", name: "recording-crop",
+          ["left": "\(side)", "right": "\(side)", "top": "\(end)", "bottom": "\(end)"]))
+    }
+    chain.append(HVTElementDescription("videoscale", name: "recording-scale"))
+    chain.append(.capsFilter("video/x-raw,width=\(movie.width),height=\(movie.height)", name: "recording-size"))
     return chain
   }
 
