@@ -24,8 +24,8 @@ final class PreRollBuffer: @unchecked Sendable {
     var bytes = 0
     var filled = false
     var closed = false
-    /// The encoded stream's time segment (`x264enc` starts it at 1000 hours): kept times are running times.
-    var segment: (start: UInt, base: UInt) = (0, 0)
+    /// The encoded stream's time segment: kept times are running times.
+    var segment = StreamSegment()
 
     var fill: HVTPreRollFill {
       guard let first = kept.first, let last = kept.last else { return HVTPreRollFill(frames: 0, seconds: 0, bytes: 0) }
@@ -70,14 +70,13 @@ final class PreRollBuffer: @unchecked Sendable {
     let keep = ClockTime.from(seconds: preRoll.duration)
     let fallback = ClockTime.from(seconds: frameInterval)
     teeSink.addProbe([.buffer, .eventDownstream]) { _, info in
-      if case .segment(let start, let base)? = info.event {
-        state.withLock { $0.segment = (start, base) }
+      if let segment = StreamSegment.set(by: info.event) {
+        state.withLock { $0.segment = segment }
         return .ok
       }
-      guard let buffer = info.buffer, ClockTime.isValid(buffer.presentationTime) else { return .ok }
-      let segment = state.withLock { $0.segment }
-      guard buffer.presentationTime >= segment.start else { return .ok }
-      let time = buffer.presentationTime - segment.start + segment.base
+      guard let buffer = info.buffer, let time = state.withLock({ $0.segment }).runningTime(of: buffer) else {
+        return .ok
+      }
       let frame = Kept(
         buffer: buffer.retained(), time: time,
         end: time &+ (ClockTime.isValid(buffer.duration) ? buffer.duration : fallback),

@@ -68,9 +68,9 @@ final class RecordingBranch: @unchecked Sendable {
     var end: UInt = 0
     /// The movie's first frame and its caps, until ``RecordingBranch/takeFirstFrame()``.
     var firstFrame: (buffer: Buffer, caps: Caps)?
-    /// The time segment of encoded video from a pre-roll (the encoder moves it: `x264enc` starts it at
-    /// 1000 hours); the camera's frames are taken to be in running time.
-    var segment: (start: UInt, base: UInt) = (0, 0)
+    /// The time segment of encoded video from a pre-roll; the camera's frames are taken to be in running
+    /// time.
+    var segment = StreamSegment()
   }
 
   let file: CaptureFiles.Reservation
@@ -186,15 +186,14 @@ final class RecordingBranch: @unchecked Sendable {
   private func installTimestampProbe(limit limitTime: UInt, fallbackDuration: UInt) {
     entry.addProbe(preRoll == nil ? .buffer : [.buffer, .eventDownstream]) {
       [timing, onEvent, pauses, preRoll, weak audio] pad, info in
-      if case .segment(let start, let base)? = info.event {
-        timing.withLock { $0.segment = (start, base) }
+      if let segment = StreamSegment.set(by: info.event) {
+        timing.withLock { $0.segment = segment }
         return .ok
       }
       guard let buffer = info.buffer, ClockTime.isValid(buffer.presentationTime) else { return .ok }
       let segment = timing.withLock { $0.segment }
-      guard buffer.presentationTime >= segment.start else { return .drop }
       // Running time; timestamps are written back in the segment's terms.
-      let time = buffer.presentationTime - segment.start + segment.base
+      guard let time = segment.runningTime(of: buffer) else { return .drop }
       // Encoded video's offsets are not the driver's sequence numbers.
       let sequence = preRoll == nil ? buffer.offset : ClockTime.none
       let duration = ClockTime.isValid(buffer.duration) ? buffer.duration : fallbackDuration
