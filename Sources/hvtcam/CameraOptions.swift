@@ -21,6 +21,11 @@ struct CameraOptions {
     help:
       "Photos at this size, WIDTHxHEIGHT or largest (the camera's full size), while movies keep --quality's: "
       + "the camera runs at it, and movies are cropped to their aspect ratio and scaled (default: the movie size).")
+  static let preRoll = CommandLineParser.Option(
+    names: ["--pre-roll"], valueName: "SECONDS",
+    help:
+      "Keep the last SECONDS of video, \(HVTCaptureLimits.preRollDuration): each movie, with its sound, begins "
+      + "that long (up to a key-frame interval more) before it is started.")
   static let preset = CommandLineParser.Option(
     names: ["--preset"], valueName: "NAME|FILE", help: "A pipeline preset by name or path (default: default).")
   static let verbose = CommandLineParser.Option(
@@ -58,6 +63,8 @@ struct CameraOptions {
   /// `--quality WIDTHxHEIGHT`: a size off the qualities' list.
   let videoSize: HVTCaptureSize?
   let photoSize: HVTCaptureSize?
+  /// `--pre-roll`'s seconds, or `nil`.
+  let preRoll: Double?
   let preset: String?
   let preview: HVTPreviewOutput?
   let verbose: Bool
@@ -80,6 +87,7 @@ struct CameraOptions {
       title: arguments["--title"], comment: arguments["--comment"], artist: arguments["--artist"],
       copyright: arguments["--copyright"])
     verbose = arguments.flag("--verbose")
+    preRoll = try arguments.seconds("--pre-roll", in: HVTCaptureLimits.preRollDuration)
     preview = try Self.previewOutput(arguments)
     let name = arguments["--quality"]
     quality = name.flatMap(HVTCameraController.QualityType.init(commandLineName:))
@@ -169,6 +177,7 @@ struct CameraOptions {
     if let quality { controller.videoQuality = quality }
     controller.videoSize = videoSize
     controller.photoSize = photoSize
+    if let preRoll { controller.preRollDuration = preRoll }
     if let preview { controller.previewOutput = preview }
     controller.location = location
     controller.mediaTags = tags

@@ -12,7 +12,7 @@ enum DescribeCommand {
       """,
     options: [
       .init(names: ["--mode"], valueName: "MODE", help: "photo or video (default photo)."),
-      CameraOptions.device, CameraOptions.quality, CameraOptions.photoSize, CameraOptions.preset,
+      CameraOptions.device, CameraOptions.quality, CameraOptions.photoSize, CameraOptions.preRoll, CameraOptions.preset,
       .init(names: ["--frames"], valueName: "N", help: "Stop after N frames (num-buffers)."),
       .init(
         names: ["--engine"], valueName: nil,

@@ -12,7 +12,8 @@ enum RecordCommand {
       stderr is not a terminal), and cameras connected or disconnected meanwhile, and prints the movie's path. While recording, the movie is \
       NAME.partial.mp4; hvtcam repair finishes one left by a crash. An existing file is never replaced \
       unless --overwrite is given. With --pre-roll, the camera runs keeping its last SECONDS of video \
-      until SIGUSR1 (a trigger), which starts a movie that begins that long before it.
+      until SIGUSR1 (a trigger), which starts a movie that begins that long before it (a second SIGUSR1 \
+      then pauses it); it says when the pre-roll is full.
       """,
     options: [
       CameraOptions.device, CameraOptions.quality, CameraOptions.photoSize, CameraOptions.preset, CameraOptions.preview,
@@ -30,12 +31,7 @@ enum RecordCommand {
         help:
           "The longest time from one key frame to the next, \(HVTCaptureLimits.keyFrameInterval) (default: the preset's, else 1)."
       ),
-      .init(
-        names: ["--pre-roll"], valueName: "SECONDS",
-        help:
-          "Keep the last SECONDS of video, \(HVTCaptureLimits.preRollDuration), and record at the first SIGUSR1: "
-          + "the movie, with its sound, begins that long (up to a key-frame interval more) before it (a second "
-          + "SIGUSR1 then pauses it). Says when the pre-roll is full."),
+      CameraOptions.preRoll,
       CameraOptions.output, CameraOptions.overwrite, CameraOptions.verbose,
     ] + CameraOptions.tagging)
 
@@ -44,14 +40,12 @@ enum RecordCommand {
     let limit = try arguments.seconds("--max-duration", in: HVTCaptureLimits.recordingDuration)
     let bitRate = try arguments.integer("--bitrate", in: HVTCaptureLimits.videoBitRate)
     let keyFrameInterval = try arguments.seconds("--keyframe-interval", in: HVTCaptureLimits.keyFrameInterval)
-    let preRoll = try arguments.seconds("--pre-roll", in: HVTCaptureLimits.preRollDuration)
     let output = OutputPath(arguments["--output"])
     let overwrite = arguments.flag("--overwrite")
     let controller = try options.makeController(mode: .video)
     if let limit { controller.videoMaximumDuration = limit }
     controller.videoBitRate = bitRate
     controller.videoKeyFrameInterval = keyFrameInterval
-    if let preRoll { controller.preRollDuration = preRoll }
     controller.outputDirectory = output.directory
     let progress = showProgress(of: controller)
     defer { progress.cancel() }
@@ -59,7 +53,7 @@ enum RecordCommand {
       if let signal = StopSignals.shared.received {
         throw Interrupted(signal: signal, when: "before the recording started")
       }
-      if preRoll ?? 0 > 0 { try await PauseSignal.shared.trigger() }
+      if options.preRoll ?? 0 > 0 { try await PauseSignal.shared.trigger() }
       let stop = StopSignals.shared.onStop { _ in controller.stopVideoCapture() }
       defer { StopSignals.shared.remove(stop) }
       return try await PauseSignal.shared.whileSet({

@@ -15,7 +15,7 @@ enum RunCommand {
       SIGINT or SIGTERM.
       """,
     options: [
-      CameraOptions.device, CameraOptions.quality, CameraOptions.photoSize, CameraOptions.preset,
+      CameraOptions.device, CameraOptions.quality, CameraOptions.photoSize, CameraOptions.preRoll, CameraOptions.preset,
       .init(names: ["--mode"], valueName: "MODE", help: "photo or video (default photo)."),
       .init(
         names: ["--no-controls"], valueName: nil,
@@ -132,6 +132,8 @@ final class CameraSession: HVTCameraControllerDelegate, @unchecked Sendable {
       Console.error("reviewing \(url.lastPathComponent)")
     case .reviewEnded(let used):
       Console.error(used ? "photo used" : "photo discarded")
+    case .preRollFilled(let fill):
+      Console.error(String(format: "pre-roll holds %.1f s", fill.seconds))
     case .recordingStarted:
       Console.error("recording")
     case .recordingPaused(let elapsed):

@@ -50,7 +50,7 @@ struct PadProbeTests {
     #expect(durations.value.allSatisfy { $0 >= frame && $0 <= frame + 1 }, "\(durations.value)")
   }
 
-  @Test func anEventProbeSeesCapsThenEndOfStream() async throws {
+  @Test func anEventProbeSeesCapsThenTheSegmentThenEndOfStream() async throws {
     let (pipeline, _, sink) = try smallPipeline("events", buffers: 3)
     let events = Locked<[ProbedEvent]>([])
     let buffers = Locked(0)
@@ -63,7 +63,9 @@ struct PadProbeTests {
     #expect(buffers.value == 0, "an event probe sees no buffers")
     let seen = events.value
     let significant = seen.filter { $0 != .other }
-    #expect(significant.count == 2, "\(seen)")
+    #expect(significant.count == 3, "\(seen)")
+    // A live-less source's time segment starts at 0, its running time at 0.
+    #expect(significant.dropFirst().first == .segment(start: 0, base: 0), "\(seen)")
     guard case .caps(let caps) = significant.first else {
       Issue.record("the first event other than stream-start should be caps: \(seen)")
       return
