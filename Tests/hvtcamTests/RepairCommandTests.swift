@@ -78,7 +78,13 @@ struct RepairCommandTests {
     #expect(summary.hasSuffix("from \(partial) (\(partialBytes) bytes)"), "\(repaired)")
     let decoded = try await Self.expectDurationMatchesFrames(directory.path("crash.mp4"))
     #expect(decoded == survived, "every frame that survived in the partial file is in the repaired one")
-    // The tags the recording wrote are kept, the location too.
+    // The tags the recording wrote are kept, the location too, and the date it was made.
+    let dates = try await Subprocess.run(
+      tool: "ffprobe", ["-v", "error", "-show_entries", "format_tags=creation_time", "-of", "csv=p=0", partial])
+    let made = try await Subprocess.run(
+      tool: "ffprobe",
+      ["-v", "error", "-show_entries", "format_tags=creation_time", "-of", "csv=p=0", directory.path("crash.mp4")])
+    #expect(!dates.standardOutput.isEmpty && made.standardOutput == dates.standardOutput, "\(dates) \(made)")
     let probe = try await Subprocess.run(
       tool: "ffprobe",
       ["-v", "error", "-show_entries", "format_tags=title,location", "-of", "csv=p=0", directory.path("crash.mp4")])

@@ -4,6 +4,16 @@ import Testing
 
 @Suite("hvtcam trim", .timeLimit(.minutes(2)))
 struct TrimCommandTests {
+  /// The movie's `creation_time`, as ffprobe reads it.
+  static func creationTime(of path: String) async throws -> Date {
+    let probe = try await Subprocess.run(
+      tool: "ffprobe", ["-v", "error", "-show_entries", "format_tags=creation_time", "-of", "csv=p=0", path])
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    let text = probe.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    return try #require(formatter.date(from: text), "\(probe)")
+  }
+
   @Test("record with key frames every 0.5 s, then trim 1.2…2.5 s: from the key frame before 1.2 s, the recording kept")
   func trimRecording() async throws {
     let directory = try TemporaryDirectory()
@@ -29,6 +39,9 @@ struct TrimCommandTests {
     #expect(abs((discovery.duration ?? 0) - Double(frames) / 30) <= 1.0 / 30 + 1e-6, "\(discovery)")
     #expect(try await MediaInspector.decodedFrameCount(trimmed) == frames)
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    // Dated when its first frame was made: the recording's date and where the edit begins (to the second).
+    let (made, edited) = (try await Self.creationTime(of: path), try await Self.creationTime(of: trimmed))
+    #expect(edited.timeIntervalSince(made) == (Double(first) / 30).rounded(), "\(made) \(edited)")
 
     // The name is taken now: -o to it is refused, and the file stays.
     let again = try await HVTCam.run(["trim", path, "--start", "0", "--end", "1", "-o", trimmed])

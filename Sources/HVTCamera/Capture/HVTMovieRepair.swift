@@ -76,6 +76,7 @@ public enum HVTMovieRepair {
       file.discard()
       throw error
     }
+    MP4Times.copy(from: source, to: file.partial)
     // A failure to rename keeps the complete file under its partial name, as the error says.
     let url = try file.complete()
     let movie = RepairedMovie(

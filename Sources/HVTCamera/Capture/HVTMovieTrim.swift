@@ -94,6 +94,7 @@ public enum HVTMovieTrim {
       file.discard()
       throw error
     }
+    MP4Times.copy(from: source, to: file.partial, later: ClockTime.seconds(cut.keyFrame - cut.origin))
     let url = try file.complete()
     let movie = TrimmedMovie(
       url: url, source: source, start: ClockTime.seconds(cut.keyFrame - cut.origin), requestedStart: start,
