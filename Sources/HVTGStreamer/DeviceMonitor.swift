@@ -48,12 +48,12 @@ public final class Device: @unchecked Sendable {
   /// The factory of the source element the provider makes for this device (`v4l2src`, `pipewiresrc`,
   /// `libcamerasrc`…), or `nil` when it makes none. Wraps `gst_device_create_element` and
   /// `gst_element_get_factory` and `gst_object_get_name`; the element is only made, never started.
-  public var elementFactoryName: String? {
-    guard let element = gst_device_create_element(pointer, nil) else { return nil }
-    gst_object_ref_sink(UnsafeMutableRawPointer(element))
-    defer { gst_object_unref(UnsafeMutableRawPointer(element)) }
-    guard let factory = gst_element_get_factory(element) else { return nil }
-    return String(ownedCString: gst_object_get_name(hvt_gst_object_cast(UnsafeMutableRawPointer(factory))))
+  public var elementFactoryName: String? { makeElement()?.factoryName }
+
+  /// The source element the provider makes for this device, not started (a floating reference, sunk).
+  /// Wraps `gst_device_create_element`.
+  public func makeElement() -> Element? {
+    gst_device_create_element(pointer, nil).map(Element.init(sinking:))
   }
 
   /// The formats the device offers. Wraps `gst_device_get_caps`.

@@ -73,12 +73,12 @@ struct CPURows {
         reference: ("hvtcamera", "the same recording without sound (capturesAudio = false)", silent)),
       Row(
         id: "av-start-offset",
-        title: "A/V: |first video packet − first sound packet| of a \(long)-frame movie (ffprobe)",
+        title: "A/V: how far apart the first video and sound packets are, in a \(long)-frame movie (ffprobe)",
         resolution: resolution, unit: "ms", hvtcamera: sync.ours.start,
         reference: ("gst-launch-1.0", reference, sync.theirs.start), hasRatio: false),
       Row(
         id: "av-end-difference",
-        title: "A/V: |end of the picture − end of the sound| of a \(long)-frame movie (ffprobe): the drift",
+        title: "A/V: how far apart the ends of picture and sound are, in a \(long)-frame movie (ffprobe): the drift",
         resolution: resolution, unit: "ms", hvtcamera: sync.ours.end,
         reference: ("gst-launch-1.0", reference, sync.theirs.end), hasRatio: false),
     ]

@@ -22,11 +22,12 @@ struct DriftRows {
     return [
       Row(
         id: "av-long-start-offset",
-        title: "A/V: |first video packet − first sound packet| of a \(minutes)-minute movie",
+        title: "A/V: how far apart the first video and sound packets are, in a \(minutes)-minute movie",
         resolution: resolution, unit: "ms", hvtcamera: start, hasRatio: false),
       Row(
         id: "av-long-end-difference",
-        title: "A/V: |end of the picture − end of the sound| of a \(minutes)-minute movie (ffprobe): the drift",
+        title:
+          "A/V: how far apart the ends of picture and sound are, in a \(minutes)-minute movie (ffprobe): the drift",
         resolution: resolution, unit: "ms", hvtcamera: end, hasRatio: false),
     ]
   }

@@ -115,6 +115,8 @@ struct LatencyRounds {
   private func ours(burst: Int, seconds: Int) throws -> Round {
     var round = Round()
     let camera = try OurCamera(quality: BenchPlan.quality(resolution), directory: directory, camera: self.camera)
+    // Silent, as camerabin's profile is: like against like (the cost of sound has rows of its own).
+    camera.controller.capturesAudio = false
     defer { camera.dismiss() }
     round.startup.add(try camera.present().milliseconds)
     let frameRate = camera.frameRate

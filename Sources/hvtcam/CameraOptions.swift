@@ -26,6 +26,9 @@ struct CameraOptions {
     help:
       "Keep the last SECONDS of video, \(HVTCaptureLimits.preRollDuration): each movie, with its sound, begins "
       + "that long (up to a key-frame interval more) before it is started.")
+  static let microphone = CommandLineParser.Option(
+    names: ["--microphone"], valueName: "NAME",
+    help: "Record sound from this microphone, by its name in hvtcam devices (default: the default microphone).")
   static let preset = CommandLineParser.Option(
     names: ["--preset"], valueName: "NAME|FILE", help: "A pipeline preset by name or path (default: default).")
   static let verbose = CommandLineParser.Option(
@@ -65,6 +68,8 @@ struct CameraOptions {
   let photoSize: HVTCaptureSize?
   /// `--pre-roll`'s seconds, or `nil`.
   let preRoll: Double?
+  /// `--microphone`'s name, or `nil`.
+  let microphone: String?
   let preset: String?
   let preview: HVTPreviewOutput?
   let verbose: Bool
@@ -88,6 +93,7 @@ struct CameraOptions {
       copyright: arguments["--copyright"])
     verbose = arguments.flag("--verbose")
     preRoll = try arguments.seconds("--pre-roll", in: HVTCaptureLimits.preRollDuration)
+    microphone = arguments["--microphone"]
     preview = try Self.previewOutput(arguments)
     let name = arguments["--quality"]
     quality = name.flatMap(HVTCameraController.QualityType.init(commandLineName:))
@@ -107,6 +113,16 @@ struct CameraOptions {
       }
       return size
     }
+  }
+
+  /// The listed microphone `name` names; a usage error that lists them when none does.
+  private static func microphone(named name: String) throws -> HVTMicrophone {
+    let microphones = HVTCameraController.availableMicrophones()
+    guard let microphone = microphones.first(where: { $0.name == name }) else {
+      let listed = microphones.isEmpty ? "none is listed" : "listed: " + microphones.map(\.name).joined(separator: ", ")
+      throw UsageError("hvtcam: no microphone named '\(name)' (\(listed))")
+    }
+    return microphone
   }
 
   /// `--location`'s value: latitude, longitude, then optionally altitude and direction, comma-separated.
@@ -178,6 +194,7 @@ struct CameraOptions {
     controller.videoSize = videoSize
     controller.photoSize = photoSize
     if let preRoll { controller.preRollDuration = preRoll }
+    if let microphone { controller.microphone = try Self.microphone(named: microphone) }
     if let preview { controller.previewOutput = preview }
     controller.location = location
     controller.mediaTags = tags

@@ -8,7 +8,8 @@ enum DevicesCommand {
   static let parser = CommandLineParser(
     command: "devices",
     summary: """
-      Lists the cameras, with their positions, flash and capture modes. Cameras come from GStreamer's \
+      Lists the cameras, with their positions, flash and capture modes, then the microphones (PulseAudio's \
+      and ALSA's Audio/Source devices, which record --microphone takes by name). Cameras come from GStreamer's \
       device monitor (class Video/Source: V4L2, libcamera and PipeWire devices); for each it prints the \
       name, position (rear, front, or none), API, device node, source element, flash, and the capture \
       modes grouped per format and size. The simulated camera is listed too with --simulated or \
@@ -28,7 +29,8 @@ enum DevicesCommand {
           "flash": true|false, "available": true|false, "error": "…"|null, "caps": "…",
           "modes": [{"format": "MJPEG", "width": {"min": 1920, "max": 1920}, "height": {"min": 1080,
             "max": 1080}, "frameRates": ["30/1", "15/1"], "frameRateRange": null|{"min": "1/1", "max":
-            "30/1"}, "text": "MJPEG 1920x1080 @ 30, 15 fps"}]}]}
+            "30/1"}, "text": "MJPEG 1920x1080 @ 30, 15 fps"}]}],
+         "microphones": [{"name": "…", "api": "pulse"|"alsa"|…, "source": "pulsesrc device=…"}]}
       frameRates lists discrete rates fastest first (empty when the mode has a range or does not say);
       frameRateRange is set for a range of rates.
       """,
@@ -44,17 +46,24 @@ enum DevicesCommand {
 
   static func run(_ arguments: ParsedArguments) throws {
     let cameras = try HVTCameraDeviceInfo.availableCameras(includingSimulated: arguments.flag("--simulated"))
+    let microphones = HVTCameraController.availableMicrophones()
     if arguments.flag("--json") {
+      let listed = microphones.map { ["name": $0.name, "api": $0.api, "source": $0.source.launchText] }
       let data = try JSONSerialization.data(
-        withJSONObject: ["version": jsonVersion, "cameras": cameras.map(json)] as [String: Any],
+        withJSONObject: ["version": jsonVersion, "cameras": cameras.map(json), "microphones": listed] as [String: Any],
         options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
       Console.out(String(decoding: data, as: UTF8.self))
-    } else if cameras.isEmpty {
+      return
+    }
+    if cameras.isEmpty {
       Console.out(
         "No cameras found: GStreamer's device monitor lists no Video/Source device. "
           + "Use --simulated or HVT_CAMERA_SOURCE=simulated to list the simulated camera.")
     } else {
       Console.out(cameras.map(text).joined(separator: "\n"))
+    }
+    for microphone in microphones {
+      Console.out("microphone: \(microphone.name)\n  api: \(microphone.api)\n  source: \(microphone.source.launchText)")
     }
   }
 

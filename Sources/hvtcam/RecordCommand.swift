@@ -16,7 +16,8 @@ enum RecordCommand {
       then pauses it); it says when the pre-roll is full.
       """,
     options: [
-      CameraOptions.device, CameraOptions.quality, CameraOptions.photoSize, CameraOptions.preset, CameraOptions.preview,
+      CameraOptions.device, CameraOptions.quality, CameraOptions.photoSize, CameraOptions.microphone,
+      CameraOptions.preset, CameraOptions.preview,
       CameraOptions.windowID,
       .init(
         names: ["--max-duration"], valueName: "SECONDS",
@@ -78,6 +79,8 @@ enum RecordCommand {
           Console.progress(
             "\(terminal ? "\r" : "")pre-roll holds \(String(format: "%.1f", fill.seconds)) s; SIGUSR1 starts the recording\n"
           )
+        case .audioUnavailable(let reason):
+          Console.progress("\(terminal ? "\n" : "")no sound: \(reason)\n")
         case .recordingStarted(let url):
           Console.error("recording to \(url.path)")
           if StopSignals.shared.received != nil { controller.stopVideoCapture() }

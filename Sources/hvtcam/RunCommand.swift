@@ -15,7 +15,8 @@ enum RunCommand {
       SIGINT or SIGTERM.
       """,
     options: [
-      CameraOptions.device, CameraOptions.quality, CameraOptions.photoSize, CameraOptions.preRoll, CameraOptions.preset,
+      CameraOptions.device, CameraOptions.quality, CameraOptions.photoSize, CameraOptions.microphone,
+      CameraOptions.preRoll, CameraOptions.preset,
       .init(names: ["--mode"], valueName: "MODE", help: "photo or video (default photo)."),
       .init(
         names: ["--no-controls"], valueName: nil,

@@ -171,4 +171,23 @@ struct AudioRecordingTests {
       #expect(try movie.metadata.audioDuration == nil)
     }
   }
+
+  @Test("a chosen microphone takes the place of the simulated one: the movie has its 880 Hz tone, not the 440 Hz one")
+  func chosenMicrophone() async throws {
+    let camera = try TestCamera(mode: .video, present: false)
+    camera.controller.microphone = HVTMicrophone(
+      name: "Tone", api: "test",
+      source: HVTElementDescription("audiotestsrc", ["is-live": "true", "freq": "880", "samplesperbuffer": "480"]))
+    try await camera.controller.present()
+    let movie = try await camera.controller.recordMovie(maximumDuration: 1)
+    let streams = try await MediaInspector.streams(movie.url.path)
+    try expectLinedUp(streams, Capture(movie.info), codec: "aac")
+    // FFmpeg's astats counts zero crossings per sample: twice the tone's frequency over 48 kHz.
+    let result = try await MediaInspector.run(
+      "ffmpeg", ["-v", "info", "-nostats", "-i", movie.url.path, "-map", "0:a", "-af", "astats", "-f", "null", "-"])
+    let line = try #require(
+      result.output.split(separator: "\n").last { $0.contains("Zero crossings rate:") }, "\(result.output)")
+    let rate = try #require(Double(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? ""))
+    #expect(abs(rate - 2 * 880 / 48_000) < 0.004, "zero crossings per sample: \(rate) (440 Hz: 0.0183)")
+  }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 import Testing
 
 @testable import HVTCamera
@@ -52,5 +53,22 @@ struct MetadataTests {
     camera.controller.takePicture()
     let second = try await camera.delegate.nextCapture(.image)
     #expect((second.info[.mediaMetadata] as? HVTMediaMetadata)?.location == nil)
+  }
+
+  @Test("a movie's date as written (XMP exif:DateTimeOriginal, read by exiftool, to the microsecond) is its metadata's")
+  func movieDate() async throws {
+    let camera = try TestCamera(mode: .video)
+    camera.controller.mediaTags = HVTMediaTags(title: "Dated")
+    let movie = try await camera.controller.recordMovie(maximumDuration: 0.5)
+    let read = try await MediaInspector.run(
+      "exiftool", ["-s3", "-XMP-exif:DateTimeOriginal", movie.url.path])
+    // `2026:12:03 13:26:21.834491Z` or `…+01:00`: the second, its fraction, the offset.
+    let text = read.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = "yyyy:MM:dd HH:mm:ss.SSSSSSXXXXX"
+    let written = try #require(formatter.date(from: text), "\(read)")
+    #expect(
+      abs(written.timeIntervalSince(movie.metadata.captureDate)) < 0.001, "\(text) vs \(movie.metadata.captureDate)")
   }
 }

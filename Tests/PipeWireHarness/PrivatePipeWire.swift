@@ -30,6 +30,11 @@ public final class PrivatePipeWire: @unchecked Sendable {
 
   private static let multiarch = "x86_64-linux-gnu"
 
+  /// Why PipeWire's PulseAudio server cannot run here (`pipewire-pulse` is missing), or `nil`. `./dev test`
+  /// installs it (Debian: pipewire-pulse).
+  public static let pulseUnavailableReason: String? =
+    FileManager.default.isExecutableFile(atPath: "/usr/bin/pipewire-pulse") ? nil : "not installed: pipewire-pulse"
+
   /// The environment the private PipeWire's clients run in: this process's, with the private runtime
   /// folder and bus, and nothing that points elsewhere (`PIPEWIRE_REMOTE`, `HVT_CAMERA_SOURCE`…).
   public var environment: [String: String] {
@@ -73,6 +78,33 @@ public final class PrivatePipeWire: @unchecked Sendable {
     let monitor = try start("pw-dump", ["--monitor", "--no-colors"])
     try start("wireplumber", [])
     try await monitor.line(containing: #""application.name": "WirePlumber [export]""#)
+  }
+
+  /// Starts `pipewire-pulse`, PipeWire's PulseAudio server, on the private PipeWire: PulseAudio clients
+  /// (and GStreamer's PulseAudio device provider) reach it at `run/pulse/native`. Returns once it is
+  /// listening (it says so in its log: `listening on unix:…/pulse/native`).
+  public func startPulse() async throws {
+    if let reason = Self.pulseUnavailableReason { throw HarnessFailure("no pipewire-pulse: \(reason)") }
+    let pulse = try start("pipewire-pulse", [], ["PIPEWIRE_DEBUG": "E,mod.protocol-pulse:I"])
+    try await pulse.line(containing: "listening on unix:")
+  }
+
+  /// Publishes a virtual microphone: `audiotestsrc is-live=true freq=… ! pipewiresink mode=provide` with
+  /// `media.class=Audio/Source` and `node.description` `name` (a plain word), a sine tone of `frequency`
+  /// hertz. Returns once PipeWire has it.
+  @discardableResult
+  public func publishMicrophone(named name: String, frequency: Int) async throws -> Daemon {
+    let monitor = try start("pw-dump", ["--monitor", "--no-colors"])
+    defer { monitor.stop() }
+    let microphone = try start(
+      "gst-launch-1.0",
+      [
+        "audiotestsrc", "is-live=true", "wave=sine", "freq=\(frequency)", "!",
+        "audio/x-raw,format=S16LE,rate=48000,channels=2", "!", "pipewiresink", "mode=provide",
+        "stream-properties=props,media.class=Audio/Source,node.description=\(name)",
+      ])
+    try await monitor.line(containing: #""node.description": "\#(name)""#)
+    return microphone
   }
 
   /// Publishes a virtual camera: `videotestsrc is-live=true ! video/x-raw,format=I420,width=…,height=…,

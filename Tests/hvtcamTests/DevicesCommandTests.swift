@@ -55,7 +55,10 @@ struct DevicesCommandTests {
     #expect(result.standardError.isEmpty, "\(result)")
     let document = try #require(
       try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any], "\(result)")
-    #expect(Set(document.keys) == ["version", "cameras"])
+    #expect(Set(document.keys) == ["version", "cameras", "microphones"])
+    // Each microphone listed (none without a PulseAudio server or an ALSA capture node) has its three keys.
+    let microphones = try #require(document["microphones"] as? [[String: String]])
+    #expect(microphones.allSatisfy { Set($0.keys) == ["name", "api", "source"] }, "\(microphones)")
     #expect(document["version"] as? Int == 1)
     let cameras = try #require(document["cameras"] as? [[String: Any]])
     let cameraKeys: Set = [

@@ -89,7 +89,7 @@ struct RepairCommandTests {
       tool: "ffprobe",
       ["-v", "error", "-show_entries", "format_tags=title,location", "-of", "csv=p=0", directory.path("crash.mp4")])
     #expect(
-      probe.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "Crash test,+48.8584+002.2945/",
+      probe.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "Crash test,+48.858400+002.294500/",
       "\(probe)")
     print(
       "repair: discoverer read \(partialDuration) s from the partial file of \(survived) frames; "

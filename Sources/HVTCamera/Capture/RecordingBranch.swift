@@ -71,6 +71,8 @@ final class RecordingBranch: @unchecked Sendable {
     /// The time segment of encoded video from a pre-roll; the camera's frames are taken to be in running
     /// time.
     var segment = StreamSegment()
+    /// The tags given to the muxer, dated with the movie's first frame.
+    var writtenTags: CaptureTags?
   }
 
   let file: CaptureFiles.Reservation
@@ -90,7 +92,7 @@ final class RecordingBranch: @unchecked Sendable {
   /// The tags to write, dated when the branch is linked; `nil` to write none.
   private let tags: CaptureTags?
   /// The tags given to the muxer (dated with the movie's first frame), or `nil` when it writes none.
-  private(set) var writtenTags: CaptureTags?
+  var writtenTags: CaptureTags? { timing.withLock { $0.writtenTags } }
   /// The recording's pauses, which its frames and sound leave out.
   let pauses = RecordingPauses()
   /// The pre-roll the branch takes encoded video from (linked to its encoded tee), or `nil` for a branch
@@ -185,7 +187,7 @@ final class RecordingBranch: @unchecked Sendable {
   /// closes the timestamps up over it, counts frames and enforces the limit (on the time recorded).
   private func installTimestampProbe(limit limitTime: UInt, fallbackDuration: UInt) {
     entry.addProbe(preRoll == nil ? .buffer : [.buffer, .eventDownstream]) {
-      [timing, onEvent, pauses, preRoll, weak audio] pad, info in
+      [timing, onEvent, pauses, preRoll, weak audio, weak self] pad, info in
       if let segment = StreamSegment.set(by: info.event) {
         timing.withLock { $0.segment = segment }
         return .ok
@@ -279,6 +281,9 @@ final class RecordingBranch: @unchecked Sendable {
             let kept = frame.retained()
             timing.withLock { $0.firstFrame = (kept, caps) }
           }
+          // Dated with the frame kept first (the frame of the moment may have been left out, older than the
+          // sound), as the metadata is; the muxer has had no data yet.
+          self?.tagMovie(firstTimestamp: base)
           audio?.videoStarted(at: base)
           onEvent(.started)
         }
@@ -346,22 +351,19 @@ final class RecordingBranch: @unchecked Sendable {
       throw error
     }
     (linkTime, linkDate) = (session.pipeline.runningTime, Date())
-    tagMovie(firstTimestamp: leading.first?.presentationTime)
     for buffer in leading { teePad.push(buffer) }
   }
 
-  /// Gives the muxer the movie's tags, dated with its first frame (running time `firstTimestamp`, or the
-  /// camera's next frame), before any buffer reaches it: `mp4mux` writes them into the movie's header.
-  private func tagMovie(firstTimestamp: UInt?) {
+  /// Gives the muxer the movie's tags, dated with its first frame (at running time `firstTimestamp`, as
+  /// the metadata's capture date is), from the branch's entry before the frame goes on: no buffer has
+  /// reached the muxer, and `mp4mux` writes them into the movie's header.
+  private func tagMovie(firstTimestamp: UInt) {
     guard let tags, let muxer = bin.element(named: HVTPipelineModel.muxerName), CaptureTags.muxerWritesThem(muxer)
     else { return }
-    var age = 0.0
-    if let linkTime, let firstTimestamp {
-      age = max(0, ClockTime.seconds(linkTime) - ClockTime.seconds(firstTimestamp))
-    }
+    let age = linkTime.map { ClockTime.seconds($0) - ClockTime.seconds(firstTimestamp) } ?? 0
     let dated = tags.at(linkDate.addingTimeInterval(-age))
     muxer.mergeTags(dated.tagList)
-    writtenTags = dated
+    timing.withLock { $0.writtenTags = dated }
   }
 
   /// The branch's object path; its elements' paths start with it.

@@ -13,6 +13,7 @@ extension HVTCameraController {
     var preRollDuration: Double = 0
     var encoding = EncoderTuning.Request()
     var capturesAudio = true
+    var microphone: HVTMicrophone?
     var thumbnailMaximumDimension = 320
     var location: HVTLocation?
     var mediaTags = HVTMediaTags()

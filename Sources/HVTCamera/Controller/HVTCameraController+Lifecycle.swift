@@ -135,7 +135,8 @@ extension HVTCameraController {
       settings: .init(
         preset: preset, quality: settings.videoQuality, failingAfterFrames: failing, preview: settings.preview,
         overlayTargets: settings.overlayBurnsIntoCaptures, encoding: settings.encoding,
-        audio: Microphones.request(capturesAudio: settings.capturesAudio, camera: camera, preset: preset),
+        audio: Microphones.request(
+          capturesAudio: settings.capturesAudio, microphone: settings.microphone, camera: camera, preset: preset),
         movieSize: settings.photoSize == nil ? nil : settings.movieSize, requestedSize: settings.cameraSize))
     let model =
       settings.preRollDuration > 0

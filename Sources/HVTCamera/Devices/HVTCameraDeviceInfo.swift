@@ -62,7 +62,7 @@ public struct HVTCameraDeviceInfo: Sendable, Hashable {
   /// The source element in `gst-launch-1.0` syntax, e.g. `v4l2src device=/dev/video0` or
   /// `videotestsrc is-live=true pattern=smpte`.
   public var sourceLaunchText: String {
-    ([sourceElement.factory] + sourceElement.properties.map { "\($0.name)=\($0.value)" }).joined(separator: " ")
+    sourceElement.launchText
   }
 
   /// Why the device cannot be used (GStreamer's message), or `nil` when it can.

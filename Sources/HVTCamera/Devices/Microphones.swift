@@ -33,26 +33,37 @@ enum Microphones {
     return nodes.contains { $0.hasPrefix("pcmC") && $0.hasSuffix("c") }
   }
 
-  /// The names of the microphones the ``providers(environment:)`` list (`Audio/Source` devices), each
-  /// probed on an instance of its own (``DeviceProvider/probe(_:properties:deviceClass:)``), leaving out
-  /// PulseAudio's monitors of outputs (`device.class=monitor`), which record what plays, not a room.
-  static func listed(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
-    providers(environment: environment).flatMap { (try? DeviceProvider.probe($0, deviceClass: "Audio/Source")) ?? [] }
-      .filter { $0.properties["device.class"] != "monitor" }
-      .map(\.displayName)
+  /// The microphones the ``providers(environment:)`` list (`Audio/Source` devices), each probed on an
+  /// instance of its own (``DeviceProvider/probe(_:properties:deviceClass:)``), leaving out PulseAudio's
+  /// monitors of outputs (`device.class=monitor`), which record what plays, not a room. Each comes with
+  /// the source element its provider makes for it, and that element's `device`.
+  static func available(environment: [String: String] = ProcessInfo.processInfo.environment) -> [HVTMicrophone] {
+    providers(environment: environment).flatMap { provider in
+      // `pulsedeviceprovider` lists PulseAudio's (API `pulse`), `alsadeviceprovider` ALSA's.
+      let api = provider.replacingOccurrences(of: "deviceprovider", with: "")
+      return ((try? DeviceProvider.probe(provider, deviceClass: "Audio/Source")) ?? [])
+        .filter { $0.properties["device.class"] != "monitor" }
+        .compactMap { device -> HVTMicrophone? in
+          guard let element = device.makeElement(), let factory = element.factoryName else { return nil }
+          let address = (try? element.propertyString("device")).flatMap { $0.isEmpty ? nil : $0 }
+          let source = address.map { HVTElementDescription(factory, ["device": $0]) } ?? HVTElementDescription(factory)
+          return HVTMicrophone(name: device.displayName, api: api, source: source)
+        }
+    }
   }
 
-  /// The sound a camera's movies get: none unless `capturesAudio`; the preset's `audio.source`; the
-  /// simulated microphone for the simulated camera; else the default microphone (`autoaudiosrc`) when
-  /// a provider lists one. `autoaudiosrc` itself records silence when it finds no working
-  /// source, which is why a microphone must be listed first.
-  static func request(capturesAudio: Bool, camera: HVTCameraDeviceInfo, preset: HVTPreset)
-    -> HVTPipelineModel.AudioRequest
-  {
+  /// The sound a camera's movies get: none unless `capturesAudio`; the app's `microphone`; the preset's
+  /// `audio.source`; the simulated microphone for the simulated camera; else the default microphone
+  /// (`autoaudiosrc`) when a provider lists one. `autoaudiosrc` itself records silence when it finds no
+  /// working source, which is why a microphone must be listed first.
+  static func request(
+    capturesAudio: Bool, microphone: HVTMicrophone? = nil, camera: HVTCameraDeviceInfo, preset: HVTPreset
+  ) -> HVTPipelineModel.AudioRequest {
     guard capturesAudio else { return .off }
+    if let microphone { return .from(microphone.source) }
     if let source = preset.audioSource { return .from(source) }
     if camera.isSimulated { return .from(HVTPipelineModel.simulatedMicrophone) }
-    guard !listed().isEmpty else {
+    guard !available().isEmpty else {
       return .unavailable("no microphone: no PulseAudio server runs and no ALSA capture device lists one")
     }
     return .from(HVTPipelineModel.defaultMicrophone)

@@ -91,13 +91,11 @@ struct CaptureTags: Sendable {
 
   /// The location as the `©xyz` item of the movie's metadata list (`moov/udta/meta/ilst`, where
   /// `mp4mux` writes its iTunes-style tags), which ffprobe (`location`) and exiftool (`GPSCoordinates`)
-  /// read, as phones' movies have it: an ISO 6709 string (`+48.8584+002.2945+035.000/`: latitude,
-  /// longitude and the altitude when known, in degrees and metres) in the item's `data` atom (type 1,
-  /// UTF-8). `mp4mux` has no tag for it; ``TagList/append(quickTimeAtom:)`` hands it over whole.
+  /// read, as phones' movies have it: the ISO 6709 point (``HVTLocation/iso6709``, e.g.
+  /// `+48.858300+002.294500+35.0/`) in the item's `data` atom (type 1, UTF-8). `mp4mux` has no tag for
+  /// it; ``TagList/append(quickTimeAtom:)`` hands it over whole.
   static func locationAtom(_ location: HVTLocation) -> Data {
-    var text = String(format: "%+08.4f%+09.4f", location.latitude, location.longitude)
-    if let altitude = location.altitude { text += String(format: "%+.3f", altitude) }
-    let string = Data((text + "/").utf8)
+    let string = Data(location.iso6709.utf8)
     func box(_ type: [UInt8], _ payload: Data) -> Data {
       let size = UInt32(8 + payload.count)
       return Data([24, 16, 8, 0].map { UInt8(truncatingIfNeeded: size >> $0) } + type) + payload

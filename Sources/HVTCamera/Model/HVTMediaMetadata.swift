@@ -61,6 +61,7 @@ public struct HVTMediaMetadata: Sendable, Hashable {
 extension HVTMediaMetadata {
   /// Mirrors what was written into the file: the UTC offset, location, tags and software.
   mutating func record(_ written: CaptureTags) {
+    captureDate = written.date
     utcOffset = written.utcOffset
     location = written.location
     tags = written.tags

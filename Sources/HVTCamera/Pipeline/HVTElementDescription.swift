@@ -37,6 +37,12 @@ public struct HVTElementDescription: Sendable, Hashable {
     properties.last { $0.name == property }?.value
   }
 
+  /// The element as a person reads it: `pulsesrc device=alsa_input.usb-…` (the values as they are, not
+  /// quoted for a shell or `gst-launch-1.0`).
+  public var launchText: String {
+    ([factory] + properties.map { "\($0.name)=\($0.value)" }).joined(separator: " ")
+  }
+
   /// A copy with one property set (replaced if already present, else appended).
   public func setting(_ property: String, to value: String) -> HVTElementDescription {
     var copy = self
