@@ -164,6 +164,7 @@ struct InteractiveCameraTests {
   @Test("--mode video: space starts and stops a recording, p pauses and resumes it; the record button shows the clock")
   func recordFromControls() async throws {
     let camera = try await InteractiveCamera(["--mode", "video"])
+    defer { camera.directory.remove() }
     var mark = camera.mark
     try await camera.key("space")
     try await camera.line("the recording", after: mark) { $0 == "recording" }
@@ -177,13 +178,7 @@ struct InteractiveCameraTests {
     mark = camera.mark
     try await camera.key("p")
     try await camera.line("the resume", after: mark) { $0.hasPrefix("resumed at ") }
-    mark = camera.mark
-    try await camera.key("space")
-    try await camera.line("the movie kept", after: mark) { $0.hasPrefix("kept MOV_") }
-    let result = try await camera.cancel()
-    defer { camera.directory.remove() }
-    #expect(result.succeeded, "\(result)")
-    let movie = try #require(result.outputLines.first, "\(result)")
+    let movie = try await stopRecordingAndCancel(camera)
     let discovered = try await MediaInspector.discover(movie)
     #expect(discovered.isH264 && discovered.size == "640x480", "\(discovered)")
   }
@@ -191,21 +186,27 @@ struct InteractiveCameraTests {
   @Test("--mode video --pre-roll 2: the movie recorded from the window begins 2 s before space was pressed")
   func recordWithPreRoll() async throws {
     let camera = try await InteractiveCamera(["--mode", "video", "--pre-roll", "2"])
+    defer { camera.directory.remove() }
     try await camera.line("the pre-roll", after: 0) { $0.hasPrefix("pre-roll holds 2.") }
-    var mark = camera.mark
+    let mark = camera.mark
     try await camera.key("space")
     try await camera.line("the recording", after: mark) { $0 == "recording" }
-    mark = camera.mark
-    try await camera.key("space")
-    try await camera.line("the movie kept", after: mark) { $0.hasPrefix("kept MOV_") }
-    let result = try await camera.cancel()
-    defer { camera.directory.remove() }
-    #expect(result.succeeded, "\(result)")
-    let movie = try #require(result.outputLines.first, "\(result)")
+    let movie = try await stopRecordingAndCancel(camera)
     let streams = try await MediaInspector.streams(movie)
     let video = try #require(streams.first { $0.type == "video" }, "\(streams)")
     // The two seconds before the key press, and what came after it (a fraction of a second: the stop is
     // pressed as soon as the recording says it started).
     #expect(video.end >= 2 && video.largestGap < 1.0 / 30 && streams.count == 2, "\(streams)")
+  }
+
+  /// Stops the recording with space, waits until the movie is kept, cancels (Escape) and returns the
+  /// movie's path; it is in `camera.directory`, which the caller removes.
+  private func stopRecordingAndCancel(_ camera: InteractiveCamera) async throws -> String {
+    let mark = camera.mark
+    try await camera.key("space")
+    try await camera.line("the movie kept", after: mark) { $0.hasPrefix("kept MOV_") }
+    let result = try await camera.cancel()
+    #expect(result.succeeded, "\(result)")
+    return try #require(result.outputLines.first, "\(result)")
   }
 }
