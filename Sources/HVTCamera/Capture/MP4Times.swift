@@ -10,7 +10,7 @@ enum MP4Times {
   /// seconds on (where a trimmed movie begins); does nothing when either is not such a file. A failure
   /// to write is logged: the movie is complete all the same, dated when it was written.
   static func copy(from source: URL, to destination: URL, later: Double = 0) {
-    guard let time = creationTime(of: source), creationTime(of: destination) != nil else { return }
+    guard let time = creationTime(of: source) else { return }
     do {
       try setTimes(time + UInt64(max(0, later).rounded()), in: destination)
     } catch {
