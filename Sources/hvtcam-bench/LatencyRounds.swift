@@ -63,8 +63,7 @@ struct LatencyRounds {
     self.camera = camera
     let model = try OurCamera.pipelineModel(
       quality: BenchPlan.quality(resolution), directory: directory, camera: camera)
-    guard let movie = model.recording.first(where: { $0.factory == model.movieEncoder }),
-      let photo = model.photoEncoder.first(where: { $0.factory == model.photoEncoderFactory })
+    guard let movie = model.movieEncoderElement, let photo = model.photoEncoderElement
     else { throw BenchError.failed("our model has no movie or photo encoder") }
     movieEncoder = movie
     photoEncoder = photo

@@ -53,7 +53,7 @@ struct LaunchLineRounds {
     let path = directory.appendingPathComponent("launch-\(UUID().uuidString.prefix(8)).mp4").path
     let pipeline = try Pipeline(launch: model.launchDescription(mode: .video, output: path, frames: nil))
     defer { pipeline.setState(.null) }
-    guard let encoder = model.recording.first(where: { $0.factory == model.movieEncoder })?.name else {
+    guard let encoder = model.movieEncoderElement?.name else {
       throw BenchError.failed("our model has no named movie encoder")
     }
     let entered = try awaitBuffer(at: encoder, in: pipeline)

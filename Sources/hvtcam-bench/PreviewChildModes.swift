@@ -62,8 +62,7 @@ extension ChildMode {
   static func camerabinPreview(_ options: BenchOptions) throws {
     guard let size = options.quality.requestedSize else { throw BenchError.failed("no size") }
     let model = try OurCamera.pipelineModel(quality: options.quality, directory: options.directory)
-    guard let encoder = model.recording.first(where: { $0.factory == model.movieEncoder }),
-      let photoEncoder = model.photoEncoder.first(where: { $0.factory == model.photoEncoderFactory })
+    guard let encoder = model.movieEncoderElement, let photoEncoder = model.photoEncoderElement
     else { throw BenchError.failed("the model has no encoders") }
     let camera = try CameraBin(
       size: size, encoder: encoder, photoEncoder: photoEncoder, directory: options.directory,

@@ -13,8 +13,7 @@ struct ThumbnailRows {
     let quality = BenchPlan.quality(resolution)
     let model = try OurCamera.pipelineModel(quality: quality, directory: directory)
     guard let size = quality.requestedSize,
-      let movie = model.recording.first(where: { $0.factory == model.movieEncoder }),
-      let photo = model.photoEncoder.first(where: { $0.factory == model.photoEncoderFactory })
+      let movie = model.movieEncoderElement, let photo = model.photoEncoderElement
     else { throw BenchError.failed("no size, or our model has no movie or photo encoder") }
     let longer = 320
     let preview = HVTFrameSize(width: longer, height: longer * size.height / size.width)

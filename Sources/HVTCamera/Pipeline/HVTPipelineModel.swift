@@ -40,16 +40,21 @@ public struct HVTPipelineModel: Sendable, Hashable {
   /// kept open for as long as the model (and the session running it) lives.
   var pipeWireRemote: PipeWireRemote? = nil
 
-  /// The factory of the movie encoder in the recording branch, e.g. `"x264enc"`.
-  public var movieEncoder: String {
-    (recording + (preRoll?.encoding ?? [])).first { $0.name == HVTPipelineModel.movieEncoderName }?.factory ?? ""
+  /// The movie encoder as it runs, with its properties: in the recording branch, or in the pre-roll's
+  /// encoding when there is one.
+  public var movieEncoderElement: HVTElementDescription? {
+    (recording + (preRoll?.encoding ?? [])).first { $0.name == HVTPipelineModel.movieEncoderName }
   }
+  /// The factory of the movie encoder, e.g. `"x264enc"`.
+  public var movieEncoder: String { movieEncoderElement?.factory ?? "" }
   /// The factory of the muxer in the recording branch, e.g. `"mp4mux"`.
   public var movieMuxer: String { recording.first { $0.name == HVTPipelineModel.muxerName }?.factory ?? "" }
-  /// The factory of the photo encoder, e.g. `"jpegenc"`.
-  public var photoEncoderFactory: String {
-    photoEncoder.first { $0.name == HVTPipelineModel.photoEncoderName }?.factory ?? ""
+  /// The photo encoder as it runs, with its properties.
+  public var photoEncoderElement: HVTElementDescription? {
+    photoEncoder.first { $0.name == HVTPipelineModel.photoEncoderName }
   }
+  /// The factory of the photo encoder, e.g. `"jpegenc"`.
+  public var photoEncoderFactory: String { photoEncoderElement?.factory ?? "" }
 
   /// Element names the engine looks elements up by.
   static let sourceName = "camera"
