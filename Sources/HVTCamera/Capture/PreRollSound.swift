@@ -98,7 +98,13 @@ final class PreRollSound: @unchecked Sendable {
   /// oldest first: a recording links to ``tee`` in `body` and pushes it, and the microphone's next buffer
   /// follows it.
   func withKept<Result>(_ body: ([Buffer]) throws -> Result) rethrows -> Result {
-    try teeSink.withStreamLock { try body(state.withLock { $0.kept.map(\.buffer) }) }
+    try betweenBuffers { try body(state.withLock { $0.kept.map(\.buffer) }) }
+  }
+
+  /// Runs `body` between two buffers of sound (holding the tee's stream lock): a recording unlinks from
+  /// ``tee`` there, so that the tee never pushes into a branch as it stops.
+  func betweenBuffers<Result>(_ body: () throws -> Result) rethrows -> Result {
+    try teeSink.withStreamLock(body)
   }
 
   /// Stops the microphone and takes it and the tee out of `pipeline` (it failed, or never started).

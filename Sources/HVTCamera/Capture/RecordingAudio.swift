@@ -387,7 +387,7 @@ final class RecordingAudio: @unchecked Sendable {
     changeVideo { videoFinished = true }
     if let preRoll, let pad = preRollPad.withLock({ $0 }) {
       // Unlinked between two buffers, so that the tee never pushes into the branch as it stops.
-      preRoll.withKept { _ in
+      preRoll.betweenBuffers {
         if let input = branch.staticPad("audio") { pad.unlink(from: input) }
       }
       preRoll.tee.releaseRequestPad(pad)
