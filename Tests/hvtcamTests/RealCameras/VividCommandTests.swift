@@ -59,14 +59,19 @@ struct VividCommandTests {
       _ = try await recording.requireStandardErrorLine("a second recorded") { $0.hasPrefix("elapsed 1 ") }
       let pulled = ContinuousClock.now
       try await VividCameras.pullCable(of: VividCameras.rear)
+      _ = try await recording.requireStandardErrorLine("the recording's stop") { $0.hasPrefix("stopped after ") }
+      let stopped = ContinuousClock.now - pulled
       let result = await recording.result()
       let ended = ContinuousClock.now - pulled
       #expect(result.status == 1 && result.outputLines == [movie], "round \(round): \(result)")
       #expect(
         result.standardError.contains("the camera in use was disconnected: vivid (/dev/video0)"),
         "round \(round): \(result)")
-      // Ended includes finalizing the movie and the process's exit, under emulation.
-      #expect(ended < .seconds(5), "round \(round): ended \(ended) after the unplug")
+      // The stop is reported within two seconds or so, as by the library (VividDisconnectTests). The exit
+      // follows the movie's finalizing and the camera's teardown, which under emulation on a loaded machine
+      // took 5.2 s once: bounded only against a hang.
+      #expect(stopped < .seconds(3), "round \(round): stop reported \(stopped) after the unplug")
+      #expect(ended < .seconds(20), "round \(round): ended \(ended) after the unplug")
       let report = try await MediaInspector.discover(movie)
       #expect(!report.failed && report.isH264 && (report.duration ?? 0) >= 1, "round \(round): \(report)")
     }
