@@ -57,12 +57,12 @@ struct BenchPlan: Codable, Sendable {
     crashAfterSeconds: 3, crashRepetitions: 2, previewWindow: PreviewWindow(rounds: 6, seconds: 4),
     driftFrames: 18_000, preRollSeconds: 11)
 
-  /// The smoke run: every row, few repetitions, 1280x720 only; about a minute.
+  /// The smoke run: every row, once, 1280x720 only; about a minute in a release build.
   static let quick = BenchPlan(
-    resolutions: ["1280x720"], rounds: 2, burst: 5, recordingSeconds: 1, cpuFrames: 90, cpuShortFrames: 30,
+    resolutions: ["1280x720"], rounds: 1, burst: 5, recordingSeconds: 1, cpuFrames: 60, cpuShortFrames: 30,
     cpuRepetitions: 1,
-    concurrentCameras: [1, 2, 4], concurrentSeconds: 1, soakStills: 20, soakRecordings: 2, crashAfterSeconds: 3,
-    crashRepetitions: 1, previewWindow: PreviewWindow(rounds: 1, seconds: 2), preRollSeconds: 3)
+    concurrentCameras: [1, 2, 4], concurrentSeconds: 1, soakStills: 10, soakRecordings: 2, crashAfterSeconds: 2,
+    crashRepetitions: 1, previewWindow: PreviewWindow(rounds: 1, seconds: 2), preRollSeconds: 2)
 
   /// The real-camera rows (`--camera`), under emulation in the VM tier: 640x480 only, four rounds.
   static let realCamera = BenchPlan(
