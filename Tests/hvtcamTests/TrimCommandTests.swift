@@ -55,4 +55,25 @@ struct TrimCommandTests {
     #expect(
       !late.succeeded && late.standardError.contains("cannot trim \(path): the trim starts 10.000 s in"), "\(late)")
   }
+
+  @Test("trim --exact begins at the frame asked: 1.2…2.5 s of a recording is 39 frames from 1.200 s")
+  func exactTrim() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.path("take.mp4")
+    let recorded = try await HVTCam.run(
+      ["record"] + HVTCam.simulated + ["--max-duration", "3", "--keyframe-interval", "1", "-o", path])
+    #expect(recorded.succeeded, "\(recorded)")
+    let result = try await HVTCam.run(["trim", path, "--exact", "--start", "1.2", "--end", "2.5"])
+    let trimmed = directory.path("take.trimmed.mp4")
+    #expect(result.succeeded && result.outputLines == [trimmed], "\(result)")
+    #expect(result.standardError.contains("1.300 s from 1.200 s, 39 frames, "), "\(result)")
+    #expect(result.standardError.contains(" encoded again, "), "\(result)")
+    let discovery = try await expectH264Movie(at: trimmed)
+    #expect(abs((discovery.duration ?? 0) - 1.3) <= 1.0 / 30 + 1e-6, "\(discovery)")
+    // Counted by FFmpeg's decoder: GStreamer's openh264dec (the decoder here without gstreamer1.0-libav)
+    // loses the last frame encoded again, where the parameter sets change (see the README).
+    let probed = try await MediaInspector.probe(trimmed)
+    #expect(probed.decodedFrames == 39, "\(probed)")
+  }
 }

@@ -19,7 +19,7 @@ extension HVTMovieRepair {
       case "video/quicktime" where type.string("variant") == "apple":
         self.init(name: "QuickTime", demuxer: "qtdemux", muxer: "qtmux")
       case "video/quicktime":
-        self.init(name: "MP4", demuxer: "qtdemux", muxer: "mp4mux")
+        self = .mp4
       case "video/x-matroska":
         self.init(name: "Matroska", demuxer: "matroskademux", muxer: "matroskamux")
       case "video/webm":
@@ -28,6 +28,9 @@ extension HVTMovieRepair {
         return nil
       }
     }
+
+    /// MP4, as `qtdemux` reads it and `mp4mux` writes it.
+    static let mp4 = Container(name: "MP4", demuxer: "qtdemux", muxer: "mp4mux")
 
     private init(name: String, demuxer: String, muxer: String) {
       self.name = name

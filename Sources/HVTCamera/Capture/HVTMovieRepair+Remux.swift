@@ -41,15 +41,8 @@ extension HVTMovieRepair {
       }
       let ended = Locked(false)
       pad.addProbe(.buffer) { [progress, streams] pad, info in
-        guard let buffer = info.buffer else { return .ok }
-        switch window.verdict(on: buffer, ended: ended) {
-        case .drop: return .drop
-        case .keep: break
-        case .shift:
-          guard let writable = info.writableBuffer() else { return .drop }
-          window.shift(writable)
-        }
-        guard let kept = info.buffer else { return .drop }
+        guard info.buffer != nil else { return .ok }
+        guard window.admit(&info, ended: ended), let kept = info.buffer else { return .drop }
         streams.withLock { streams in
           if streams[index].caps == nil { streams[index].caps = pad.currentCaps }
           streams[index].record(kept)

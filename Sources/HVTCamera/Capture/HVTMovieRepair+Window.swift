@@ -3,7 +3,7 @@ import HVTGStreamer
 
 extension HVTMovieRepair {
   /// The part of a movie a remux copies, in the source's timestamps (nanoseconds), and how the timestamps
-  /// of what it copies move: back by its start, so that the new file starts at zero.
+  /// of what it copies move: back by its start, so that the new file starts at zero, or by another offset.
   struct Window: Sendable {
     /// Buffers that start before it are left out (0: from the first).
     var start: UInt = 0
@@ -11,6 +11,12 @@ extension HVTMovieRepair {
     /// end of the file). Ending there, rather than leaving out only the later buffers, keeps every frame
     /// copied decodable even if a frame after the end was one they referred to.
     var end: UInt?
+    /// How far timestamps move back (`nil`: by ``start``). A frame-exact trim copies the source's frames
+    /// from a key frame after the new movie's first frame, which they follow.
+    var offset: UInt?
+
+    /// The move back, in nanoseconds.
+    private var moved: UInt { offset ?? start }
 
     /// What becomes of a buffer.
     enum Verdict { case keep, shift, drop }
@@ -19,21 +25,39 @@ extension HVTMovieRepair {
     func verdict(on buffer: BufferView, ended: Locked<Bool>) -> Verdict {
       let time = ClockTime.isValid(buffer.presentationTime) ? buffer.presentationTime : buffer.decodingTime
       if ended.withLock({ $0 }) { return .drop }
-      guard ClockTime.isValid(time) else { return start == 0 ? .keep : .shift }
+      guard ClockTime.isValid(time) else { return moved == 0 ? .keep : .shift }
       if let end, time >= end {
         ended.withLock { $0 = true }
         return .drop
       }
       if time < start { return .drop }
-      return start == 0 ? .keep : .shift
+      return moved == 0 ? .keep : .shift
     }
 
-    /// Moves the timestamps of a kept, writable buffer back by ``start`` (a decoding time before it, of a
-    /// frame shown after it, becomes zero).
+    /// Applies the window to the buffer a pad probe holds (`info`), in a stream that `ended` says has
+    /// reached the end: `true` when it is kept (its timestamps moved back where they move), `false` when
+    /// it is to be dropped.
+    func admit(_ info: inout PadProbeInfo, ended: Locked<Bool>) -> Bool {
+      guard let buffer = info.buffer else { return true }
+      switch verdict(on: buffer, ended: ended) {
+      case .drop: return false
+      case .keep: return true
+      case .shift:
+        guard let writable = info.writableBuffer() else { return false }
+        shift(writable)
+        return true
+      }
+    }
+
+    /// Moves the timestamps of a kept, writable buffer back by ``offset`` or ``start`` (a decoding time
+    /// before it, of a frame shown after it, becomes zero).
     func shift(_ buffer: BufferView) {
-      if ClockTime.isValid(buffer.presentationTime) { buffer.presentationTime -= start }
+      let moved = moved
+      if ClockTime.isValid(buffer.presentationTime) {
+        buffer.presentationTime = buffer.presentationTime > moved ? buffer.presentationTime - moved : 0
+      }
       let dts = buffer.decodingTime
-      if ClockTime.isValid(dts) { buffer.decodingTime = dts > start ? dts - start : 0 }
+      if ClockTime.isValid(dts) { buffer.decodingTime = dts > moved ? dts - moved : 0 }
     }
   }
 

@@ -6,13 +6,18 @@ import HVTGStreamer
 /// ``HVTCameraController/allowsEditing``, for delivered movies and any MP4, QuickTime, Matroska or WebM
 /// file of H.264, VP8 or another codec the container holds.
 ///
-/// The trim is exact to the key frame at its start and to the frame at its end: the movie can only
-/// begin at a frame that decodes on its own, so it begins at the last key frame at or before the asked
-/// start (``TrimmedMovie/start`` says where), and ends before the first frame at or after the asked end.
-/// Every frame is copied as it was, so a trim takes about as long as reading the file and loses nothing.
-/// Recordings made with a short ``HVTCameraController/keyFrameInterval`` (say 1 s) trim closer to the
-/// asked start; the default x264 interval can be several seconds. Frame-exact starts would need the
-/// frames from the key frame to the start re-encoded (a "smart cut"), which this does not do.
+/// A trim ends before the first frame at or after the asked end. Where it begins is its ``Precision``:
+/// - ``Precision/keyFrame`` (the default): a movie can only begin at a frame that decodes on its own, so
+///   it begins at the last key frame at or before the asked start (``TrimmedMovie/start`` says where).
+///   Every frame is copied as it was, so the trim takes about as long as reading the file and loses
+///   nothing. Recordings made with a short ``HVTCameraController/videoKeyFrameInterval`` (say 1 s) trim
+///   closer to the asked start.
+/// - ``Precision/frame``: the movie begins at the first frame at or after the asked start — a "smart
+///   cut": the frames from there to the next key frame are decoded and encoded again (one new key frame
+///   first), and the rest is copied as it was. Only those frames lose anything (one more encoding), and
+///   only they cost decoding time. H.264 only (in MP4, QuickTime or Matroska): the joined video carries
+///   its parameter sets in the stream (`avc3`), so that the encoded frames and the copied ones can each
+///   have their own.
 ///
 /// Three GStreamer pipelines run: `filesrc ! typefind ! fakesink` finds the container; `filesrc !
 /// qtdemux ! fakesink` (or `matroskademux`) reads the video up to the start to find the key frame; and
@@ -21,6 +26,15 @@ import HVTGStreamer
 /// name and renamed only when complete; the source is never changed, and an existing file is never
 /// replaced unless asked.
 public enum HVTMovieTrim {
+  /// Where a trim begins: at a key frame (every frame copied) or at the frame asked (a smart cut).
+  public enum Precision: String, Sendable, Hashable, CaseIterable {
+    /// At the last key frame at or before the asked start; nothing is encoded again.
+    case keyFrame
+    /// At the first frame at or after the asked start; the frames up to the next key frame are encoded
+    /// again (with `x264enc`, else `openh264enc`, after `avdec_h264`, else `openh264dec`).
+    case frame
+  }
+
   /// A trimmed movie: where it is, which stretch of its source it holds, and what it holds (counted as
   /// the frames went into the muxer).
   public struct TrimmedMovie: Sendable, Hashable, CustomStringConvertible {
@@ -29,7 +43,7 @@ public enum HVTMovieTrim {
     /// The movie it was cut from (left as it was).
     public var source: URL
     /// Where the new movie begins in the source, in seconds from the source's first frame: the key frame
-    /// at or before the asked start.
+    /// at or before the asked start, or for a frame-exact trim the first frame at or after it.
     public var start: Double
     /// The start that was asked for.
     public var requestedStart: Double
@@ -41,11 +55,17 @@ public enum HVTMovieTrim {
     public var soundDuration: Double?
     /// The new file's size in bytes.
     public var bytes: Int
+    /// The frames at the start that were encoded again (a frame-exact trim's, up to the next key frame);
+    /// 0 when every frame was copied.
+    public var reencodedFrames = 0
 
-    /// What the file holds, e.g. `2.000 s from 1.000 s (asked 1.200 s), 60 frames, 261054 bytes`.
+    /// What the file holds, e.g. `2.000 s from 1.000 s (asked 1.200 s), 60 frames, 261054 bytes`, with
+    /// `, 9 encoded again` after a smart cut.
     public var summary: String {
       let asked = abs(requestedStart - start) < 0.0005 ? "" : " (asked \(String(format: "%.3f", requestedStart)) s)"
-      return String(format: "%.3f s from %.3f s", duration, start) + "\(asked), \(frames) frames, \(bytes) bytes"
+      let again = reencodedFrames > 0 ? ", \(reencodedFrames) encoded again" : ""
+      return String(format: "%.3f s from %.3f s", duration, start)
+        + "\(asked), \(frames) frames\(again), \(bytes) bytes"
     }
 
     /// `path (summary)`.
@@ -62,7 +82,8 @@ public enum HVTMovieTrim {
 
   /// Writes the stretch of the movie at `source` from `start` to `end` seconds (counted from its first
   /// frame) into `destination` — by default `name.trimmed.ext` beside it, numbered when taken — and
-  /// returns what was written. An `end` past the movie's end keeps it to its end.
+  /// returns what was written. An `end` past the movie's end keeps it to its end. `precision` says where
+  /// it begins: at a key frame, or at the frame asked (a smart cut, H.264 only).
   ///
   /// Blocks the calling thread about as long as reading the file takes, or until `stallTimeout` seconds
   /// pass without progress: call it off the main thread, or use the `async` variant.
@@ -70,11 +91,12 @@ public enum HVTMovieTrim {
   /// Throws ``HVTCameraError``: `.invalidTrim` (a negative or non-finite time, an end not after the start,
   /// a start past the last frame, no video), `.fileReadFailed`, `.notAMovie`, `.fileExists` /
   /// `.notARegularFile` / `.fileInUse` (a chosen destination is taken; `replacingExisting` allows
-  /// replacing a regular file, never the source), `.trimFailed` (GStreamer's error), `.trimStalled`. On
+  /// replacing a regular file, never the source), `.trimFailed` (GStreamer's error), `.trimStalled`;
+  /// `.invalidTrim` also for a frame-exact trim of video other than H.264 (VP8 or VP9 in WebM). On
   /// failure nothing is left at the destination.
   public static func trim(
-    _ source: URL, start: Double, end: Double, to destination: URL? = nil, replacingExisting: Bool = false,
-    stallTimeout: Double = HVTMovieRepair.defaultStallTimeout
+    _ source: URL, start: Double, end: Double, precision: Precision = .keyFrame, to destination: URL? = nil,
+    replacingExisting: Bool = false, stallTimeout: Double = HVTMovieRepair.defaultStallTimeout
   ) throws -> TrimmedMovie {
     guard start.isFinite, end.isFinite || end == .infinity, start >= 0, end > start else {
       throw HVTCameraError.invalidTrim(
@@ -82,42 +104,51 @@ public enum HVTMovieTrim {
     }
     _ = try HVTMovieRepair.readableSize(of: source)
     let container = try HVTMovieRepair.identify(source, stallTimeout: stallTimeout, for: .trim)
-    let cut = try self.cut(at: ClockTime.from(seconds: start), in: source, as: container, stallTimeout: stallTimeout)
+    let cut = try self.cut(
+      at: ClockTime.from(seconds: start), in: source, as: container, stallTimeout: stallTimeout,
+      throughNextKeyFrame: precision == .frame)
     let file = try reserve(destination, for: source, replacing: replacingExisting)
-    let window = HVTMovieRepair.Window(
-      start: cut.keyFrame, end: end == .infinity ? nil : cut.origin + ClockTime.from(seconds: end))
-    let copied: (main: HVTMovieRepair.Stream, sound: HVTMovieRepair.Stream?, latestEnd: UInt)
+    let last = end == .infinity ? nil : cut.origin + ClockTime.from(seconds: end)
+    let first = cut.firstFrame ?? cut.keyFrame
+    let copied: (main: HVTMovieRepair.Stream, sound: HVTMovieRepair.Stream?, reencoded: Int)
     do {
-      copied = try HVTMovieRepair.remux(
-        source, as: container, into: file.partial, window: window, stallTimeout: stallTimeout, for: .trim)
+      if first == cut.keyFrame || first == cut.nextKeyFrame {
+        let remuxed = try HVTMovieRepair.remux(
+          source, as: container, into: file.partial, window: HVTMovieRepair.Window(start: first, end: last),
+          stallTimeout: stallTimeout, for: .trim)
+        copied = (remuxed.main, remuxed.sound, 0)
+      } else {
+        copied = try smartCut(
+          source, as: container, cut: cut, end: last, into: file.partial, stallTimeout: stallTimeout)
+      }
     } catch {
       file.discard()
       throw error
     }
-    MP4Times.copy(from: source, to: file.partial, later: ClockTime.seconds(cut.keyFrame - cut.origin))
+    MP4Times.copy(from: source, to: file.partial, later: ClockTime.seconds(first - cut.origin))
     let url = try file.complete()
     let movie = TrimmedMovie(
-      url: url, source: source, start: ClockTime.seconds(cut.keyFrame - cut.origin), requestedStart: start,
+      url: url, source: source, start: ClockTime.seconds(first - cut.origin), requestedStart: start,
       frames: copied.main.frames, duration: copied.main.duration, soundDuration: copied.sound?.duration,
-      bytes: CaptureFiles.size(of: url))
+      bytes: CaptureFiles.size(of: url), reencodedFrames: copied.reencoded)
     debugLog.log(.info, "trim: \(movie)")
     return movie
   }
 
-  /// ``trim(_:start:end:to:replacingExisting:stallTimeout:)`` without blocking the caller: the pipelines
+  /// ``trim(_:start:end:precision:to:replacingExisting:stallTimeout:)`` without blocking the caller: the pipelines
   /// run and are waited for on a serial queue of the trim's own, never on one of Swift Concurrency's
   /// cooperative threads. It is not cancelled with the task; `stallTimeout` bounds it.
   public static func trim(
-    _ source: URL, start: Double, end: Double, to destination: URL? = nil, replacingExisting: Bool = false,
-    stallTimeout: Double = HVTMovieRepair.defaultStallTimeout
+    _ source: URL, start: Double, end: Double, precision: Precision = .keyFrame, to destination: URL? = nil,
+    replacingExisting: Bool = false, stallTimeout: Double = HVTMovieRepair.defaultStallTimeout
   ) async throws -> TrimmedMovie {
     try await withCheckedThrowingContinuation { continuation in
       DispatchQueue(label: "hvtcamera.trim").async {
         continuation.resume(
           with: Result {
             try trim(
-              source, start: start, end: end, to: destination, replacingExisting: replacingExisting,
-              stallTimeout: stallTimeout)
+              source, start: start, end: end, precision: precision, to: destination,
+              replacingExisting: replacingExisting, stallTimeout: stallTimeout)
           })
       }
     }

@@ -7,22 +7,27 @@ extension HVTCameraController {
   /// `.mediaURL`. The original is kept as it was.
   ///
   /// The seed's limit for edited movies applies: the edited movie lasts at most ``videoMaximumDuration``
-  /// (a longer stretch ends there). It keeps the original's ``videoQuality``, since nothing is re-encoded.
-  /// The cut is exact to the key frame at the start and to the frame at the end (``HVTMovieTrim``): the
-  /// movie begins at the last key frame at or before `start`, which a short ``videoKeyFrameInterval``
-  /// brings close. Its metadata is the original's with the duration, frames, sound, size and the capture
-  /// date of its first frame of the edited movie; it has no thumbnail.
+  /// (a longer stretch ends there). It keeps the original's ``videoQuality``: its frames are copied, and
+  /// those a frame-exact trim encodes again keep the size and about the bit rate. The end is exact to the
+  /// frame; the start (``HVTMovieTrim/Precision``) is the last key frame at or before `start` (the
+  /// default: nothing encoded again; a short ``videoKeyFrameInterval`` brings it close) or, with
+  /// `.frame`, the first frame at or after it (a smart cut). Its metadata is the original's with the
+  /// duration, frames, sound, size and the capture date of its first frame of the edited movie; it has no
+  /// thumbnail.
   ///
   /// Runs off the controller's queue (GStreamer's `qtdemux ! mp4mux`, about as long as reading the file);
   /// works whether or not the camera is presented. Throws ``HVTCameraError/invalidTrim(path:reason:)``
   /// for a photo or a stretch the movie does not have, and the other errors of
-  /// ``HVTMovieTrim/trim(_:start:end:to:replacingExisting:stallTimeout:)``.
-  public func trimMovie(_ movie: HVTCapture, start: Double, end: Double) async throws -> HVTCapture {
+  /// ``HVTMovieTrim/trim(_:start:end:precision:to:replacingExisting:stallTimeout:)``.
+  public func trimMovie(
+    _ movie: HVTCapture, start: Double, end: Double, precision: HVTMovieTrim.Precision = .keyFrame
+  ) async throws -> HVTCapture {
     guard movie.mediaType == .movie else {
       throw HVTCameraError.invalidTrim(path: movie.url.path, reason: "it is a photo, not a movie")
     }
     let limit = videoMaximumDuration
-    let trimmed = try await HVTMovieTrim.trim(movie.url, start: start, end: min(end, start + limit))
+    let trimmed = try await HVTMovieTrim.trim(
+      movie.url, start: start, end: min(end, start + limit), precision: precision)
     var metadata = movie.metadata
     metadata.captureDate = metadata.captureDate.addingTimeInterval(trimmed.start)
     metadata.duration = trimmed.duration
