@@ -27,6 +27,8 @@ enum HVTCam {
   /// This process's environment with `setting` added and `removing` taken out.
   static func environment(setting: [String: String] = [:], removing: [String] = []) -> [String: String] {
     var environment = ProcessInfo.processInfo.environment
+    // A hung hvtcam is sent SIGABRT (``Subprocess/hangLimit``): every thread's stack, no prompt.
+    environment["SWIFT_BACKTRACE"] = "enable=yes,threads=all,interactive=no"
     for name in removing { environment[name] = nil }
     environment.merge(setting) { _, new in new }
     return environment

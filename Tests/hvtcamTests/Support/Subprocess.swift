@@ -96,7 +96,16 @@ final class Subprocess: @unchecked Sendable {
 
     func exited(status: Int32, signalled: Bool) {
       finishIfComplete { $0.exit = (status, signalled) }
+      // Once the process has ended, everything it wrote is in its pipes, which its readers drain in
+      // milliseconds; a write end still open after that is held by another process (a child it left
+      // behind), which must not keep the test waiting. Bounded, not a synchronisation.
+      DispatchQueue.global().asyncAfter(deadline: .now() + Subprocess.drainGrace) { [self] in
+        finishIfComplete { $0.openStreams = 0 }
+      }
     }
+
+    /// Whether the process has been seen to end.
+    var hasExited: Bool { state.withLock { $0.exit != nil } }
 
     /// Applies `change`; once both streams are closed and the process has exited, builds the result and
     /// resumes everyone still waiting.
@@ -154,6 +163,13 @@ final class Subprocess: @unchecked Sendable {
   private let process = Process()
   private let collector = Collector()
 
+  /// How long the pipes may stay open after the process ended (see `Collector.exited`).
+  static let drainGrace = 2.0
+  /// How long a wait for a line or for the end may last before the process is asked for a backtrace
+  /// (`SIGABRT`, which Swift's runtime answers with every thread's stack on standard error) and then
+  /// ended, so that a hang fails with where it hung instead of only a test's time limit.
+  static let hangLimit = 75.0
+
   /// The child's process id.
   let processIdentifier: Int32
 
@@ -203,11 +219,35 @@ final class Subprocess: @unchecked Sendable {
   /// Waits for the first line on standard error (already printed or still to come, from line number
   /// `start` on) for which `matches` is true. Returns nil when standard error closed without such a line.
   func standardErrorLine(from start: Int = 0, where matches: @escaping @Sendable (String) -> Bool) async -> String? {
-    await withTaskCancellationHandler {
+    let watchdog = watchHang()
+    defer { watchdog.cancel() }
+    return await withTaskCancellationHandler {
       await collector.waitForLine(from: start, matching: matches)
     } onCancel: {
       kill(processIdentifier, SIGKILL)
     }
+  }
+
+  /// After ``hangLimit`` seconds (unless cancelled first): a process still running gets `SIGABRT`, then
+  /// `SIGKILL` a few seconds later; one that ended without Foundation reporting it (its pid gone) is
+  /// recorded as ended, with status -1.
+  private func watchHang() -> DispatchWorkItem {
+    let collector = collector
+    let pid = processIdentifier
+    let item = DispatchWorkItem {
+      guard !collector.hasExited else { return }
+      if kill(pid, 0) == 0 {
+        FileHandle.standardError.write(Data("subprocess \(pid) hung for \(Self.hangLimit) s: SIGABRT\n".utf8))
+        kill(pid, SIGABRT)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
+          if !collector.hasExited { kill(pid, SIGKILL) }
+        }
+      } else {
+        collector.exited(status: -1, signalled: false)
+      }
+    }
+    DispatchQueue.global().asyncAfter(deadline: .now() + Self.hangLimit, execute: item)
+    return item
   }
 
   /// Like `standardErrorLine(where:)`, but throws, with everything the process printed, when the line
@@ -226,7 +266,9 @@ final class Subprocess: @unchecked Sendable {
 
   /// Waits until the process has ended and both its outputs are closed.
   func result() async -> ProcessResult {
-    await withTaskCancellationHandler {
+    let watchdog = watchHang()
+    defer { watchdog.cancel() }
+    return await withTaskCancellationHandler {
       await collector.waitForResult()
     } onCancel: {
       kill(processIdentifier, SIGKILL)
