@@ -12,7 +12,10 @@ enum LibraryCommand {
       (XDG_PICTURES_DIR, XDG_VIDEOS_DIR). Only files GStreamer reads as a photo or movie are listed. \
       list (the default) prints one line per item, numbered from 1; show N prints what item N is; pick N \
       makes the info dictionary a capture is delivered in (the file, and a thumbnail of the photo or of \
-      the movie's first frame, which --thumbnail writes as a JPEG) and prints it.
+      the movie's first frame, which --thumbnail writes as a JPEG) and prints it. browse opens a window \
+      with the items' pictures in a grid (arrow keys, Page Up/Down, Home/End move; Return, space or a \
+      click picks; Escape cancels): a pick prints the item's path on stdout, as pick N does; stderr says \
+      "showing N items", "selected K: PATH" as the selection moves, and "picked K" or "cancelled".
 
       --json prints one JSON document (keys sorted): {"version": 1, "source": "savedPhotosAlbum"| \
       "photoLibrary", "items": [ITEM…]} for list, {"version": 1, "item": ITEM} for show, and for pick \
@@ -27,12 +30,12 @@ enum LibraryCommand {
       .init(names: ["--thumbnail"], valueName: "PATH", help: "pick: write the thumbnail JPEG there."),
       .init(names: ["--json"], valueName: nil, help: "Print the JSON document described above."),
     ],
-    operands: "[list | show N | pick N]")
+    operands: "[list | show N | pick N | browse]")
 
   /// The version of the JSON document's shape; raised when a key changes meaning or disappears.
   static let jsonVersion = 1
 
-  static func run(_ arguments: ParsedArguments) throws {
+  static func run(_ arguments: ParsedArguments) async throws {
     let source: HVTCameraController.SourceType =
       try arguments.choice("--source", from: ["album", "photo-library"], default: "album") == "album"
       ? .savedPhotosAlbum : .photoLibrary
@@ -67,9 +70,22 @@ enum LibraryCommand {
         Console.out(item.url.path)
         Console.error("picked \(line(item, index: index)); thumbnail \(thumbnail.width)x\(thumbnail.height)")
       }
+    case "browse" where arguments.operands.count == 1:
+      try await browse(source)
     default:
-      throw UsageError("hvtcam library: give list, show N or pick N (see hvtcam library --help)")
+      throw UsageError("hvtcam library: give list, show N, pick N or browse (see hvtcam library --help)")
     }
+  }
+
+  /// Opens the library window through the controller (``HVTCameraController/sourceType`` a library,
+  /// a window preview) and waits until the user picks or cancels.
+  private static func browse(_ source: HVTCameraController.SourceType) async throws {
+    let controller = try HVTCameraController()
+    controller.sourceType = source
+    controller.previewOutput = .window(title: "hvtcam library")
+    let browsing = LibraryBrowsing(controller: controller)
+    try await controller.present()
+    try await browsing.untilFinished()
   }
 
   /// Item `text` (1-based) of `items`, or a usage error naming the range.

@@ -65,9 +65,7 @@ final class CameraSession: HVTCameraControllerDelegate, @unchecked Sendable {
   static let overlayTop = 0.16
 
   private let controller: HVTCameraController
-  private let lock = NSLock()
-  private var ended: Result<Void, any Error>?
-  private var waiter: CheckedContinuation<Void, any Error>?
+  private let ending = SessionEnd()
   private let delegateQueue = DispatchQueue(label: "hvtcam.run.delegate")
 
   init(controller: HVTCameraController) {
@@ -77,28 +75,12 @@ final class CameraSession: HVTCameraControllerDelegate, @unchecked Sendable {
   }
 
   /// Returns when the user cancelled or a signal came; throws when the camera stopped with an error.
-  func untilFinished() async throws {
-    try await withCheckedThrowingContinuation { continuation in
-      let result = lock.withLock { () -> Result<Void, any Error>? in
-        if ended == nil { waiter = continuation }
-        return ended
-      }
-      if let result { continuation.resume(with: result) }
-    }
-  }
+  func untilFinished() async throws { try await ending.wait() }
 
   /// Ends the session (a stop signal).
   func finish() { end(.success(())) }
 
-  private func end(_ result: Result<Void, any Error>) {
-    let waiting = lock.withLock { () -> CheckedContinuation<Void, any Error>? in
-      guard ended == nil else { return nil }
-      ended = result
-      defer { waiter = nil }
-      return waiter
-    }
-    waiting?.resume(with: result)
-  }
+  private func end(_ result: Result<Void, any Error>) { ending.finish(result) }
 
   func cameraController(
     _ controller: HVTCameraController, didFinishCapturingMediaWithInfo info: [HVTCameraController.InfoKey: any Sendable]

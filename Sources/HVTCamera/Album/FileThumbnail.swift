@@ -21,6 +21,27 @@ enum FileThumbnail {
     return HVTImage(jpegData: try encoder.encode(buffer, caps: caps), width: size.width, height: size.height)
   }
 
+  /// `url`'s first frame as RGBx pixels, scaled (its aspect ratio kept) to fit `box`: a tile of the
+  /// library window. The scaling is the still pipeline `appsrc ! videoscale ! videoconvert !
+  /// video/x-raw,format=RGBx,… ! appsink`. Throws as ``make(of:maximumDimension:)``.
+  static func picture(of url: URL, fitting box: HVTFrameSize) throws -> LibraryCanvas.Picture {
+    let (buffer, caps) = try firstFrame(of: url)
+    let structure = caps.structure(at: 0)
+    let (width, height) = (max(1, structure.int("width") ?? 1), max(1, structure.int("height") ?? 1))
+    let scale = min(1, Double(box.width) / Double(width), Double(box.height) / Double(height))
+    let size = HVTFrameSize(
+      width: max(2, Int(Double(width) * scale / 2) * 2), height: max(2, Int(Double(height) * scale / 2) * 2))
+    let scaler = try PhotoEncoder(
+      chain: HVTPipelineModel.stillPipeline([
+        HVTElementDescription("videoscale", name: "tile-scale"),
+        HVTElementDescription("videoconvert", name: "tile-convert"),
+        .capsFilter(
+          "video/x-raw,format=RGBx,width=\(size.width),height=\(size.height),pixel-aspect-ratio=1/1", name: "tile-size"),
+      ]), name: "hvtcamera-library-tile")
+    defer { scaler.stop() }
+    return LibraryCanvas.Picture(width: size.width, height: size.height, bytes: try scaler.encode(buffer, caps: caps))
+  }
+
   /// The first decoded frame of the file's first video stream, as raw video.
   private static func firstFrame(of url: URL) throws -> (Buffer, Caps) {
     let pipeline = Pipeline(named: "hvtcamera-file-frame")

@@ -96,6 +96,8 @@ extension HVTCameraController {
     var cameraReady = false
     /// A photo is on the default controls' review screen.
     var isReviewing = false
+    /// The library window `present()` opened for a library ``HVTCameraController/sourceType``, while open.
+    var libraryWindow: HVTLibraryWindow?
 
     /// Whether `takePicture()` would take a photo now.
     var isReadyForCapture: Bool { isPresented && cameraReady && !photoInFlight }

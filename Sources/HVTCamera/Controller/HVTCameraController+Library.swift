@@ -4,9 +4,11 @@ import Foundation
 extension HVTCameraController {
   /// Where media comes from, as `UIImagePickerController.sourceType`: `.camera` (the default), which
   /// ``present()`` opens, or a library — `.photoLibrary`, `.savedPhotosAlbum` — which ``library`` browses
-  /// and ``pick(_:)`` picks from; `present()` throws ``HVTCameraError/sourceTypeNotCamera(_:)`` for a
-  /// library (the window shows cameras only). Check ``isSourceTypeAvailable(_:source:)`` first. A change
-  /// takes effect at the next `present()`.
+  /// and ``pick(_:)`` picks from. For a library with a window ``previewOutput`` (`.window`), `present()`
+  /// opens the library window (``HVTLibraryWindow``): the user's pick reaches the delegate as ``pick(_:)``
+  /// delivers it, a cancel as ``cancel()`` does, and the window closes; with any other preview output the
+  /// error ``HVTCameraError/sourceTypeNotCamera(_:)`` says to use ``library`` and `pick(_:)` instead.
+  /// Check ``isSourceTypeAvailable(_:source:)`` first. A change takes effect at the next `present()`.
   public var sourceType: SourceType {
     get { read(\.settings.sourceType) }
     set { change(\.sourceType, to: newValue, restarts: false) }
@@ -36,5 +38,71 @@ extension HVTCameraController {
         self.queue.async { self.fail(error) }
       }
     }
+  }
+
+  /// Whether the library window is open (``sourceType``).
+  public var isShowingLibrary: Bool { read { $0.libraryWindow != nil } }
+
+  /// `present()` for a library ``sourceType``: opens the library window and returns once it shows (or
+  /// throws why it does not: ``HVTCameraError/sourceTypeNotCamera(_:)`` without a window preview,
+  /// ``HVTCameraError/libraryEmpty(_:)``, ``HVTCameraError/noDisplay(reason:)``).
+  func presentLibrary() async throws {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      openLibraryWindow(read(\.settings)) { continuation.resume(with: $0) }
+    }
+  }
+
+  /// Opens the library window for `settings` on the worker (reading the library and decoding the first
+  /// page take a while), unless one is open; `opened` gets the outcome, on the worker.
+  func openLibraryWindow(_ settings: Settings, opened: @escaping @Sendable (Result<Void, HVTCameraError>) -> Void) {
+    guard case .window(let title) = settings.previewOutput else {
+      return opened(.failure(.sourceTypeNotCamera(settings.sourceType)))
+    }
+    let window = HVTLibraryWindow(
+      library: HVTMediaLibrary(settings.sourceType), title: title ?? "HVTCamera library",
+      onPick: { [weak self] item in
+        self?.libraryWindowClosed()
+        self?.pick(item)
+      },
+      onCancel: { [weak self] in
+        self?.libraryWindowClosed()
+        self?.cancel()
+      },
+      onSelect: { [weak self] index, item in
+        guard let self else { return }
+        queue.async { self.publish(.librarySelectionChanged(index: index, item: item)) }
+      })
+    let fresh = shared.withLock { shared -> Bool in
+      guard shared.libraryWindow == nil else { return false }
+      shared.libraryWindow = window
+      return true
+    }
+    guard fresh else { return opened(.success(())) }
+    worker.async {
+      do {
+        try window.show()
+        let count = window.items.count
+        self.queue.async { self.publish(.libraryShown(items: count)) }
+        opened(.success(()))
+      } catch {
+        self.libraryWindowClosed()
+        opened(.failure(HVTCameraError(error)))
+      }
+    }
+  }
+
+  /// Forgets the library window, which has closed.
+  private func libraryWindowClosed() {
+    shared.withLock { $0.libraryWindow = nil }
+  }
+
+  /// Closes the library window, if one is open, without a pick or a cancel (`dismiss()`), on the worker.
+  func closeLibraryWindow() {
+    guard
+      let window = shared.withLock({ shared in
+        defer { shared.libraryWindow = nil }; return shared.libraryWindow
+      })
+    else { return }
+    worker.async { window.close() }
   }
 }

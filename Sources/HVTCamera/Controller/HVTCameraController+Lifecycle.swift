@@ -25,6 +25,7 @@ extension HVTCameraController {
   /// (also reported to the delegate), ``HVTCameraError/startTimedOut(seconds:)``, or
   /// ``HVTCameraError/notPresented`` when `dismiss()` came first. Returns at once if already running.
   public func present() async throws {
+    if read(\.settings.sourceType) != .camera { return try await presentLibrary() }
     try presentNow()
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
       queue.async {
@@ -42,6 +43,7 @@ extension HVTCameraController {
 
   /// Dismisses (see `dismiss()`): marks the camera dismissed and has the queue stop it.
   private func dismissNow() {
+    closeLibraryWindow()
     shared.withLock { shared in
       guard shared.isPresented else { return }
       shared.isPresented = false
@@ -86,7 +88,12 @@ extension HVTCameraController {
     while true {
       let (settings, version, presented) = read { ($0.settings, $0.settingsVersion, $0.isPresented) }
       if presented { return }
-      guard settings.sourceType == .camera else { throw HVTCameraError.sourceTypeNotCamera(settings.sourceType) }
+      guard settings.sourceType == .camera else {
+        openLibraryWindow(settings) { result in
+          if case .failure(let error) = result { self.queue.async { self.fail(error) } }
+        }
+        return
+      }
       let session = try makeSession(settings)
       let committed = shared.withLock { shared -> Bool in
         guard !shared.isPresented, shared.settingsVersion == version else { return false }

@@ -107,9 +107,13 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
   /// Repairing the movie at `path` made no progress for `seconds` (no buffer reached the muxer or the file
   /// sink), after `frames` frames; it was stopped and nothing was written.
   case repairStalled(path: String, seconds: Double, frames: Int)
-  /// `present()` was called with ``HVTCameraController/sourceType`` set to a library: it opens cameras
-  /// only. Browse ``HVTCameraController/library`` and ``HVTCameraController/pick(_:)`` instead.
+  /// `present()` was called with ``HVTCameraController/sourceType`` set to a library and a preview
+  /// output other than a window, where no library window can be shown. Browse
+  /// ``HVTCameraController/library`` and ``HVTCameraController/pick(_:)`` instead.
   case sourceTypeNotCamera(HVTCameraController.SourceType)
+  /// The library window (``HVTLibraryWindow``) has nothing to show: the library of this source type holds
+  /// no photo or movie GStreamer reads.
+  case libraryEmpty(HVTCameraController.SourceType)
   /// A trim of the movie at `path` (``HVTMovieTrim``) asked for what the movie cannot give: a start
   /// after its end, an end before the start, a negative or non-finite time. Nothing was written.
   case invalidTrim(path: String, reason: String)
@@ -214,7 +218,9 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
       "repairing \(path) made no progress for \(Self.format(seconds)) s (after \(frames) frames); "
         + "it was stopped and nothing was written"
     case .sourceTypeNotCamera(let type):
-      "present() opens a camera, and the source type is .\(type): browse library.items and pick(_:) instead"
+      "present() shows a library (source type .\(type)) in a window only, and the preview output is not one: browse library.items and pick(_:) instead"
+    case .libraryEmpty(let type):
+      "the \(type == .savedPhotosAlbum ? "saved-photos album" : "photo library") has no photo or movie to show"
     case .invalidTrim(let path, let reason):
       "cannot trim \(path): \(reason)"
     case .trimFailed(let path, let underlying):

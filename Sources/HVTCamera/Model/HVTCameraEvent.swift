@@ -68,6 +68,10 @@ public enum HVTCameraEvent: Sendable {
   /// were set again, before its first frame: those `applied`, and those that `failed` with the reason (a
   /// control it no longer has, a value it refuses). Not sent when nothing is kept for the camera.
   case cameraControlsApplied(applied: [String: Int64], failed: [String: String])
+  /// The library window (``HVTCameraController/sourceType`` a library) shows, with `items` photos and movies.
+  case libraryShown(items: Int)
+  /// The library window's selection moved to `item`, at `index` (from 0, newest first).
+  case librarySelectionChanged(index: Int, item: HVTAlbumItem)
   /// The whole pipeline reached end-of-stream (`GST_MESSAGE_EOS`).
   case endOfStream
   /// An error, also delivered to ``HVTCameraControllerDelegate/cameraController(_:didFailWithError:)``.

@@ -1,0 +1,222 @@
+import Dispatch
+import Foundation
+import HVTGStreamer
+
+/// A window to pick a photo or movie from a library, as `UIImagePickerController` shows one for its
+/// library source types: a grid of the items' pictures (a photo's, or a movie's first frame), newest
+/// first, twelve to a page, with a caption naming the selected one.
+///
+/// Worked by keyboard and mouse: the arrow keys move the selection (Page Up and Page Down, Home and End
+/// by pages and to the ends), Return or space picks it, a click picks the item clicked, Escape cancels.
+/// A pick or a cancel closes the window, then calls `onPick` or `onCancel`; so does closing the window
+/// (a cancel). ``HVTCameraController/present()`` opens one for a library ``HVTCameraController/sourceType``
+/// with a window preview, and delivers the pick as a capture.
+///
+/// Its pipeline: `appsrc ! imagefreeze allow-replace=true is-live=true ! video/x-raw,framerate=10/1 !
+/// videoconvert ! textoverlay ! taginject ! <window sink>` (the sink chosen as for the camera's window:
+/// `xvimagesink`, `ximagesink`, `glimagesink`, `waylandsink`), into which each new picture of the grid is
+/// pushed as one RGBx frame, shown until the next; the keys and clicks come back as navigation events at
+/// the sink's input. The pictures are decoded as pages are shown (`filesrc ! decodebin`),
+/// never on the window's streaming threads.
+public final class HVTLibraryWindow: Sendable {
+  /// The library shown.
+  public let library: HVTMediaLibrary
+  private let title: String
+  private let onPick: @Sendable (HVTAlbumItem) -> Void
+  private let onCancel: @Sendable () -> Void
+  private let onSelect: @Sendable (Int, HVTAlbumItem) -> Void
+  /// Where keys and clicks are acted on and pages drawn: never a GStreamer thread.
+  private let queue = DispatchQueue(label: "hvtcamera.library-window")
+
+  /// The running window's elements.
+  private struct Shown: Sendable {
+    let pipeline: Pipeline
+    let source: Element
+    let caption: Element
+  }
+
+  private struct State: Sendable {
+    var items: [HVTAlbumItem] = []
+    var grid = LibraryGrid(count: 0)
+    var pictures: [Int: LibraryCanvas.Picture] = [:]
+    var shown: Shown?
+  }
+
+  private let state = Locked(State())
+
+  /// A window for `library`, titled `title`. `onPick` gets the item picked, `onCancel` is called when
+  /// the user cancels or closes the window; `onSelect` each time the selection moves (with the item's
+  /// index in ``items``). Each is called on a queue of the window's own, after it closed (`onSelect`
+  /// while it is open).
+  public init(
+    library: HVTMediaLibrary, title: String = "HVTCamera library",
+    onPick: @escaping @Sendable (HVTAlbumItem) -> Void, onCancel: @escaping @Sendable () -> Void,
+    onSelect: @escaping @Sendable (Int, HVTAlbumItem) -> Void = { _, _ in }
+  ) {
+    self.library = library
+    self.title = title
+    self.onPick = onPick
+    self.onCancel = onCancel
+    self.onSelect = onSelect
+  }
+
+  /// The items shown, newest first (read when the window opened).
+  public var items: [HVTAlbumItem] { state.withLock { $0.items } }
+
+  /// The index in ``items`` of the selected item.
+  public var selectedIndex: Int { state.withLock { $0.grid.selected } }
+
+  /// Whether the window is open.
+  public var isShown: Bool { state.withLock { $0.shown != nil } }
+
+  /// Reads the library, opens the window on the display of `environment` and draws the first page.
+  /// Blocks while the library is read (`GstDiscoverer`), the first page's pictures are decoded and the
+  /// display answers: call it off the main thread. Throws ``HVTCameraError/libraryEmpty(_:)`` when
+  /// there is nothing to show, ``HVTCameraError/noDisplay(reason:)`` without a display, and GStreamer's
+  /// errors. Does nothing when the window is open.
+  public func show(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    guard !isShown else { return }
+    let items = library.items
+    guard !items.isEmpty else { throw HVTCameraError.libraryEmpty(library.source) }
+    let sink = try WindowSink.choose(environment: environment)
+    let size = LibraryGrid.canvas
+    let pipeline = Pipeline(named: "hvtcamera-library")
+    let chain: ElementChain
+    do {
+      chain = try ElementChain(
+        [
+          HVTElementDescription(
+            "appsrc", name: "grid",
+            [
+              "format": "time", "block": "false",
+              "caps":
+                "video/x-raw,format=RGBx,width=\(size.width),height=\(size.height),pixel-aspect-ratio=1/1,framerate=0/1",
+            ]),
+          // The grid shown again ten times a second, so that the window is drawn again after it is
+          // mapped, uncovered or resized (a still frame shown once would leave it black).
+          HVTElementDescription("imagefreeze", name: "still", ["allow-replace": "true", "is-live": "true"]),
+          .capsFilter("video/x-raw,framerate=10/1", name: "redraw-rate"),
+          HVTElementDescription("videoconvert", name: "convert"),
+          HVTElementDescription(
+            "textoverlay", name: "caption",
+            [
+              "valignment": "bottom", "halignment": "left", "font-desc": "Sans 10", "shaded-background": "false",
+              "ypad": "8", "xpad": "12",
+            ]),
+          HVTElementDescription(
+            "taginject", name: "title", ["tags": "title=\(LaunchQuoting.structureString(title))"]),
+          HVTElementDescription(sink, name: "window"),
+        ], in: pipeline)
+    } catch {
+      throw HVTCameraError(error)
+    }
+    chain.last.staticPad("sink")?.addProbe(.eventUpstream) { [weak self] _, info in
+      guard let event = info.navigationEvent, let self else { return .ok }
+      queue.async { self.handle(event) }
+      return .ok
+    }
+    pipeline.bus.setSyncHandler { [weak self] message in
+      // The window closed by its title bar's button, or the display gone: a cancel.
+      if case .error(let report) = message {
+        debugLog.log(.info, "library window: \(report.message); closing it")
+        guard let self else { return }
+        queue.async { self.finish(picking: nil) }
+      }
+    }
+    state.withLock { state in
+      state.items = items
+      state.grid = LibraryGrid(count: items.count)
+      state.pictures = [:]
+    }
+    let shown = Shown(pipeline: pipeline, source: chain.first, caption: chain.elements[4])
+    guard pipeline.setState(.playing) != .failure else {
+      _ = pipeline.setState(.null)
+      pipeline.bus.removeSyncHandler()
+      throw HVTCameraError.pipelineSetupFailed(.stateChangeFailed(element: pipeline.name, target: .playing))
+    }
+    state.withLock { $0.shown = shown }
+    try queue.sync { try draw() }
+  }
+
+  /// Closes the window without calling `onPick` or `onCancel`. Does nothing when it is not open.
+  public func close() {
+    queue.sync { _ = takeDown() }
+  }
+
+  /// Acts on a key or click (on the queue).
+  private func handle(_ event: NavigationEvent) {
+    let grid = state.withLock { $0.grid }
+    let action: LibraryGrid.Action?
+    switch event {
+    case .keyPress(let key): action = grid.action(key: key)
+    case .mouseButtonPress(1, let x, let y): action = grid.action(clickAtX: x, y: y)
+    default: action = nil
+    }
+    switch action {
+    case .select(let index):
+      state.withLock { $0.grid.selected = index }
+      do { try draw() } catch { debugLog.log(.warning, "library window: \(error)") }
+      if let item = state.withLock({ $0.items.indices.contains(index) ? $0.items[index] : nil }) {
+        onSelect(index, item)
+      }
+    case .pick(let index):
+      finish(picking: index)
+    case .cancel:
+      finish(picking: nil)
+    case nil:
+      break
+    }
+  }
+
+  /// Closes the window, then calls `onPick` with item `index`, or `onCancel` (on the queue). Does nothing
+  /// when it has closed already.
+  private func finish(picking index: Int?) {
+    guard let items = takeDown() else { return }
+    if let index, items.indices.contains(index) { onPick(items[index]) } else { onCancel() }
+  }
+
+  /// Stops the pipeline (on the queue); returns the items, or `nil` when it was not running.
+  private func takeDown() -> [HVTAlbumItem]? {
+    guard let (shown, items) = state.withLock({ state in state.shown.map { ($0, state.items) } }) else { return nil }
+    state.withLock { $0.shown = nil }
+    if shown.pipeline.setState(.null) == .failure {
+      debugLog.log(.warning, "the library window refused to stop", object: shown.pipeline)
+    }
+    shown.pipeline.bus.removeSyncHandler()
+    return items
+  }
+
+  /// Decodes the pictures of the page shown that are not yet, then pushes the grid and its caption (on
+  /// the queue).
+  private func draw() throws {
+    let (grid, items, known, shown) = state.withLock { ($0.grid, $0.items, $0.pictures, $0.shown) }
+    guard let shown else { return }
+    var pictures = known
+    for index in grid.visible where pictures[index] == nil {
+      do {
+        pictures[index] = try FileThumbnail.picture(of: items[index].url, fitting: LibraryGrid.pictureBox)
+      } catch {
+        debugLog.log(.warning, "library window: no picture of \(items[index].url.path): \(error)")
+      }
+    }
+    state.withLock { $0.pictures = pictures }
+    try shown.caption.set("text", Self.caption(for: items[grid.selected], index: grid.selected, of: grid))
+    let size = LibraryGrid.canvas
+    let caps = try Caps(
+      "video/x-raw,format=RGBx,width=\(size.width),height=\(size.height),pixel-aspect-ratio=1/1,framerate=0/1")
+    try shown.source.pushSample(
+      Sample(buffer: Buffer(copying: LibraryCanvas.render(grid, pictures: pictures)), caps: caps))
+  }
+
+  /// The caption of the selected item: `3 of 14 · IMG_….jpg · photo 640x480 · page 1 of 2`.
+  static func caption(for item: HVTAlbumItem, index: Int, of grid: LibraryGrid) -> String {
+    let kind =
+      switch item.mediaType {
+      case .movie: "movie" + (item.duration.map { String(format: " %.1f s", $0) } ?? "")
+      default: "photo"
+      }
+    let size = item.width.flatMap { width in item.height.map { " \(width)x\($0)" } } ?? ""
+    return "\(index + 1) of \(grid.count) · \(item.url.lastPathComponent) · \(kind)\(size) · page \(grid.page + 1) "
+      + "of \(grid.pages) · Return picks, Escape cancels"
+  }
+}

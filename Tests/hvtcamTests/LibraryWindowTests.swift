@@ -1,0 +1,132 @@
+import Foundation
+import MediaInspection
+import Testing
+
+/// `hvtcam library browse` used as a person uses it, on a private Xvfb: the grid of pictures screenshot
+/// and checked by pixel, real keys and clicks (`xdotool`) in its window.
+@Suite("hvtcam library browse: the library window on Xvfb", .serialized, .timeLimit(.minutes(2)))
+struct LibraryWindowTests {
+  /// The canvas's size and its tiles' (four columns, three rows over a 40-pixel caption bar).
+  static let (width, height, tileWidth, tileHeight) = (640, 440, 160, 133)
+
+  /// Three photos of one colour each, red the newest, then green, then blue, in a fresh Pictures folder.
+  static func makePhotos(in directory: TemporaryDirectory) async throws -> [String] {
+    let pictures = directory.path("Pictures")
+    try FileManager.default.createDirectory(atPath: pictures, withIntermediateDirectories: true)
+    var paths: [String] = []
+    for (index, (name, colour)) in [("red", "0xffff0000"), ("green", "0xff00ff00"), ("blue", "0xff0000ff")]
+      .enumerated()
+    {
+      let path = "\(pictures)/\(name).jpg"
+      let made = try await MediaInspector.run(
+        "gst-launch-1.0",
+        [
+          "-q", "videotestsrc", "num-buffers=1", "pattern=solid-color", "foreground-color=\(colour)", "!",
+          "video/x-raw,width=320,height=240", "!", "jpegenc", "!", "filesink", "location=\(path)",
+        ])
+      try #require(made.status == 0, "\(made.output)")
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date(timeIntervalSinceNow: -Double(index) * 60)], ofItemAtPath: path)
+      paths.append(path)
+    }
+    return paths
+  }
+
+  /// Whether the pixel is the selection frame's amber.
+  static func isAmber(_ image: RGBImage, _ x: Int, _ y: Int) -> Bool {
+    let (r, g, b) = image.pixel(x, y)
+    return r > 200 && (120...220).contains(g) && b < 80
+  }
+
+  /// Whether tile `slot`'s frame (its left edge, half-way down) is amber.
+  static func isSelected(_ image: RGBImage, slot: Int) -> Bool {
+    isAmber(image, slot % 4 * tileWidth + 4, slot / 4 * tileHeight + tileHeight / 2)
+  }
+
+  /// `hvtcam library browse` on a private display, its window found.
+  struct Browser {
+    let display: PrivateDisplay
+    let process: Subprocess
+    let window: String
+
+    init(pictures: String, home: String) async throws {
+      display = try await PrivateDisplay()
+      process = try HVTCam.start(
+        ["library", "browse", "--source", "photo-library"],
+        environment: HVTCam.environment(
+          setting: [
+            "DISPLAY": display.name, "XDG_PICTURES_DIR": pictures, "XDG_VIDEOS_DIR": "\(home)/Videos",
+            "XDG_RUNTIME_DIR": home,
+          ],
+          removing: ["WAYLAND_DISPLAY"]))
+      _ = try await process.requireStandardErrorLine("the window") { $0 == "showing 3 items" }
+      let search = try await Subprocess.run(
+        URL(fileURLWithPath: "/usr/bin/xdotool"), ["search", "--sync", "--name", "^hvtcam library"],
+        environment: ["DISPLAY": display.name])
+      guard let window = search.outputLines.first else { throw TestFailure("no library window: \(search)") }
+      self.window = window
+      _ = try await xdotool(["windowfocus", "--sync", window])
+    }
+
+    @discardableResult
+    func xdotool(_ arguments: [String]) async throws -> ProcessResult {
+      let result = try await Subprocess.run(
+        URL(fileURLWithPath: "/usr/bin/xdotool"), arguments, environment: ["DISPLAY": display.name])
+      guard result.succeeded else { throw TestFailure("xdotool \(arguments.joined(separator: " ")): \(result)") }
+      return result
+    }
+
+    func screenshot(showing shows: (RGBImage) -> Bool) async throws -> RGBImage {
+      try await RGBImage.screenshot(
+        window: window, display: display.name, width: LibraryWindowTests.width, height: LibraryWindowTests.height,
+        showing: shows)
+    }
+  }
+
+  @Test("the grid shows each photo, newest first, the first selected; Right moves the selection; a click picks")
+  func browseAndPick() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let photos = try await Self.makePhotos(in: directory)
+    let browser = try await Browser(pictures: directory.path("Pictures"), home: directory.url.path)
+    defer { Task { await browser.display.stop() } }
+    let grid = try await browser.screenshot { Self.isSelected($0, slot: 0) }
+    let centres = (0..<3).map { grid.colourName($0 * Self.tileWidth + Self.tileWidth / 2, Self.tileHeight / 2) }
+    #expect(centres == ["red", "green", "blue"], "the tiles, newest first")
+    #expect(Self.isSelected(grid, slot: 0) && !Self.isSelected(grid, slot: 1), "the first tile is framed")
+    #expect(grid.colourName(Self.tileWidth * 3 + 80, 66) == "black", "the fourth tile is empty")
+
+    let mark = browser.process.standardErrorSoFar.count
+    try await browser.xdotool(["key", "Right"])
+    _ = try await browser.process.requireStandardErrorLine("the selection", from: mark) {
+      $0 == "selected 2: \(photos[1])"
+    }
+    let moved = try await browser.screenshot { Self.isSelected($0, slot: 1) }
+    #expect(Self.isSelected(moved, slot: 1) && !Self.isSelected(moved, slot: 0), "the frame moved to the second")
+    try await browser.xdotool(["mousemove", "--window", browser.window, "400", "66", "click", "1"])
+    let result = await browser.process.result()
+    #expect(result.succeeded && result.outputLines == [photos[2]], "the clicked photo is picked: \(result)")
+    #expect(result.standardError.contains("picked \(photos[2])"), "\(result)")
+  }
+
+  @Test("Escape cancels: nothing is printed on stdout and hvtcam exits 0; an empty library says so")
+  func cancelAndEmpty() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    _ = try await Self.makePhotos(in: directory)
+    let browser = try await Browser(pictures: directory.path("Pictures"), home: directory.url.path)
+    try await browser.xdotool(["key", "Escape"])
+    let result = await browser.process.result()
+    await browser.display.stop()
+    #expect(result.succeeded && result.outputLines.isEmpty && result.standardError.contains("cancelled"), "\(result)")
+
+    let empty = directory.path("Empty")
+    try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+    let nothing = try await HVTCam.run(
+      ["library", "browse", "--source", "photo-library"],
+      environment: HVTCam.environment(setting: ["XDG_PICTURES_DIR": empty, "XDG_VIDEOS_DIR": empty]))
+    #expect(
+      nothing.status == 1 && nothing.standardError.contains("the photo library has no photo or movie to show"),
+      "\(nothing)")
+  }
+}
