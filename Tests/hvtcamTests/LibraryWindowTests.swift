@@ -90,7 +90,11 @@ struct LibraryWindowTests {
     let photos = try await Self.makePhotos(in: directory)
     let browser = try await Browser(pictures: directory.path("Pictures"), home: directory.url.path)
     defer { Task { await browser.display.stop() } }
-    let grid = try await browser.screenshot { Self.isSelected($0, slot: 0) }
+    // The tiles fill in one by one once the window is up: the third, blue, is the last.
+    let grid = try await browser.screenshot {
+      Self.isSelected($0, slot: 0)
+        && $0.colourName(Self.tileWidth * 2 + Self.tileWidth / 2, Self.tileHeight / 2) == "blue"
+    }
     let centres = (0..<3).map { grid.colourName($0 * Self.tileWidth + Self.tileWidth / 2, Self.tileHeight / 2) }
     #expect(centres == ["red", "green", "blue"], "the tiles, newest first")
     #expect(Self.isSelected(grid, slot: 0) && !Self.isSelected(grid, slot: 1), "the first tile is framed")

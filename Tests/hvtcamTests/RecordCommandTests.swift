@@ -72,9 +72,11 @@ struct RecordCommandTests {
     let recording = try HVTCam.start(["record"] + HVTCam.simulated + ["--max-duration", "60", "-o", path])
     _ = try await recording.requireStandardErrorLine("progress line") { $0.hasPrefix("elapsed 1 / ") }
     recording.send(SIGUSR1)
-    _ = try await recording.requireStandardErrorLine("pause line") { $0.hasPrefix("paused at 00:0") }
+    // The pause takes the moment of the signal, on the camera's clock; on a loaded machine the encoder's
+    // progress lags it (a pause at 00:12.1 for a signal sent at "elapsed 1" once), so any time will do.
+    _ = try await recording.requireStandardErrorLine("pause line") { $0.hasPrefix("paused at ") }
     recording.send(SIGUSR1)
-    _ = try await recording.requireStandardErrorLine("resume line") { $0.hasPrefix("resumed at 00:0") }
+    _ = try await recording.requireStandardErrorLine("resume line") { $0.hasPrefix("resumed at ") }
     _ = try await recording.requireStandardErrorLine("progress line") { $0.hasPrefix("elapsed 2 / ") }
     recording.send(SIGINT)
     let result = await recording.result()

@@ -16,8 +16,8 @@ import HVTGStreamer
 /// videoconvert ! textoverlay ! taginject ! <window sink>` (the sink chosen as for the camera's window:
 /// `xvimagesink`, `ximagesink`, `glimagesink`, `waylandsink`), into which each new picture of the grid is
 /// pushed as one RGBx frame, shown until the next; the keys and clicks come back as navigation events at
-/// the sink's input. The pictures are decoded as pages are shown (`filesrc ! decodebin`),
-/// never on the window's streaming threads.
+/// the sink's input. The pictures are decoded as pages are shown (`filesrc ! decodebin`), one at a time
+/// once the window is up (which shows bare tiles until then), never on the window's streaming threads.
 public final class HVTLibraryWindow: Sendable {
   /// The library shown.
   public let library: HVTMediaLibrary
@@ -39,6 +39,8 @@ public final class HVTLibraryWindow: Sendable {
     var items: [HVTAlbumItem] = []
     var grid = LibraryGrid(count: 0)
     var pictures: [Int: LibraryCanvas.Picture] = [:]
+    /// Items whose picture could not be decoded: their tiles stay bare.
+    var failed: Set<Int> = []
     var shown: Shown?
   }
 
@@ -69,9 +71,9 @@ public final class HVTLibraryWindow: Sendable {
   /// Whether the window is open.
   public var isShown: Bool { state.withLock { $0.shown != nil } }
 
-  /// Reads the library, opens the window on the display of `environment` and draws the first page.
-  /// Blocks while the library is read (`GstDiscoverer`), the first page's pictures are decoded and the
-  /// display answers: call it off the main thread. Throws ``HVTCameraError/libraryEmpty(_:)`` when
+  /// Reads the library, opens the window on the display of `environment` and draws the first page, whose
+  /// pictures then fill in. Blocks while the library is read (`GstDiscoverer`) and the display answers:
+  /// call it off the main thread. Throws ``HVTCameraError/libraryEmpty(_:)`` when
   /// there is nothing to show, ``HVTCameraError/noDisplay(reason:)`` without a display, and GStreamer's
   /// errors. Does nothing when the window is open.
   public func show(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
@@ -127,6 +129,7 @@ public final class HVTLibraryWindow: Sendable {
       state.items = items
       state.grid = LibraryGrid(count: items.count)
       state.pictures = [:]
+      state.failed = []
     }
     let shown = Shown(pipeline: pipeline, source: chain.first, caption: chain.elements[4])
     guard pipeline.setState(.playing) != .failure else {
@@ -136,6 +139,7 @@ public final class HVTLibraryWindow: Sendable {
     }
     state.withLock { $0.shown = shown }
     try queue.sync { try draw() }
+    queue.async { self.loadPictures() }
   }
 
   /// Closes the window without calling `onPick` or `onCancel`. Does nothing when it is not open.
@@ -156,6 +160,7 @@ public final class HVTLibraryWindow: Sendable {
     case .select(let index):
       state.withLock { $0.grid.selected = index }
       do { try draw() } catch { debugLog.log(.warning, "library window: \(error)") }
+      loadPictures()
       if let item = state.withLock({ $0.items.indices.contains(index) ? $0.items[index] : nil }) {
         onSelect(index, item)
       }
@@ -186,26 +191,35 @@ public final class HVTLibraryWindow: Sendable {
     return items
   }
 
-  /// Decodes the pictures of the page shown that are not yet, then pushes the grid and its caption (on
-  /// the queue).
+  /// Pushes the grid as it is now, with the pictures decoded so far, and its caption (on the queue).
   private func draw() throws {
-    let (grid, items, known, shown) = state.withLock { ($0.grid, $0.items, $0.pictures, $0.shown) }
+    let (grid, items, pictures, shown) = state.withLock { ($0.grid, $0.items, $0.pictures, $0.shown) }
     guard let shown else { return }
-    var pictures = known
-    for index in grid.visible where pictures[index] == nil {
-      do {
-        pictures[index] = try FileThumbnail.picture(of: items[index].url, fitting: LibraryGrid.pictureBox)
-      } catch {
-        debugLog.log(.warning, "library window: no picture of \(items[index].url.path): \(error)")
-      }
-    }
-    state.withLock { $0.pictures = pictures }
     try shown.caption.set("text", Self.caption(for: items[grid.selected], index: grid.selected, of: grid))
     let size = LibraryGrid.canvas
     let caps = try Caps(
       "video/x-raw,format=RGBx,width=\(size.width),height=\(size.height),pixel-aspect-ratio=1/1,framerate=0/1")
     try shown.source.pushSample(
       Sample(buffer: Buffer(copying: LibraryCanvas.render(grid, pictures: pictures)), caps: caps))
+  }
+
+  /// Decodes the pictures of the page shown that are not decoded yet, one at a time, drawing the grid
+  /// again after each (on the queue): the window shows at once, and its pictures fill in.
+  private func loadPictures() {
+    while let (index, url) = state.withLock({ state -> (Int, URL)? in
+      guard state.shown != nil else { return nil }
+      return state.grid.visible.first { state.pictures[$0] == nil && !state.failed.contains($0) }
+        .map { ($0, state.items[$0].url) }
+    }) {
+      do {
+        let picture = try FileThumbnail.picture(of: url, fitting: LibraryGrid.pictureBox)
+        state.withLock { $0.pictures[index] = picture }
+        try draw()
+      } catch {
+        debugLog.log(.warning, "library window: no picture of \(url.path): \(error)")
+        state.withLock { _ = $0.failed.insert(index) }
+      }
+    }
   }
 
   /// The caption of the selected item: `3 of 14 · IMG_….jpg · photo 640x480 · page 1 of 2`.
