@@ -91,14 +91,16 @@ struct PipeWireCameraTests {
       let discovery = try await MediaInspector.discover(path)
       #expect(discovery.isH264 && discovery.size == "640x480", "\(discovery)")
       // The virtual camera (a gst-launch-1.0 of its own feeding PipeWire) skips frames when the machine is
-      // loaded: 58 of 60 once, in a CI run with a second VM running, and 52 in another beside the whole
-      // suite. The movie ends with the last frame before the 2 s limit, which is up to a few frame
+      // loaded: 58 of 60 once, in a CI run with a second VM running, 52 in another beside the whole
+      // suite, 42 in a third. What the producer skips is not HVTCamera's to keep, so the count is only
+      // bounded against a broken capture (every frame is accounted for on the simulated camera and on
+      // vivid); the timestamps and the decodable frames are checked exactly. The movie ends with the last frame before the 2 s limit, which is up to a few frame
       // intervals before it when the frames skipped were the last ones (1.951 s once, in CI), and never
       // after the limit's own frame.
       let duration = try #require(discovery.duration, "\(discovery)")
       #expect(duration >= 2.0 - 4.0 / 30 && duration <= 2.0 + 1.0 / 30 + 1e-6, "duration \(duration) s")
       let frames = try await MediaInspector.frameCount(path).frames
-      #expect((45...61).contains(frames), "\(frames) frames")
+      #expect((30...61).contains(frames), "\(frames) frames")
       let probe = try await MediaInspector.run(
         "ffprobe",
         ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames,width", "-of", "csv=p=0", path])
