@@ -89,11 +89,6 @@ extension HVTMovieTrim {
     }
     encoder.name = "encoder"
     let pipeline = Pipeline(named: "hvtcamera-trim-head")
-    let reading = try Repair.chain(
-      [
-        HVTElementDescription("filesrc", name: "source", ["location": source.path]),
-        HVTElementDescription(container.demuxer, name: "demuxer"),
-      ], in: pipeline, for: .trim, of: source)
     let encoding = try Repair.chain(
       [
         HVTElementDescription("queue", name: "head"), HVTElementDescription("h264parse", name: "parser"),
@@ -104,39 +99,17 @@ extension HVTMovieTrim {
         HVTElementDescription("filesink", name: "file", ["location": output.path]),
       ], in: pipeline, for: .trim, of: source)
     let progress = Repair.Progress(stallTimeout: stallTimeout)
-    let window = Repair.Window(start: keyFrame, end: end, offset: 0)
-    let taken = Locked(false)
-    let encoded = Locked(0)
-    let input = encoding.first.staticPad("sink")
-    reading.last.onPadAdded { [progress, taken, weak pipeline] pad in
-      let isVideo = pad.currentCaps.map { $0.count > 0 && $0.structure(at: 0).name.hasPrefix("video/") } ?? false
-      let take =
-        isVideo
-        && taken.withLock { taken in
-          defer { taken = true }
-          return !taken
-        }
-      do {
-        guard let pipeline else { return }
-        guard take, let input else {
-          _ = try Repair.attach(
-            HVTElementDescription("fakesink", name: "unused-\(pad.name)", ["sync": "false", "async": "false"]), to: pad,
-            in: pipeline)
-          return
-        }
-        let ended = Locked(false)
-        pad.addProbe(.buffer) { [progress] _, info in
-          guard let buffer = info.buffer else { return .ok }
-          progress.noteProgress()
-          return window.verdict(on: buffer, ended: ended) == .drop ? .drop : .ok
-        }
-        try pad.link(to: input)
-      } catch {
-        progress.finish(.failed(HVTCameraError(error)))
-      }
+    guard let input = encoding.first.staticPad("sink"), let encoderInput = encoding.elements[5].staticPad("sink")
+    else {
+      throw Repair.Job.trim.failed(
+        source, HVTCameraError(GStreamerError.missingPad(element: "head", pad: "sink")))
     }
+    try read(
+      source, as: container, named: "head", in: pipeline, source: source, taking: "video/",
+      through: Repair.Window(start: keyFrame, end: end, offset: 0), into: input, progress: progress, counting: nil)
+    let encoded = Locked(0)
     // Decoded frames before the first one shown are left out; the rest start at zero.
-    encoding.elements[5].staticPad("sink")?.addProbe(.buffer) { [progress, encoded] _, info in
+    encoderInput.addProbe(.buffer) { [progress, encoded] _, info in
       guard let buffer = info.buffer, ClockTime.isValid(buffer.presentationTime) else { return .ok }
       guard buffer.presentationTime >= first, let writable = info.writableBuffer() else { return .drop }
       writable.presentationTime -= first
@@ -249,6 +222,8 @@ extension HVTMovieTrim {
         let ended = Locked(false)
         pad.addProbe(.buffer) { [progress] pad, info in
           guard info.buffer != nil else { return .ok }
+          // Reading up to the window is progress too (the tail's demuxer reads from the file's start).
+          progress.noteProgress()
           guard window.admit(&info, ended: ended) else { return .drop }
           if let counting, let kept = info.buffer {
             counting.withLock { stream in
@@ -256,7 +231,6 @@ extension HVTMovieTrim {
               stream?.record(kept)
             }
           }
-          progress.noteProgress()
           return .ok
         }
         guard queued else { return try pad.link(to: sink) }
