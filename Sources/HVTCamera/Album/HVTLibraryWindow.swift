@@ -27,12 +27,21 @@ public final class HVTLibraryWindow: Sendable {
   private let onSelect: @Sendable (Int, HVTAlbumItem) -> Void
   /// Where keys and clicks are acted on and pages drawn: never a GStreamer thread.
   private let queue = DispatchQueue(label: "hvtcamera.library-window")
+  /// Marks ``queue``, so that ``close()`` called from a callback (which runs on it) does not wait on it.
+  private static let onQueue = DispatchSpecificKey<Bool>()
+  /// The grid's frames: RGBx at ``LibraryGrid/canvas``, square pixels, a still picture.
+  private static let frameCaps: String = {
+    let size = LibraryGrid.canvas
+    return "video/x-raw,format=RGBx,width=\(size.width),height=\(size.height),pixel-aspect-ratio=1/1,framerate=0/1"
+  }()
 
   /// The running window's elements.
   private struct Shown: Sendable {
     let pipeline: Pipeline
     let source: Element
     let caption: Element
+    /// ``frameCaps``, parsed once.
+    let caps: Caps
   }
 
   private struct State: Sendable {
@@ -60,6 +69,7 @@ public final class HVTLibraryWindow: Sendable {
     self.onPick = onPick
     self.onCancel = onCancel
     self.onSelect = onSelect
+    queue.setSpecific(key: Self.onQueue, value: true)
   }
 
   /// The items shown, newest first (read when the window opened).
@@ -81,7 +91,7 @@ public final class HVTLibraryWindow: Sendable {
     let items = library.items
     guard !items.isEmpty else { throw HVTCameraError.libraryEmpty(library.source) }
     let sink = try WindowSink.choose(environment: environment)
-    let size = LibraryGrid.canvas
+    let caps = try Caps(Self.frameCaps)
     let pipeline = Pipeline(named: "hvtcamera-library")
     let chain: ElementChain
     do {
@@ -90,9 +100,7 @@ public final class HVTLibraryWindow: Sendable {
           HVTElementDescription(
             "appsrc", name: "grid",
             [
-              "format": "time", "block": "false",
-              "caps":
-                "video/x-raw,format=RGBx,width=\(size.width),height=\(size.height),pixel-aspect-ratio=1/1,framerate=0/1",
+              "format": "time", "block": "false", "caps": Self.frameCaps,
             ]),
           // The grid shown again ten times a second, so that the window is drawn again after it is
           // mapped, uncovered or resized (a still frame shown once would leave it black).
@@ -131,20 +139,30 @@ public final class HVTLibraryWindow: Sendable {
       state.pictures = [:]
       state.failed = []
     }
-    let shown = Shown(pipeline: pipeline, source: chain.first, caption: chain.elements[4])
+    let shown = Shown(pipeline: pipeline, source: chain.first, caption: chain.elements[4], caps: caps)
     guard pipeline.setState(.playing) != .failure else {
       _ = pipeline.setState(.null)
       pipeline.bus.removeSyncHandler()
       throw HVTCameraError.pipelineSetupFailed(.stateChangeFailed(element: pipeline.name, target: .playing))
     }
     state.withLock { $0.shown = shown }
-    try queue.sync { try draw() }
+    do {
+      try queue.sync { try draw() }
+    } catch {
+      close()
+      throw error
+    }
     queue.async { self.loadPictures() }
   }
 
-  /// Closes the window without calling `onPick` or `onCancel`. Does nothing when it is not open.
+  /// Closes the window without calling `onPick` or `onCancel`, and returns once it has closed (also when
+  /// called from one of the window's callbacks). Does nothing when it is not open.
   public func close() {
-    queue.sync { _ = takeDown() }
+    if DispatchQueue.getSpecific(key: Self.onQueue) == true {
+      _ = takeDown()
+    } else {
+      queue.sync { _ = takeDown() }
+    }
   }
 
   /// Acts on a key or click (on the queue).
@@ -160,10 +178,11 @@ public final class HVTLibraryWindow: Sendable {
     case .select(let index):
       state.withLock { $0.grid.selected = index }
       do { try draw() } catch { debugLog.log(.warning, "library window: \(error)") }
-      loadPictures()
       if let item = state.withLock({ $0.items.indices.contains(index) ? $0.items[index] : nil }) {
         onSelect(index, item)
       }
+      // A new page's pictures, after the selection is announced.
+      loadPictures()
     case .pick(let index):
       finish(picking: index)
     case .cancel:
@@ -196,11 +215,8 @@ public final class HVTLibraryWindow: Sendable {
     let (grid, items, pictures, shown) = state.withLock { ($0.grid, $0.items, $0.pictures, $0.shown) }
     guard let shown else { return }
     try shown.caption.set("text", Self.caption(for: items[grid.selected], index: grid.selected, of: grid))
-    let size = LibraryGrid.canvas
-    let caps = try Caps(
-      "video/x-raw,format=RGBx,width=\(size.width),height=\(size.height),pixel-aspect-ratio=1/1,framerate=0/1")
     try shown.source.pushSample(
-      Sample(buffer: Buffer(copying: LibraryCanvas.render(grid, pictures: pictures)), caps: caps))
+      Sample(buffer: Buffer(copying: LibraryCanvas.render(grid, pictures: pictures)), caps: shown.caps))
   }
 
   /// Decodes the pictures of the page shown that are not decoded yet, one at a time, drawing the grid
