@@ -72,3 +72,17 @@ extension MediaInspector {
     return streams.keys.sorted().compactMap { streams[$0] }
   }
 }
+
+extension MediaInspector {
+  /// The zero crossings per sample of a movie's first sound stream, as FFmpeg's `astats` counts them: a
+  /// pure tone of F hertz at 48 kHz crosses zero 2 × F / 48 000 times a sample. Throws when FFmpeg fails
+  /// or prints no rate.
+  public static func zeroCrossingRate(_ path: String) async throws -> Double {
+    let result = try await run(
+      "ffmpeg", ["-v", "info", "-nostats", "-i", path, "-map", "0:a", "-af", "astats", "-f", "null", "-"])
+    guard let line = result.output.split(separator: "\n").last(where: { $0.contains("Zero crossings rate:") }),
+      let rate = Double(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "")
+    else { throw InspectionError("ffmpeg astats gave no zero crossings rate for \(path):\n\(result.output)") }
+    return rate
+  }
+}

@@ -89,22 +89,37 @@ public final class PrivatePipeWire: @unchecked Sendable {
     try await pulse.line(containing: "listening on unix:")
   }
 
-  /// Publishes a virtual microphone: `audiotestsrc is-live=true freq=… ! pipewiresink mode=provide` with
-  /// `media.class=Audio/Source` and `node.description` `name` (a plain word), a sine tone of `frequency`
-  /// hertz. Returns once PipeWire has it.
+  /// Publishes a virtual microphone as a desktop makes one: a virtual source node
+  /// (`support.null-audio-sink` with `media.class=Audio/Source/Virtual`, named `name`, a plain word),
+  /// which PipeWire drives on its own timer, fed a sine tone of `frequency` hertz by
+  /// `audiotestsrc is-live=true ! pipewiresink` whose ports are linked to the node's inputs with `pw-link`.
+  /// (A `pipewiresink mode=provide` node drives the graph only when its own buffers come, and in PipeWire
+  /// 0.3.65 they came a few a second.) Returns the tone's process once the links are made.
   @discardableResult
   public func publishMicrophone(named name: String, frequency: Int) async throws -> Daemon {
-    let monitor = try start("pw-dump", ["--monitor", "--no-colors"])
-    defer { monitor.stop() }
-    let microphone = try start(
+    let ports = try start("pw-link", ["--monitor", "--output", "--input"])
+    defer { ports.stop() }
+    let node =
+      "{ factory.name=support.null-audio-sink node.name=\(name) node.description=\(name) "
+      + "media.class=Audio/Source/Virtual object.linger=true audio.position=[ FL FR ] }"
+    let creation = try start("pw-cli", ["create-node", "adapter", node])
+    if try await creation.exitStatus() != 0 { throw HarnessFailure("pw-cli create-node \(name): \(creation.output)") }
+    let feed = "hvt-tone-\(name)"
+    let tone = try start(
       "gst-launch-1.0",
       [
         "audiotestsrc", "is-live=true", "wave=sine", "freq=\(frequency)", "!",
-        "audio/x-raw,format=S16LE,rate=48000,channels=2", "!", "pipewiresink", "mode=provide",
-        "stream-properties=props,media.class=Audio/Source,node.description=\(name)",
+        "audio/x-raw,format=S16LE,rate=48000,channels=2", "!", "pipewiresink",
+        "stream-properties=props,node.name=\(feed),media.role=Production",
       ])
-    try await monitor.line(containing: #""node.description": "\#(name)""#)
-    return microphone
+    try await ports.line(containing: "\(name):input_FR")
+    try await ports.line(containing: "\(feed):output_FR")
+    for channel in ["FL", "FR"] {
+      let link = try start("pw-link", ["\(feed):output_\(channel)", "\(name):input_\(channel)"])
+      let status = try await link.exitStatus()
+      if status != 0 { throw HarnessFailure("pw-link \(feed) → \(name) (\(channel)): \(link.output)") }
+    }
+    return tone
   }
 
   /// Publishes a virtual camera: `videotestsrc is-live=true ! video/x-raw,format=I420,width=…,height=…,

@@ -4,9 +4,8 @@ import PipeWireHarness
 import Testing
 
 /// `hvtcam` on a virtual microphone published into a private PipeWire and served by its PulseAudio
-/// server (`pipewire-pulse`), as a desktop's microphones are: listed by `devices`. (Recording from it
-/// here gives no sound: the private graph has no audio device to drive it; recording from a chosen
-/// microphone is tested in `AudioRecordingTests`.)
+/// server (`pipewire-pulse`), as a desktop's microphones are: listed by `devices`, and recorded from by
+/// `record --microphone`.
 @Suite(
   "hvtcam on a PipeWire microphone", .timeLimit(.minutes(2)),
   .enabled(
@@ -35,5 +34,39 @@ struct MicrophoneCommandTests {
       environment: pipewire.environment)
     #expect(unknown.status == 64 && unknown.standardError.contains("HVTMicrophone"), "\(unknown)")
     #expect(try directory.contents().isEmpty)
+  }
+
+  @Test("record --microphone records the PipeWire microphone's own tone into the simulated camera's movie")
+  func recordChosenMicrophone() async throws {
+    try await expectTone(recording: HVTCam.simulated + ["--microphone", "HVTMicrophone"])
+  }
+
+  @Test("record on a PipeWire camera records the default microphone (autoaudiosrc), PipeWire's, with no option")
+  func recordDefaultMicrophone() async throws {
+    try await expectTone(recording: ["--device", "rear", "--quality", "640x480"], withCamera: true)
+  }
+
+  /// Records 2 s with `arguments` on a private PipeWire serving an 880 Hz microphone (and a virtual
+  /// camera, `withCamera`), and expects that tone in the movie, lined up with its video within a frame.
+  private func expectTone(recording arguments: [String], withCamera: Bool = false) async throws {
+    let pipewire = try await PrivatePipeWire.start()
+    defer { pipewire.stop() }
+    try await pipewire.startPulse()
+    try await pipewire.publishMicrophone(named: "HVTMicrophone", frequency: 880)
+    if withCamera { try await pipewire.publishCamera(named: "HVTVirtualCamera") }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.path("sound.mp4")
+    let result = try await HVTCam.run(
+      ["record"] + arguments + ["--max-duration", "2", "-o", path], environment: pipewire.environment)
+    #expect(result.status == 0, "\(result)")
+    let streams = try await MediaInspector.streams(path)
+    let video = try #require(streams.first { $0.type == "video" }, "\(streams)")
+    let sound = try #require(streams.first { $0.type == "audio" }, "\(streams) \(result)")
+    #expect(sound.codec == "aac" && sound.sampleRate == 48_000 && sound.channels == 2, "\(sound)")
+    #expect(abs(sound.start - video.start) < 1.0 / 30 && abs(sound.end - video.end) < 1.0 / 30, "\(streams)")
+    // The simulated microphone's tone is 440 Hz: 880 Hz is PipeWire's, through pipewire-pulse and pulsesrc.
+    let rate = try await MediaInspector.zeroCrossingRate(path)
+    #expect(abs(rate - 2 * 880 / 48_000) < 0.004, "zero crossings per sample: \(rate) (440 Hz: 0.0183, silence: 0)")
   }
 }
