@@ -71,4 +71,63 @@ struct MetadataTests {
     #expect(
       abs(written.timeIntervalSince(movie.metadata.captureDate)) < 0.001, "\(text) vs \(movie.metadata.captureDate)")
   }
+
+  @Test("a WebM movie's metadata mirrors what Matroska takes: the app's tags and the date in UTC, no location")
+  func webMMetadata() async throws {
+    let camera = try TestCamera(mode: .video, present: false)
+    camera.controller.preset = try HVTPreset.named("webm-vp8")
+    camera.controller.mediaTags = HVTMediaTags(title: "Dated", artist: "A. Person")
+    camera.controller.location = HVTLocation(latitude: 48.8583, longitude: 2.2945)
+    try await camera.controller.present()
+    let movie = try await camera.controller.recordMovie(maximumDuration: 0.5)
+    #expect(movie.metadata.tags == HVTMediaTags(title: "Dated", artist: "A. Person"))
+    #expect(movie.metadata.utcOffset == 0 && movie.metadata.location == nil, "\(movie.metadata)")
+    let read = try await MediaInspector.run("exiftool", ["-s3", "-Matroska:DateTimeOriginal", movie.url.path])
+    // `2026:12:04 04:04:54.803000092506409Z`: Matroska's nanoseconds, in UTC.
+    let text = read.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = "yyyy:MM:dd HH:mm:ss.SSSSSSX"
+    let written = try #require(formatter.date(from: String(text.prefix(26)) + "Z"), "\(read)")
+    #expect(
+      abs(written.timeIntervalSince(movie.metadata.captureDate)) < 0.001, "\(text) vs \(movie.metadata.captureDate)")
+  }
+}
+
+/// Matroska tag text as GStreamer 1.22's `matroskamux` quotes it, and in a real file.
+@Suite("Matroska tag strings")
+struct MatroskaTagStringsTests {
+  @Test("gst_value_serialize's quoting is undone: escaped characters, octal bytes; text not quoted is left alone")
+  func unwrapping() {
+    func unwrapped(_ text: String) -> String? {
+      MatroskaTagStrings.unwrapped(Array(text.utf8) + [0, 0]).map { String(decoding: $0, as: UTF8.self) }
+    }
+    #expect(unwrapped(#""My\ title""#) == "My title")
+    #expect(unwrapped(#""\302\251\ 2026\ \(c\)""#) == "© 2026 (c)")
+    #expect(unwrapped(#""\"quoted\"\\""#) == #""quoted"\"#)
+    #expect(unwrapped("plain") == nil && unwrapped(#"""#) == nil && unwrapped("") == nil)
+  }
+
+  @Test("a WebM file's quoted tags are rewritten in place; the file keeps its size and plays to its end")
+  func mendsFile() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("tags.webm").path
+    let written = try await MediaInspector.run(
+      "gst-launch-1.0",
+      [
+        "-q", "videotestsrc", "num-buffers=10", "!", "vp8enc", "!", "taginject",
+        #"tags="title=\"My title\",artist=\"Zoë\",comment=plain""#, "!", "webmmux", "!", "filesink", "location=\(path)",
+      ])
+    try #require(written.status == 0, "\(written.output)")
+    let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
+    #expect(MatroskaTagStrings.unquote(in: URL(fileURLWithPath: path)) == 2)
+    #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == size)
+    let probe = try await MediaInspector.run(
+      "ffprobe", ["-v", "error", "-show_entries", "stream_tags", "-of", "default=nw=1", path])
+    #expect(probe.output.contains("TAG:TITLE=My title") && probe.output.contains("TAG:ARTIST=Zoë"), "\(probe.output)")
+    #expect(probe.output.contains("TAG:COMMENTS=plain"), "\(probe.output)")
+    #expect(try await MediaInspector.discover(path).duration ?? 0 > 0.3)
+    #expect(MatroskaTagStrings.unquote(in: URL(fileURLWithPath: path)) == 0, "nothing is left to mend")
+  }
 }

@@ -122,6 +122,29 @@ struct MetadataTests {
     #expect((tags["XMP-tiff:Model"] as? String)?.hasPrefix("Simulated rear camera") == true, "\(tags)")
   }
 
+  @Test(
+    "a WebM movie's tags (ffprobe) are the app's, as typed, not quoted; it has a date and its writing app (exiftool)")
+  func webMMovie() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.path("tagged.webm")
+    let result = try await HVTCam.run(
+      ["record", "--preset", "webm-vp8"] + HVTCam.simulated + Self.tagging + ["--max-duration", "1", "-o", path],
+      environment: Self.environment)
+    #expect(result.succeeded, "\(result)")
+    let probe = try await Subprocess.run(
+      tool: "ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "json", path])
+    let json = try JSONSerialization.jsonObject(with: Data(probe.standardOutput.utf8)) as? [String: Any]
+    let format = try #require((json?["format"] as? [String: Any])?["tags"] as? [String: String], "\(probe)")
+    // GStreamer 1.22's matroskamux alone would write `"Over\ the\ bridge"` and `"Zo\303\253\'s…"`.
+    #expect(format["TITLE"] == "Over the bridge" && format["ARTIST"] == "A. Person", "\(format)")
+    #expect(format["COMMENTS"] == "Zoë's test & <more>" && format["COPYRIGHT"] == "© 2026 A. Person", "\(format)")
+
+    let tags = try await exiftool(path)
+    #expect((tags["Matroska:WritingApp"] as? String)?.hasPrefix("HVTCamera (GStreamer 1.") == true, "\(tags)")
+    #expect(tags["Matroska:DateTimeOriginal"] != nil && tags["Matroska:GPSCoordinates"] == nil, "\(tags)")
+  }
+
   @Test("--location out of range or malformed is a usage error naming the option")
   func badLocation() async throws {
     for value in ["91,0", "0,181", "1,2,3,360", "north,east", "1"] {

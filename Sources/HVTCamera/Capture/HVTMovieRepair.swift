@@ -77,6 +77,7 @@ public enum HVTMovieRepair {
       throw error
     }
     MP4Times.copy(from: source, to: file.partial)
+    MatroskaTagStrings.unquote(in: file.partial)
     // A failure to rename keeps the complete file under its partial name, as the error says.
     let url = try file.complete()
     let movie = RepairedMovie(

@@ -126,6 +126,7 @@ public enum HVTMovieTrim {
       throw error
     }
     MP4Times.copy(from: source, to: file.partial, later: ClockTime.seconds(first - cut.origin))
+    MatroskaTagStrings.unquote(in: file.partial)
     let url = try file.complete()
     let movie = TrimmedMovie(
       url: url, source: source, start: ClockTime.seconds(first - cut.origin), requestedStart: start,

@@ -106,8 +106,8 @@ final class RecordingBranch: @unchecked Sendable {
   /// Builds the branch (not yet attached): the model's recording chain, then a `filesink` writing to the
   /// reservation's partial file, and with `audio` the sound's chains (``RecordingAudio``). `limit` is the
   /// maximum duration in seconds; `frameInterval` the expected duration of a frame when buffers carry
-  /// none. `tags` are given to the muxer when it writes them (``CaptureTags/muxerWritesThem(_:)``), dated
-  /// with the movie's first frame. With `preRoll`, `chain` is the queue and muxer that take its encoded
+  /// none. `tags` are given to the muxer (``CaptureTags/write(into:)``), dated with the movie's first
+  /// frame. With `preRoll`, `chain` is the queue and muxer that take its encoded
   /// video (``HVTPipelineModel/withPreRoll(duration:soundAsked:)``). `onEvent` is called on streaming
   /// threads.
   init(
@@ -358,12 +358,10 @@ final class RecordingBranch: @unchecked Sendable {
   /// the metadata's capture date is), from the branch's entry before the frame goes on: no buffer has
   /// reached the muxer, and `mp4mux` writes them into the movie's header.
   private func tagMovie(firstTimestamp: UInt) {
-    guard let tags, let muxer = bin.element(named: HVTPipelineModel.muxerName), CaptureTags.muxerWritesThem(muxer)
-    else { return }
+    guard let tags, let muxer = bin.element(named: HVTPipelineModel.muxerName) else { return }
     let age = linkTime.map { ClockTime.seconds($0) - ClockTime.seconds(firstTimestamp) } ?? 0
-    let dated = tags.at(linkDate.addingTimeInterval(-age))
-    muxer.mergeTags(dated.tagList)
-    timing.withLock { $0.writtenTags = dated }
+    guard let written = tags.at(linkDate.addingTimeInterval(-age)).write(into: muxer) else { return }
+    timing.withLock { $0.writtenTags = written }
   }
 
   /// The branch's object path; its elements' paths start with it.

@@ -377,6 +377,7 @@ extension HVTCameraController {
     // The file sink writes unbuffered: once the end of stream reached it, the file is complete, so the
     // movie is delivered before the branch is torn down (closing the encoder takes a few milliseconds).
     let result = Result { () throws -> HVTCapture in
+      MatroskaTagStrings.unquote(in: file.partial)
       let url = try file.complete()
       let model = recording.session.model
       let firstTimestamp = summary.firstTimestamp.map(ClockTime.seconds) ?? 0

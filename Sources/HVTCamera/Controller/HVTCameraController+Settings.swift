@@ -131,10 +131,9 @@ extension HVTCameraController {
   }
 
   /// The app's tags — title, comment, artist, copyright — written into each photo (EXIF and XMP) and each
-  /// MP4 movie, as camerabin's tag setter does; mirrored by ``HVTMediaMetadata/tags``. Each is cut to
-  /// ``HVTMediaTags/maximumLength`` bytes. WebM and Matroska movies get none: GStreamer 1.22's
-  /// `matroskamux` writes a text tag with a space in it quoted and escaped (`"My\ title"`), so none is
-  /// written rather than a mangled one. Takes effect from the next capture.
+  /// movie (MP4 and QuickTime items; Matroska's `TITLE`, `COMMENTS`, `ARTIST`, `COPYRIGHT` in WebM and
+  /// Matroska), as camerabin's tag setter does; mirrored by ``HVTMediaMetadata/tags``. Each is cut to
+  /// ``HVTMediaTags/maximumLength`` bytes. Takes effect from the next capture.
   public var mediaTags: HVTMediaTags {
     get { read(\.settings.mediaTags) }
     set { change(\.mediaTags, to: newValue, restarts: false) }

@@ -44,11 +44,30 @@ struct CaptureTags: Sendable {
     return tags
   }
 
-  /// Whether a muxer writes these tags as they are: it takes tags (`GstTagSetter`) and is not
-  /// `matroskamux` or `webmmux`, which in GStreamer 1.22 write a text tag with a space in it quoted and
-  /// escaped, and have no place for the location or the device.
-  static func muxerWritesThem(_ muxer: Element) -> Bool {
-    muxer.isTagSetter && !["matroskamux", "webmmux"].contains(muxer.factoryName ?? "")
+  /// Gives `muxer` these tags, before its first buffer, and returns what it writes of them; `nil` when it
+  /// takes none (it is no `GstTagSetter`). `matroskamux` and `webmmux` write the date as their `DateUTC`
+  /// (the `creation-time` property, in UTC), the software as their writing application (`writing-app`),
+  /// and of the tags only the app's (Matroska's `TITLE`, `COMMENTS`, `ARTIST`, `COPYRIGHT`): GStreamer
+  /// 1.22's Matroska muxer has no tag for the place or the camera. Their text comes out quoted, which
+  /// ``MatroskaTagStrings/unquote(in:)`` mends in the finished file. Wraps `gst_tag_setter_merge_tags`.
+  func write(into muxer: Element) -> CaptureTags? {
+    guard muxer.isTagSetter else { return nil }
+    guard ["matroskamux", "webmmux"].contains(muxer.factoryName ?? "") else {
+      muxer.mergeTags(tagList)
+      return self
+    }
+    var written = self
+    (written.utcOffset, written.location, written.make) = (0, nil, nil)
+    let utc = ISO8601DateFormatter()
+    utc.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    do {
+      try muxer.setProperty("creation-time", fromString: utc.string(from: date))
+      try muxer.setProperty("writing-app", fromString: software)
+    } catch {
+      debugLog.log(.warning, "\(muxer.name) keeps its own date and writing application: \(error)")
+    }
+    muxer.mergeTags(appTagList)
+    return written
   }
 
   /// The local date and time, whole seconds: `2026:12:02 14:41:12` (EXIF's `DateTime*` syntax).
@@ -121,10 +140,22 @@ struct CaptureTags: Sendable {
       if let accuracy = location.horizontalAccuracy { list.set(.horizontalError, accuracy) }
       list.append(quickTimeAtom: Self.locationAtom(location))
     }
+    for (tag, value) in appTags { list.set(tag, value) }
+    return list
+  }
+
+  /// The app's tags alone (title, comment, artist, copyright): what Matroska takes.
+  var appTagList: TagList {
+    let list = TagList()
+    for (tag, value) in appTags { list.set(tag, value) }
+    return list
+  }
+
+  /// The app's tags that have a value, with the GStreamer tag each is written as.
+  private var appTags: [(TagList.Tag, String)] {
     let text: [(TagList.Tag, String?)] = [
       (.title, tags.title), (.comment, tags.comment), (.artist, tags.artist), (.copyright, tags.copyright),
     ]
-    for case (let tag, let value?) in text { list.set(tag, value) }
-    return list
+    return text.compactMap { tag, value in value.map { (tag, $0) } }
   }
 }
