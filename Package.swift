@@ -20,7 +20,11 @@ let package = Package(
       pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-pbutils-1.0 gio-unix-2.0",
       providers: [.apt(gstreamerPackages)]
     ),
-    .target(name: "HVTGStreamer", dependencies: ["CGStreamer"]),
+    .systemLibrary(
+      name: "CGstRTSPServer", pkgConfig: "gstreamer-rtsp-server-1.0",
+      providers: [.apt(["libgstrtspserver-1.0-dev"])]
+    ),
+    .target(name: "HVTGStreamer", dependencies: ["CGStreamer", "CGstRTSPServer"]),
     .target(name: "CV4L2"),
     .target(name: "CAllocator"),
     .target(name: "CFiles"),

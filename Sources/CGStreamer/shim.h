@@ -90,6 +90,9 @@ static inline gboolean hvt_g_type_is_object(GType type) { return g_type_is_a(typ
 static inline GType hvt_g_type_string(void) { return G_TYPE_STRING; }
 static inline GType hvt_g_value_type(const GValue *value) { return G_VALUE_TYPE(value); }
 
+// G_TYPE_BOOLEAN is a macro; the RTSP server's permissions hold one.
+static inline GType hvt_g_type_boolean(void) { return G_TYPE_BOOLEAN; }
+
 // G_TYPE_INT is a macro; caps fields such as width hold one.
 static inline GType hvt_g_type_int(void) { return G_TYPE_INT; }
 

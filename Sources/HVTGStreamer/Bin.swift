@@ -82,15 +82,4 @@ public final class Pipeline: Bin, @unchecked Sendable {
 
   /// The pipeline's bus, where its elements post messages. Wraps `gst_element_get_bus`.
   public var bus: Bus { Bus(adopting: gst_element_get_bus(pointer)) }
-
-  /// The running time now: clock time minus base time, or `nil` unless the pipeline is PLAYING (only
-  /// then does running time advance). Wraps `gst_element_get_clock`, `gst_clock_get_time` and
-  /// `gst_element_get_base_time`.
-  public var runningTime: UInt? {
-    guard currentState == .playing, let clock = gst_element_get_clock(pointer) else { return nil }
-    defer { gst_object_unref(clock) }
-    let now = gst_clock_get_time(clock)
-    let base = gst_element_get_base_time(pointer)
-    return now >= base ? now - base : 0
-  }
 }

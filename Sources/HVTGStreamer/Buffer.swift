@@ -76,6 +76,23 @@ public final class Buffer: @unchecked Sendable {
   /// The buffer's size in bytes. Wraps `gst_buffer_get_size`.
   public var size: Int { Int(gst_buffer_get_size(pointer)) }
 
+  /// Whether the buffer cannot be decoded on its own (not a key frame). `GST_BUFFER_FLAG_DELTA_UNIT`.
+  public var isDeltaUnit: Bool { hvt_gst_buffer_is_delta_unit(pointer) != 0 }
+
+  /// A buffer sharing this one's memory, its presentation and decoding times moved by `offset`
+  /// nanoseconds (a time that is not set stays unset; none goes below 0): the same frames on another
+  /// pipeline's clock. Wraps `gst_buffer_copy`.
+  public func shifted(by offset: Int64) -> Buffer {
+    let copy = Buffer(adopting: gst_buffer_copy(pointer))
+    func moved(_ time: UInt) -> UInt {
+      guard time != ClockTime.none else { return time }
+      return UInt(max(0, Int64(time) + offset))
+    }
+    hvt_gst_buffer_set_pts(copy.pointer, moved(hvt_gst_buffer_pts(pointer)))
+    hvt_gst_buffer_set_dts(copy.pointer, moved(hvt_gst_buffer_dts(pointer)))
+    return copy
+  }
+
   /// Calls `body` with the buffer's bytes mapped for reading. Wraps `gst_buffer_map` / `gst_buffer_unmap`.
   public func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
     var map = GstMapInfo()

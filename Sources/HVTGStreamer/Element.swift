@@ -110,3 +110,16 @@ public class Element: @unchecked Sendable {
     gst_element_send_event(pointer, gst_event_new_eos()) != 0
   }
 }
+
+extension Element {
+  /// The running time now: clock time minus base time, or `nil` unless the element is PLAYING (only
+  /// then does running time advance; an element in a pipeline has its pipeline's clock and base time). Wraps `gst_element_get_clock`, `gst_clock_get_time` and
+  /// `gst_element_get_base_time`.
+  public var runningTime: UInt? {
+    guard currentState == .playing, let clock = gst_element_get_clock(pointer) else { return nil }
+    defer { gst_object_unref(clock) }
+    let now = gst_clock_get_time(clock)
+    let base = gst_element_get_base_time(pointer)
+    return now >= base ? now - base : 0
+  }
+}

@@ -9,6 +9,9 @@ public struct PadProbeType: OptionSet, Sendable {
 
   /// `GST_PAD_PROBE_TYPE_BUFFER`: each buffer passing.
   public static let buffer = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue)
+  /// `GST_PAD_PROBE_TYPE_BUFFER_LIST`: each list of buffers pushed at once (`gst_pad_push_list`, as
+  /// `mpegtsmux` pushes its packets).
+  public static let bufferList = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue)
   /// `GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM`: each downstream event (caps, segment, EOS…).
   public static let eventDownstream = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
   /// `GST_PAD_PROBE_TYPE_IDLE`: called once when no data is flowing through the pad.

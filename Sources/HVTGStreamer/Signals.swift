@@ -24,6 +24,16 @@ extension Element {
 }
 
 extension Element {
+  /// Calls `handler` each time the element emits `signal`, whatever the signal's arguments (they are not
+  /// passed on), on the emitting thread; e.g. `srtsink`'s `caller-added`. The handler lives as long as
+  /// the element. Wraps `g_signal_connect_data` with `G_CONNECT_SWAPPED`, so that the handler's data
+  /// comes first, before arguments it does not read.
+  public func onSignal(_ signal: String, _ handler: @escaping @Sendable () -> Void) {
+    g_signal_connect_data(
+      pointer, signal, unsafeBitCast(signalled, to: GCallback.self), CallbackContext.retained(handler),
+      { data, _ in releaseCallbackContext(data) }, G_CONNECT_SWAPPED)
+  }
+
   /// Connects `callback` to `signal`, with `handler` as its user data (read back with
   /// ``CallbackContext/callback(from:)``), released when the element goes away. Wraps
   /// `g_signal_connect_data`.
@@ -56,4 +66,11 @@ extension Bin {
     }
     connect("deep-element-added", unsafeBitCast(callback, to: GCallback.self), handler)
   }
+}
+
+/// The C side of ``Element/onSignal(_:_:)``: with `G_CONNECT_SWAPPED`, the handler's data is the first
+/// argument.
+private let signalled: @convention(c) (UnsafeMutableRawPointer?) -> Void = { data in
+  guard let data else { return }
+  CallbackContext<@Sendable () -> Void>.callback(from: data)()
 }

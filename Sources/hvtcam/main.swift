@@ -14,6 +14,7 @@ let commands: [(parser: CommandLineParser, run: (ParsedArguments) async throws -
   (PhotoCommand.parser, PhotoCommand.run),
   (RecordCommand.parser, RecordCommand.run),
   (RunCommand.parser, RunCommand.run),
+  (StreamCommand.parser, StreamCommand.run),
   (DescribeCommand.parser, DescribeCommand.run),
   (DemoCommand.parser, DemoCommand.run),
   (PresetsCommand.parser, PresetsCommand.run),

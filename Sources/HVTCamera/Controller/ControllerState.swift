@@ -98,6 +98,8 @@ extension HVTCameraController {
     var isReviewing = false
     /// The library window `present()` opened for a library ``HVTCameraController/sourceType``, while open.
     var libraryWindow: HVTLibraryWindow?
+    /// The targets streamed to (``HVTCameraController/startStreaming(to:)``), until stopped.
+    var streams: [HVTStreamTarget] = []
 
     /// Whether `takePicture()` would take a photo now.
     var isReadyForCapture: Bool { isPresented && cameraReady && !photoInFlight }
@@ -191,6 +193,10 @@ extension HVTCameraController {
     var recordingElapsed: Double?
     /// A drag of the crop box: where the button went down, and the box then.
     var cropDrag: (x: Double, y: Double, crop: HVTRect)?
+    /// The streams asked for, running or waiting for the camera or for their next try.
+    var streams: [Stream] = []
+    /// The encoder the streams share in the running camera, when it has no pre-roll.
+    var streamEncoder: StreamEncoder?
   }
 
   /// A photo the user is reviewing: delivered when used, its file removed when retaken.

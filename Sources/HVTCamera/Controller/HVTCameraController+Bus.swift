@@ -29,7 +29,8 @@ extension HVTCameraController {
     }
   }
 
-  /// An element failed. A failure inside a recording branch ends that recording (what reached the file
+  /// An element failed. A failure inside a stream's branch ends that stream (or has it tried again,
+  /// ``streamFailed(_:_:in:)``) and touches nothing else. A failure inside a recording branch ends that recording (what reached the file
   /// is kept) and leaves the camera running; a failure while starting means the camera did not start;
   /// any other failure means the camera stopped: the recording is finalized and delivered, and the
   /// pipeline is stopped (`present()` again to restart). Errors that follow while it stops are logged.
@@ -38,6 +39,9 @@ extension HVTCameraController {
     let error = HVTCameraError.gstreamer(HVTGStreamerMessage(report))
     if let session = state.session, let sound = session.preRoll?.sound, report.source.hasPrefix(sound.path + "/") {
       return preRollSoundFailed(sound, error, in: session)
+    }
+    if let session = state.session, let stream = stream(containing: report.source) {
+      return streamFailed(stream, error, in: session)
     }
     let recordings = ([state.recording] + state.draining).compactMap { $0 }
     if let recording = recordings.first(where: {

@@ -270,6 +270,7 @@ extension HVTCameraController {
     let awaiting = state.photosAwaitingCamera
     state.photosAwaitingCamera = []
     awaiting.forEach(beginPhoto)
+    attachStreams(to: session)
   }
 
   /// Calls `body` once the camera runs (at once if it does), or with the reason it will not.
@@ -345,6 +346,7 @@ extension HVTCameraController {
     state.deviceWatcher = nil
     if case .nothing = next { abandonWaitingRequests() }
     endReview(using: false)
+    if case .nothing = next { detachStreams(ending: true) } else { detachStreams(ending: false) }
     finishRecording(reason: .cameraStopped)
     announceReadiness()
     // Photos waiting for a frame that will not come are answered now.

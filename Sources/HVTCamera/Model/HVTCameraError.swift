@@ -123,6 +123,13 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
   /// Trimming the movie at `path` made no progress for `seconds`, after `frames` frames; it was stopped
   /// and nothing was written.
   case trimStalled(path: String, seconds: Double, frames: Int)
+  /// The stream to `target` (``HVTStreamTarget``'s description) could not start or stopped: a refused
+  /// connection, a server gone, a port in use, or GStreamer's error from the stream's sink. The camera,
+  /// its preview and any recording go on.
+  case streamFailed(target: String, reason: String)
+  /// ``HVTCameraController/startStreaming(to:)`` was given a target it cannot stream to (a port out of
+  /// range, a URL of another scheme), or one it streams to already.
+  case invalidStreamTarget(target: String, reason: String)
 
   /// What went wrong, in one sentence (GStreamer's message and debug string for `.gstreamer`).
   public var description: String {
@@ -228,6 +235,10 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
     case .trimStalled(let path, let seconds, let frames):
       "trimming \(path) made no progress for \(Self.format(seconds)) s (after \(frames) frames); "
         + "it was stopped and nothing was written"
+    case .streamFailed(let target, let reason):
+      "the stream to \(target) failed: \(reason); the camera and any recording go on"
+    case .invalidStreamTarget(let target, let reason):
+      "cannot stream to \(target): \(reason)"
     }
   }
 

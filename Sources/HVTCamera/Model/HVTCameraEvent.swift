@@ -72,6 +72,18 @@ public enum HVTCameraEvent: Sendable {
   case libraryShown(items: Int)
   /// The library window's selection moved to `item`, at `index` (from 0, newest first).
   case librarySelectionChanged(index: Int, item: HVTAlbumItem)
+  /// A stream (``HVTCameraController/startStreaming(to:)``) runs: its branch is linked and its sink
+  /// started (an RTSP server listens, an SRT caller or RTMP sink is connected). `url` is where to watch
+  /// it or what it reaches, e.g. `rtsp://127.0.0.1:8554/cam` with the port an RTSP server took.
+  case streamStarted(HVTStreamTarget, url: String)
+  /// A stream lost its server or could not reach it (`reason`). The camera, the preview and any
+  /// recording go on; a push target (``HVTStreamTarget/reconnects``) is tried again after the next of
+  /// ``HVTStreamTarget/reconnectDelays`` (`retryIn` seconds; `nil`: not tried again).
+  case streamDisconnected(HVTStreamTarget, reason: String, retryIn: Double?)
+  /// A push target's stream reached its server again, after `attempts` tries.
+  case streamReconnected(HVTStreamTarget, attempts: Int)
+  /// A stream ended: ``HVTCameraController/stopStreaming(_:)``, or the camera was dismissed.
+  case streamStopped(HVTStreamTarget)
   /// The whole pipeline reached end-of-stream (`GST_MESSAGE_EOS`).
   case endOfStream
   /// An error, also delivered to ``HVTCameraControllerDelegate/cameraController(_:didFailWithError:)``.

@@ -26,7 +26,7 @@ extension HVTPipelineModel {
     guard let muxer = recording.firstIndex(where: { $0.name == Self.muxerName }) else { return self }
     var model = self
     let seconds = Int((duration + 5).rounded(.up))
-    var encoding = Array(recording[..<muxer])
+    var encoding = self.encoding
     encoding[0] = encoding[0].named("pre-roll-queue")
     model.preRoll = PreRoll(duration: duration, encoding: encoding)
     model.recording = [
@@ -36,6 +36,13 @@ extension HVTPipelineModel {
       recording[muxer],
     ]
     return model
+  }
+
+  /// The recording chain up to its muxer — `queue ! videoconvert ! [caps !] <encoder> [! <parser>]` —
+  /// what a pre-roll and the streams' encoder run (the pre-roll's own, once there is one).
+  var encoding: [HVTElementDescription] {
+    if let preRoll { return preRoll.encoding }
+    return Array(recording.prefix { $0.name != Self.muxerName })
   }
 
   /// The tee the pre-roll's microphone feeds (``PreRollSound``), which recordings take their sound from.

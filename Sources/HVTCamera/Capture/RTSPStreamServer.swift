@@ -1,0 +1,85 @@
+import Foundation
+import HVTGStreamer
+
+/// The RTSP server of an ``HVTStreamTarget/rtspServer(port:path:address:credentials:)`` stream: a
+/// `GstRTSPServer` whose mount serves one media shared by every client,
+/// `( appsrc name=src ! rtph264pay name=pay0 )`, fed the encoded frames the stream's branch hands over
+/// (its `appsink`). The server outlives the camera's restarts: its clients stay connected while the
+/// pipeline is rebuilt, and the frames come again when the new branch runs.
+///
+/// Each media plays on its own pipeline's clock: a frame is pushed with its times moved onto that
+/// clock, by the offset between the two taken at the first frame the media gets (a key frame, asked of
+/// the encoder when the media starts playing and when a client sends `PLAY`).
+final class RTSPStreamServer: @unchecked Sendable {
+  private struct Media {
+    let source: Element
+    var offset: Int64?
+  }
+
+  private let server: RTSPServer
+  private let media = Locked<[Media]>([])
+  private let keyFrameRequest = Locked<(@Sendable () -> Void)?>(nil)
+  /// Where clients watch the stream, with the port the server took.
+  let url: String
+
+  /// The launch line of the mount's media: the frames' caps come from the first sample pushed.
+  static let mediaLaunch =
+    "( appsrc name=src is-live=true format=time do-timestamp=false max-bytes=4000000 leaky-type=downstream "
+    + "! h264parse config-interval=-1 ! rtph264pay name=pay0 pt=96 config-interval=-1 aggregate-mode=zero-latency )"
+
+  /// Starts a server listening on `address` and `port` serving `path`, with `credentials` when given.
+  /// Throws ``HVTCameraError/streamFailed(target:reason:)`` when it cannot listen there.
+  init(port: Int, path: String, address: String, credentials: HVTStreamCredentials?, target: HVTStreamTarget) throws {
+    do {
+      server = try RTSPServer(address: address, port: port)
+    } catch {
+      throw HVTCameraError.streamFailed(target: target.description, reason: "\(error)")
+    }
+    let shown = address == "0.0.0.0" ? "127.0.0.1" : address
+    url = "rtsp://\(shown):\(server.port)\(path)"
+    let media = self.media
+    let keyFrameRequest = self.keyFrameRequest
+    server.mount(path: path, launch: Self.mediaLaunch, credentials: credentials.map { ($0.user, $0.password) }) {
+      source in
+      media.withLock { $0.append(Media(source: source, offset: nil)) }
+      keyFrameRequest.withLock { $0 }?()
+    }
+    server.onPlayRequest { keyFrameRequest.withLock { $0 }?() }
+  }
+
+  /// Feeds the server from `branch` (the stream's branch in the running pipeline), replacing the branch
+  /// of a camera that stopped.
+  func feed(from branch: StreamBranch) {
+    keyFrameRequest.withLock { $0 = { [weak branch] in branch?.requestKeyFrame() } }
+    let media = self.media
+    branch.appSink?.onNewSample { sample in
+      guard let buffer = sample.buffer, let caps = sample.caps else { return }
+      media.withLock { all in
+        all = all.compactMap { item in
+          var item = item
+          // Not yet playing (no client has sent PLAY): nothing to push, and the times are set later. No
+          // longer playing (its last client left): the media is done with, and will not play again.
+          guard let now = item.source.runningTime else { return item.offset == nil ? item : nil }
+          if item.offset == nil {
+            guard !buffer.isDeltaUnit else { return item }
+            item.offset = Int64(now) - Int64(buffer.presentationTime)
+          }
+          do {
+            try item.source.pushSample(Sample(buffer: buffer.shifted(by: item.offset ?? 0), caps: caps))
+            return item
+          } catch {
+            // The media's pipeline stopped (its last client left): it will not take frames again.
+            return nil
+          }
+        }
+      }
+    }
+  }
+
+  /// Disconnects the clients and stops the server.
+  func stop() {
+    keyFrameRequest.withLock { $0 = nil }
+    server.stop()
+    media.withLock { $0.removeAll() }
+  }
+}

@@ -1,0 +1,240 @@
+import Dispatch
+import Foundation
+import HVTGStreamer
+
+extension HVTCameraController {
+  // MARK: - Public API
+
+  /// Streams the camera to `target` while presented, beside the preview, photos and recordings, and
+  /// returns once the stream runs, with where to watch it (``HVTCameraEvent/streamStarted(_:url:)``
+  /// says the same). Several targets may run at once; they share one encoder (a branch of the camera's
+  /// tee, ``StreamEncoder``), or, with a ``preRollDuration``, the pre-roll's encoder that the recordings
+  /// use too. The stream takes the movies' encoding: ``videoBitRate``, ``videoKeyFrameInterval``, the
+  /// preset's encoder. A stream asked for before the camera runs starts with it, and one that runs
+  /// keeps going over a restart of the camera (a change of quality, device or preset).
+  ///
+  /// Throws ``HVTCameraError/invalidStreamTarget(target:reason:)`` for a target it cannot stream to or
+  /// streams to already, and ``HVTCameraError/streamFailed(target:reason:)`` when the stream does not
+  /// start (a port in use, a server that refuses the connection). A push target that cannot be reached
+  /// later (``HVTStreamTarget/reconnects``) is tried again after a growing delay, with
+  /// ``HVTCameraEvent/streamDisconnected(_:reason:retryIn:)`` and
+  /// ``HVTCameraEvent/streamReconnected(_:attempts:)``; network faults never touch the recording or
+  /// the preview.
+  @discardableResult
+  public func startStreaming(to target: HVTStreamTarget) async throws -> String {
+    if let reason = target.invalidReason {
+      throw HVTCameraError.invalidStreamTarget(target: target.description, reason: reason)
+    }
+    let added = shared.withLock { shared -> Bool in
+      guard !shared.streams.contains(target) else { return false }
+      shared.streams.append(target)
+      return true
+    }
+    guard added else {
+      throw HVTCameraError.invalidStreamTarget(target: target.description, reason: "it is streamed to already")
+    }
+    return try await withCheckedThrowingContinuation { continuation in
+      queue.async { self.beginStream(Stream(target: target) { continuation.resume(with: $0) }) }
+    }
+  }
+
+  /// Ends the stream to `target` (every stream when `nil`): its clients are disconnected, its
+  /// connection closed, ``HVTCameraEvent/streamStopped(_:)`` sent. The encoder stops with the last stream.
+  public func stopStreaming(_ target: HVTStreamTarget? = nil) {
+    shared.withLock { $0.streams.removeAll { target == nil || $0 == target } }
+    queue.async {
+      let ending = self.state.streams.filter { target == nil || $0.target == target }
+      self.state.streams.removeAll { target == nil || $0.target == target }
+      ending.forEach { self.end($0) }
+    }
+  }
+
+  /// The targets streamed to (asked for and not stopped), in the order they were asked for.
+  public var activeStreams: [HVTStreamTarget] { read(\.streams) }
+
+  // MARK: - A stream's life (on the queue)
+
+  /// A stream asked for: its target, its RTSP server (for an RTSP target), its branch in the running
+  /// camera, and the tries to reach its server since it last ran.
+  final class Stream: @unchecked Sendable {
+    let target: HVTStreamTarget
+    var server: RTSPStreamServer?
+    var branch: StreamBranch?
+    var attempts = 0
+    var retry: DispatchWorkItem?
+    /// The branch whose sink took its first frame.
+    weak var flowingBranch: StreamBranch?
+    /// The caller of ``HVTCameraController/startStreaming(to:)``, until the stream first runs or fails.
+    var waiter: ((Result<String, any Error>) -> Void)?
+
+    init(target: HVTStreamTarget, waiter: @escaping (Result<String, any Error>) -> Void) {
+      self.target = target
+      self.waiter = waiter
+    }
+
+    /// Where to watch it: the RTSP server's URL, else the target.
+    var url: String { server?.url ?? target.description }
+
+    func answer(_ result: Result<String, any Error>) {
+      waiter?(result)
+      waiter = nil
+    }
+  }
+
+  private func beginStream(_ stream: Stream) {
+    guard shared.withLock({ $0.streams.contains(stream.target) }) else {
+      return stream.answer(.failure(HVTCameraError.streamFailed(target: stream.target.description, reason: "stopped")))
+    }
+    state.streams.append(stream)
+    if state.phase == .running, let session = state.session { attach(stream, to: session) }
+  }
+
+  /// Starts every stream's branch in a camera that now runs.
+  func attachStreams(to session: CaptureSession) {
+    for stream in state.streams where stream.branch == nil && stream.retry == nil { attach(stream, to: session) }
+  }
+
+  /// Starts the stream's server (once) and its branch, on the worker; the encoder too, for the first
+  /// stream of a camera without a pre-roll.
+  private func attach(_ stream: Stream, to session: CaptureSession) {
+    let name = "stream\(UInt(bitPattern: ObjectIdentifier(stream).hashValue))"
+    let needsEncoder = session.preRoll == nil && state.streamEncoder == nil
+    let encoder: StreamEncoder?
+    do {
+      encoder = needsEncoder ? try StreamEncoder(model: session.model) : nil
+    } catch {
+      return streamFailed(stream, HVTCameraError(error), in: session)
+    }
+    if let encoder { state.streamEncoder = encoder }
+    let tee = session.preRoll?.tee ?? state.streamEncoder?.tee
+    worker.async {
+      let result = Result { () throws -> StreamBranch in
+        if case .rtspServer(let port, let path, let address, let credentials) = stream.target, stream.server == nil {
+          stream.server = try RTSPStreamServer(
+            port: port, path: path, address: address, credentials: credentials, target: stream.target)
+        }
+        try encoder?.attach(to: session)
+        guard let tee else {
+          throw HVTCameraError.streamFailed(target: stream.target.description, reason: "no encoder runs")
+        }
+        let controller = WeakReference(self)
+        let flows = Locked<StreamBranch?>(nil)
+        let branch = try StreamBranch(target: stream.target, name: name) { [queue = self.queue] in
+          queue.async { flows.withLock { $0 }.map { controller.target?.flowing(stream, $0, in: session) } }
+        }
+        flows.withLock { $0 = branch }
+        if let server = stream.server { server.feed(from: branch) }
+        try branch.attach(to: session, tee: tee)
+        return branch
+      }
+      self.queue.async { self.attached(stream, result, in: session) }
+    }
+  }
+
+  private func attached(_ stream: Stream, _ result: Result<StreamBranch, any Error>, in session: CaptureSession) {
+    switch result {
+    case .success(let branch):
+      guard state.streams.contains(where: { $0 === stream }), state.session === session else {
+        // Stopped meanwhile, or the camera did: the branch goes with it.
+        return worker.async { branch.remove(from: session) }
+      }
+      stream.branch = branch
+      // A server of the process's own (RTSP, an SRT listener) or a folder runs once started; a push
+      // target once its sink took a frame without failing.
+      if stream.flowingBranch === branch || !stream.target.reconnects { announce(stream, in: session) }
+    case .failure(let error):
+      streamFailed(stream, HVTCameraError(error), in: session)
+    }
+  }
+
+  /// The stream's sink took its first frame: the stream runs (again), once its branch is in place.
+  private func flowing(_ stream: Stream, _ branch: StreamBranch, in session: CaptureSession) {
+    stream.flowingBranch = branch
+    if stream.branch === branch, stream.target.reconnects { announce(stream, in: session) }
+  }
+
+  /// Says that the stream runs, and answers the caller still waiting for it.
+  private func announce(_ stream: Stream, in session: CaptureSession) {
+    guard state.session === session, state.streams.contains(where: { $0 === stream }) else { return }
+    debugLog.log(.info, "streaming to \(stream.target) (\(stream.url))", object: session.pipeline)
+    if stream.attempts > 0 {
+      publish(.streamReconnected(stream.target, attempts: stream.attempts))
+    } else {
+      publish(.streamStarted(stream.target, url: stream.url))
+    }
+    stream.attempts = 0
+    stream.answer(.success(stream.url))
+  }
+
+  /// The stream's branch failed, or did not start: it is taken out; a push target that ran once is
+  /// tried again later, anything else ends (and a caller still waiting gets the error).
+  func streamFailed(_ stream: Stream, _ error: HVTCameraError, in session: CaptureSession) {
+    let reason: String
+    if case .streamFailed(_, let own) = error { reason = own } else { reason = Self.cause(of: error) }
+    debugLog.log(.warning, "the stream to \(stream.target) failed: \(reason)")
+    if let branch = stream.branch { worker.async { branch.remove(from: session) } }
+    stream.branch = nil
+    let retries = stream.target.reconnects && stream.waiter == nil && state.streams.contains { $0 === stream }
+    let delays = HVTStreamTarget.reconnectDelays
+    let delay = retries ? delays[min(stream.attempts, delays.count - 1)] : nil
+    publish(.streamDisconnected(stream.target, reason: reason, retryIn: delay))
+    guard let delay else {
+      state.streams.removeAll { $0 === stream }
+      shared.withLock { $0.streams.removeAll { $0 == stream.target } }
+      stream.answer(.failure(HVTCameraError.streamFailed(target: stream.target.description, reason: reason)))
+      return end(stream, announcing: false)
+    }
+    stream.attempts += 1
+    let retry = DispatchWorkItem { [weak self] in
+      guard let self else { return }
+      stream.retry = nil
+      guard self.state.streams.contains(where: { $0 === stream }), self.state.phase == .running,
+        let session = self.state.session
+      else { return }
+      self.attach(stream, to: session)
+    }
+    stream.retry = retry
+    queue.asyncAfter(deadline: .now() + delay, execute: retry)
+  }
+
+  /// The stream whose branch `source` (an element's path) is inside, if any.
+  func stream(containing source: String) -> Stream? {
+    state.streams.first { stream in stream.branch.map { source.hasPrefix($0.path + "/") } ?? false }
+  }
+
+  /// Ends a stream taken out of the list: its branch and server stop on the worker, and the encoder
+  /// with the last stream.
+  private func end(_ stream: Stream, announcing: Bool = true) {
+    stream.retry?.cancel()
+    stream.retry = nil
+    stream.answer(.failure(HVTCameraError.streamFailed(target: stream.target.description, reason: "stopped")))
+    let (branch, server, session) = (stream.branch, stream.server, state.session)
+    stream.branch = nil
+    let encoder = state.streams.isEmpty ? state.streamEncoder : nil
+    if encoder != nil { state.streamEncoder = nil }
+    worker.async {
+      if let session {
+        branch?.remove(from: session)
+        encoder?.remove(from: session)
+      }
+      server?.stop()
+    }
+    if announcing { publish(.streamStopped(stream.target)) }
+  }
+
+  /// The camera stops: the streams' branches and encoder go with its pipeline. With `ending` (the
+  /// camera is dismissed) the streams end too; else they start again with the next camera.
+  func detachStreams(ending: Bool) {
+    state.streamEncoder = nil
+    for stream in state.streams {
+      stream.branch = nil
+      stream.retry?.cancel()
+      stream.retry = nil
+    }
+    guard ending else { return }
+    let streams = state.streams
+    state.streams = []
+    shared.withLock { $0.streams = [] }
+    streams.forEach { end($0) }
+  }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Where ``HVTCameraController/startStreaming(to:)`` sends the camera: an RTSP server of the process's
+/// own, or an existing server the stream is pushed to (SRT, RTMP), or a folder of HLS segments. Each
+/// takes the movies' H.264 (``HVTCameraController/videoBitRate``, key frames as
+/// ``HVTCameraController/videoKeyFrameInterval`` says, and one at once for a new client or connection).
+public enum HVTStreamTarget: Sendable, Hashable, CustomStringConvertible {
+  /// An RTSP server in the process (`GstRTSPServer`, gst-rtsp-server) at `rtsp://ADDRESS:PORT/PATH`:
+  /// the live camera, shared by every client, over TCP or UDP (RTP, `rtph264pay`). `address`
+  /// `0.0.0.0` listens on every interface, `127.0.0.1` on this machine only; port 0 takes a free one
+  /// (the ``HVTCameraEvent/streamStarted(_:url:)`` event has the URL). With `credentials`, clients must
+  /// give them (basic authentication).
+  case rtspServer(
+    port: Int = 8554, path: String = "/cam", address: String = "0.0.0.0", credentials: HVTStreamCredentials? = nil)
+  /// SRT (`srtsink`), MPEG-TS inside (`mpegtsmux alignment=7`, the parameter sets with every key
+  /// frame): `srt://HOST:PORT` calls a listener there; `srt://:PORT?mode=listener` waits for a caller.
+  /// The URI's `latency` (milliseconds) and `passphrase` are SRT's own.
+  case srt(uri: String)
+  /// RTMP (`rtmp2sink`), FLV inside (`flvmux streamable=true`), to an ingest URL such as
+  /// `rtmp://HOST/APP/KEY`.
+  case rtmp(url: String)
+  /// HLS (`hlssink2`) into `directory`: `playlist.m3u8` and MPEG-TS segments of about
+  /// `segmentDuration` seconds (each starts at a key frame), the newest `playlistLength` of them listed
+  /// and kept, older ones deleted.
+  case hls(directory: URL, segmentDuration: Int = 2, playlistLength: Int = 5)
+
+  /// The target as a person reads it: `rtsp://0.0.0.0:8554/cam`, `srt://…`, `rtmp://…`, `hls:/var/www/cam`.
+  public var description: String {
+    switch self {
+    case .rtspServer(let port, let path, let address, _): "rtsp://\(address):\(port)\(path)"
+    case .srt(let uri): uri
+    case .rtmp(let url): url
+    case .hls(let directory, _, _): "hls:\(directory.path)"
+    }
+  }
+
+  /// Whether the stream goes to a server that may go away and come back: SRT as a caller and RTMP are
+  /// connected again after a failure, with a growing delay (``HVTStreamTarget/reconnectDelays``).
+  public var reconnects: Bool {
+    switch self {
+    case .srt(let uri): !uri.contains("mode=listener")
+    case .rtmp: true
+    case .rtspServer, .hls: false
+    }
+  }
+
+  /// The seconds waited before each new try to reach a push target's server: 1, 2, 4, 8, then 10 each
+  /// time after.
+  public static let reconnectDelays: [Double] = [1, 2, 4, 8, 10]
+
+  /// Why the target cannot be streamed to, or `nil`: a port out of range, a path not starting with `/`,
+  /// a URL of the wrong scheme, an HLS segment duration or playlist length below 1.
+  public var invalidReason: String? {
+    switch self {
+    case .rtspServer(let port, let path, let address, _):
+      if !(0...65_535).contains(port) { return "the RTSP port \(port) is not between 0 and 65535" }
+      if !path.hasPrefix("/") || path.count < 2 {
+        return "the RTSP path \"\(path)\" must start with / and name a mount"
+      }
+      if address.isEmpty { return "the RTSP server needs an address to listen on (0.0.0.0 for every interface)" }
+    case .srt(let uri):
+      if !uri.hasPrefix("srt://") { return "the SRT URI \"\(uri)\" must start with srt://" }
+    case .rtmp(let url):
+      if !(url.hasPrefix("rtmp://") || url.hasPrefix("rtmps://")) {
+        return "the RTMP URL \"\(url)\" must start with rtmp:// or rtmps://"
+      }
+    case .hls(_, let segmentDuration, let playlistLength):
+      if segmentDuration < 1 { return "the HLS segment duration must be at least 1 second" }
+      if playlistLength < 1 { return "the HLS playlist must list at least 1 segment" }
+    }
+    return nil
+  }
+}
+
+/// A user name and password a client must give (HTTP basic authentication, over RTSP).
+public struct HVTStreamCredentials: Sendable, Hashable {
+  /// The user name.
+  public var user: String
+  /// The password.
+  public var password: String
+
+  /// Credentials of `user` with `password`.
+  public init(user: String, password: String) {
+    self.user = user
+    self.password = password
+  }
+}

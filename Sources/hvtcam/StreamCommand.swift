@@ -1,0 +1,147 @@
+import Foundation
+import HVTCamera
+
+/// `hvtcam stream`: streams the camera to RTSP clients, an SRT peer, an RTMP ingest or an HLS folder,
+/// and records a movie meanwhile if asked, until the time is up or a stop signal.
+enum StreamCommand {
+  static let parser = CommandLineParser(
+    command: "stream",
+    summary: """
+      Streams the camera, with one encoder for every target, until --duration, Ctrl-C, SIGTERM, SIGHUP or \
+      SIGQUIT: --rtsp serves RTSP clients itself (TCP and UDP), --srt sends MPEG-TS over SRT, --rtmp \
+      pushes FLV to an ingest, --hls writes a playlist and segments any web server can serve; any \
+      together. Says "streaming to URL" (on stderr) for each once it runs. With --record, also records a movie \
+      (its path printed at the end); a stream that fails never touches it: push targets are tried again.
+      """,
+    options: [
+      CameraOptions.device, CameraOptions.quality, CameraOptions.preset, CameraOptions.preview,
+      .init(
+        names: ["--rtsp"], valueName: "[ADDRESS]:PORT/PATH",
+        help: "Serve rtsp://ADDRESS:PORT/PATH (ADDRESS 0.0.0.0, every interface, when left out; PORT 0: a free one)."),
+      .init(names: ["--rtsp-credentials"], valueName: "USER:PASSWORD", help: "Clients of --rtsp must give these."),
+      .init(
+        names: ["--srt"], valueName: "URI",
+        help: "srt://HOST:PORT calls a listener; srt://:PORT?mode=listener waits for a caller (latency, passphrase)."),
+      .init(names: ["--rtmp"], valueName: "URL", help: "Push to an RTMP ingest, e.g. rtmp://HOST/APP/KEY."),
+      .init(names: ["--hls"], valueName: "DIR", help: "Write DIR/playlist.m3u8 and its segments (2 s, the newest 5)."),
+      .init(names: ["--record"], valueName: "FILE", help: "Record a movie to FILE meanwhile (never replacing one)."),
+      .init(
+        names: ["--duration"], valueName: "SECONDS",
+        help: "Stop after this long, \(HVTCaptureLimits.recordingDuration)."),
+      .init(
+        names: ["--bitrate"], valueName: "BITS",
+        help:
+          "The encoder's bit rate in bits per second, \(HVTCaptureLimits.videoBitRate.lowerBound) to "
+          + "\(HVTCaptureLimits.videoBitRate.upperBound)."),
+      CameraOptions.verbose,
+    ])
+
+  static func run(_ arguments: ParsedArguments) async throws {
+    let options = try CameraOptions(arguments)
+    let targets = try Self.targets(arguments)
+    guard !targets.isEmpty else {
+      throw UsageError("hvtcam stream: give at least one of --rtsp, --srt, --rtmp, --hls")
+    }
+    let duration = try arguments.seconds("--duration", in: HVTCaptureLimits.recordingDuration)
+    let controller = try options.makeController(mode: .video)
+    controller.videoBitRate = try arguments.integer("--bitrate", in: HVTCaptureLimits.videoBitRate)
+    if let duration { controller.videoMaximumDuration = duration }
+    let events = showEvents(of: controller)
+    defer { events.cancel() }
+    let movie = try await options.withPresented(controller) { () async throws -> HVTCapture? in
+      for target in targets {
+        Console.error("streaming to \(try await controller.startStreaming(to: target))")
+      }
+      let stop = StopSignals.shared.onStop { _ in controller.stopVideoCapture() }
+      defer { StopSignals.shared.remove(stop) }
+      if let file = arguments["--record"] {
+        return try await controller.recordMovie(to: URL(fileURLWithPath: file))
+      }
+      try await waitForStop(after: duration)
+      return nil
+    }
+    if let movie {
+      Console.out(movie.url.path)
+      if let interruption = movie.interruption { throw interruption }
+    }
+  }
+
+  /// The targets the options name, in the order of the help.
+  static func targets(_ arguments: ParsedArguments) throws -> [HVTStreamTarget] {
+    var targets: [HVTStreamTarget] = []
+    if let spec = arguments["--rtsp"] {
+      targets.append(try rtspTarget(spec, credentials: arguments["--rtsp-credentials"]))
+    }
+    if let uri = arguments["--srt"] { targets.append(.srt(uri: uri)) }
+    if let url = arguments["--rtmp"] { targets.append(.rtmp(url: url)) }
+    if let directory = arguments["--hls"] { targets.append(.hls(directory: URL(fileURLWithPath: directory))) }
+    for target in targets {
+      if let reason = target.invalidReason { throw UsageError("hvtcam stream: \(reason)") }
+    }
+    return targets
+  }
+
+  /// `[ADDRESS]:PORT/PATH` as an RTSP server target.
+  static func rtspTarget(_ spec: String, credentials: String?) throws -> HVTStreamTarget {
+    let usage = UsageError("hvtcam stream: --rtsp takes [ADDRESS]:PORT/PATH, e.g. :8554/cam, not \"\(spec)\"")
+    guard let colon = spec.lastIndex(of: ":"), let slash = spec[colon...].firstIndex(of: "/"),
+      let port = Int(spec[spec.index(after: colon)..<slash])
+    else { throw usage }
+    let address = spec[..<colon].isEmpty ? "0.0.0.0" : String(spec[..<colon])
+    let login = try credentials.map { text -> HVTStreamCredentials in
+      guard let split = text.firstIndex(of: ":"), split != text.startIndex else {
+        throw UsageError("hvtcam stream: --rtsp-credentials takes USER:PASSWORD")
+      }
+      return HVTStreamCredentials(user: String(text[..<split]), password: String(text[text.index(after: split)...]))
+    }
+    return .rtspServer(port: port, path: String(spec[slash...]), address: address, credentials: login)
+  }
+
+  /// Returns after `seconds` (never without), or at the first stop signal.
+  static func waitForStop(after seconds: Double?) async throws {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let once = Once(continuation)
+      let token = StopSignals.shared.onStop { _ in once.resume() }
+      if let seconds {
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+          StopSignals.shared.remove(token)
+          once.resume()
+        }
+      }
+    }
+  }
+
+  /// Resumes a continuation the first time only.
+  private final class Once: @unchecked Sendable {
+    private var continuation: CheckedContinuation<Void, Never>?
+    private let lock = NSLock()
+    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
+    func resume() {
+      lock.withLock { () -> CheckedContinuation<Void, Never>? in
+        defer { continuation = nil }; return continuation
+      }?.resume()
+    }
+  }
+
+  /// Prints what the streams and the recording do, on stderr.
+  static func showEvents(of controller: HVTCameraController) -> Task<Void, Never> {
+    let events = controller.events
+    return Task.detached {
+      for await event in events {
+        switch event {
+        case .streamDisconnected(let target, let reason, let retry):
+          Console.progress(
+            "stream to \(target) lost: \(reason)\(retry.map { "; trying again in \(Int($0)) s" } ?? "")\n")
+        case .streamReconnected(let target, let attempts):
+          Console.progress("stream to \(target) back after \(attempts) tries\n")
+        case .recordingStarted(let url):
+          Console.error("recording to \(url.path)")
+        case .recordingStopped(let elapsed, let reason):
+          Console.progress("stopped after \(RecordCommand.clock(elapsed)) (\(reason.rawValue))\n")
+        default:
+          break
+        }
+      }
+    }
+  }
+}

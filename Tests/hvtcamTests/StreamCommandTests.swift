@@ -1,0 +1,156 @@
+import Foundation
+import MediaInspection
+import Testing
+
+/// Whether `srt-live-transmit` (Debian's srt-tools, which `./dev test` installs) is there.
+private let srtToolsInstalled = FileManager.default.isExecutableFile(atPath: "/usr/bin/srt-live-transmit")
+
+/// `hvtcam stream` against real clients and servers on 127.0.0.1: FFmpeg's RTSP and SRT readers,
+/// `srt-live-transmit` as the SRT server a caller pushes to, ffprobe on the HLS playlist. Every client
+/// runs under `timeout`, and the streams under `--duration`: nothing waits unbounded.
+@Suite(
+  "hvtcam stream", .timeLimit(.minutes(2)),
+  .enabled(if: MediaInspector.hasFFprobe && srtToolsInstalled, "ffprobe or srt-live-transmit is missing"))
+struct StreamCommandTests {
+  /// Starts `hvtcam stream` with `arguments` and waits for its `streaming to` lines, one per target;
+  /// returns the process and the URLs.
+  static func startStreaming(_ arguments: [String], targets: Int = 1) async throws -> (Subprocess, [String]) {
+    let stream = try HVTCam.start(["stream"] + HVTCam.simulated + arguments)
+    var urls: [String] = []
+    for _ in 0..<targets {
+      let line = try await stream.requireStandardErrorLine("a 'streaming to' line", from: urls.count) {
+        $0.hasPrefix("streaming to ")
+      }
+      urls.append(String(line.dropFirst("streaming to ".count)))
+    }
+    return (stream, urls)
+  }
+
+  /// `ffprobe` of `url` (with `options` before it), bounded to 20 s: the first stream's codec and size.
+  static func probe(_ url: String, _ options: [String] = []) async throws -> String {
+    let result = try await MediaInspector.run(
+      "timeout",
+      ["20", "ffprobe", "-v", "error"] + options + [
+        "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", url,
+      ])
+    return result.output.split(separator: "\n").first { $0.hasPrefix("h264") }.map(String.init) ?? result.output
+  }
+
+  @Test("--rtsp serves H.264 of the camera's size over TCP and UDP, and four clients at once each decode every frame")
+  func rtspServer() async throws {
+    let (stream, urls) = try await Self.startStreaming(["--rtsp", "127.0.0.1:0/cam", "--duration", "60"])
+    let url = try #require(urls.first)
+    #expect(url.hasPrefix("rtsp://127.0.0.1:") && url.hasSuffix("/cam") && !url.contains(":0/"), "\(url)")
+    #expect(try await Self.probe(url, ["-rtsp_transport", "tcp"]) == "h264,640,480")
+    #expect(try await Self.probe(url, ["-rtsp_transport", "udp"]) == "h264,640,480")
+    let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+      for _ in 0..<4 {
+        group.addTask {
+          let read = try await MediaInspector.run(
+            "timeout",
+            ["20", "ffmpeg", "-v", "error", "-rtsp_transport", "tcp", "-i", url, "-t", "2", "-f", "framemd5", "-"])
+          return read.output.split(separator: "\n").filter { !$0.hasPrefix("#") && $0.contains(",") }.count
+        }
+      }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    // Two seconds at 30 fps, each client from the key frame it joined on.
+    #expect(counts.count == 4 && counts.allSatisfy { $0 >= 55 }, "frames decoded by each client: \(counts)")
+    stream.send(SIGINT)
+    let result = await stream.result()
+    #expect(result.succeeded, "\(result)")
+  }
+
+  @Test("--srt as a listener is read by ffprobe; --hls writes a playlist ffprobe reads; --record's movie is whole")
+  func srtListenerHLSAndRecord() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let port = try FreePort.udp()
+    let movie = directory.path("movie.mp4")
+    let (stream, urls) = try await Self.startStreaming(
+      [
+        "--srt", "srt://127.0.0.1:\(port)?mode=listener", "--hls", directory.path("hls"), "--record", movie,
+        "--duration", "5",
+      ], targets: 2)
+    #expect(urls == ["srt://127.0.0.1:\(port)?mode=listener", "hls:\(directory.path("hls"))"])
+    #expect(try await Self.probe("srt://127.0.0.1:\(port)") == "h264,640,480")
+    let result = await stream.result()
+    #expect(result.succeeded && result.outputLines == [movie], "\(result)")
+    #expect(try await Self.probe(directory.path("hls/playlist.m3u8")) == "h264,640,480")
+    let playlist = try String(contentsOfFile: directory.path("hls/playlist.m3u8"), encoding: .utf8)
+    #expect(playlist.contains("#EXTINF:") && playlist.contains("segment00000.ts"), "\(playlist)")
+    let count = try await MediaInspector.frameCount(movie)
+    #expect(abs(count.frames - 150) <= 1, "the recording has every frame of 5 s: \(count.frames)\n\(count.output)")
+  }
+
+  @Test(
+    "an SRT server that goes away and comes back: the stream says so, is sent again, and the recording keeps every frame"
+  )
+  func srtReconnects() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let port = try FreePort.udp()
+    let forwarded = try FreePort.udp()
+    // srt-live-transmit waiting for a caller does not end on SIGTERM: each is killed (and the second
+    // one at the latest when the test ends).
+    func server() throws -> Subprocess {
+      try Subprocess(
+        URL(fileURLWithPath: "/usr/bin/srt-live-transmit"),
+        ["srt://:\(port)?mode=listener", "udp://127.0.0.1:\(forwarded)"],
+        environment: ProcessInfo.processInfo.environment)
+    }
+    let first = try server()
+    defer { first.send(SIGKILL) }
+    let movie = directory.path("movie.mp4")
+    let (stream, _) = try await Self.startStreaming(
+      ["--srt", "srt://127.0.0.1:\(port)", "--record", movie, "--duration", "14"])
+    first.send(SIGKILL)
+    _ = await first.result()
+    let lost = try await stream.requireStandardErrorLine("the stream lost") { $0.hasPrefix("stream to srt://") }
+    #expect(lost.contains("lost") && lost.contains("trying again in"), "\(lost)")
+    let second = try server()
+    defer { second.send(SIGKILL) }
+    let back = try await stream.requireStandardErrorLine("the stream back") { $0.contains(" back after ") }
+    #expect(back.hasPrefix("stream to srt://127.0.0.1:\(port) back after"), "\(back)")
+    let result = await stream.result()
+    #expect(result.succeeded && result.outputLines == [movie], "\(result)")
+    let count = try await MediaInspector.frameCount(movie)
+    #expect(abs(count.frames - 420) <= 1, "the recording has every frame of 14 s: \(count.frames)\n\(count.output)")
+  }
+
+  @Test("a port in use, no target, a malformed --rtsp: each a clear error, and nothing recorded")
+  func errors() async throws {
+    let (holder, urls) = try await Self.startStreaming(["--rtsp", "127.0.0.1:0/cam", "--duration", "30"])
+    let taken = try #require(urls.first.flatMap { URL(string: $0)?.port })
+    let busy = try await HVTCam.run(["stream"] + HVTCam.simulated + ["--rtsp", "127.0.0.1:\(taken)/cam"])
+    #expect(busy.status == 1 && busy.standardError.contains("cannot listen on 127.0.0.1:\(taken)"), "\(busy)")
+    holder.send(SIGINT)
+    _ = await holder.result()
+    let none = try await HVTCam.run(["stream"] + HVTCam.simulated)
+    #expect(none.status == 64 && none.standardError.contains("give at least one of --rtsp"), "\(none)")
+    let malformed = try await HVTCam.run(["stream", "--rtsp", "8554"])
+    #expect(malformed.status == 64 && malformed.standardError.contains("[ADDRESS]:PORT/PATH"), "\(malformed)")
+    let scheme = try await HVTCam.run(["stream", "--srt", "udp://127.0.0.1:9"])
+    #expect(scheme.status == 64 && scheme.standardError.contains("must start with srt://"), "\(scheme)")
+  }
+}
+
+/// A port no one listens on now: the one the system gives a socket bound to port 0, closed again.
+enum FreePort {
+  static func udp() throws -> Int {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    guard socket >= 0 else { throw TestFailure("socket: errno \(errno)") }
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+        bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
+      }
+    }
+    guard bound else { throw TestFailure("bind: errno \(errno)") }
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
+}
