@@ -14,8 +14,10 @@ private let srtToolsInstalled = FileManager.default.isExecutableFile(atPath: "/u
 struct StreamCommandTests {
   /// Starts `hvtcam stream` with `arguments` and waits for its `streaming to` lines, one per target;
   /// returns the process and the URLs.
-  static func startStreaming(_ arguments: [String], targets: Int = 1) async throws -> (Subprocess, [String]) {
-    let stream = try HVTCam.start(["stream"] + HVTCam.simulated + arguments)
+  static func startStreaming(
+    _ arguments: [String], targets: Int = 1, environment: [String: String] = HVTCam.environment()
+  ) async throws -> (Subprocess, [String]) {
+    let stream = try HVTCam.start(["stream"] + HVTCam.simulated + arguments, environment: environment)
     var urls: [String] = []
     for _ in 0..<targets {
       let line = try await stream.requireStandardErrorLine("a 'streaming to' line", from: urls.count) {
@@ -116,6 +118,20 @@ struct StreamCommandTests {
     #expect(result.succeeded && result.outputLines == [movie], "\(result)")
     let count = try await MediaInspector.frameCount(movie)
     #expect(abs(count.frames - 420) <= 1, "the recording has every frame of 14 s: \(count.frames)\n\(count.output)")
+  }
+
+  @Test("under the leaks tracer: an RTSP server that served a client, an HLS folder; nothing alive at exit")
+  func leaksNothing() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let (stream, urls) = try await Self.startStreaming(
+      ["--rtsp", "127.0.0.1:0/cam", "--hls", directory.path("hls"), "--duration", "60"], targets: 2,
+      environment: LeakTests.tracing(configHome: directory.url))
+    #expect(try await Self.probe(try #require(urls.first), ["-rtsp_transport", "tcp"]) == "h264,640,480")
+    stream.send(SIGINT)
+    let result = await stream.result()
+    #expect(result.succeeded, "\(result)")
+    LeakTests.expectNoLeaks(result)
   }
 
   @Test("a port in use, no target, a malformed --rtsp: each a clear error, and nothing recorded")

@@ -1,0 +1,95 @@
+import Foundation
+import HVTCamera
+import MediaInspection
+import Testing
+
+/// ``HVTCameraController/startStreaming(to:)`` on the simulated camera, read by FFmpeg on 127.0.0.1.
+@Suite("Streaming", .timeLimit(.minutes(2)), .enabled(if: MediaInspector.hasFFprobe, "ffprobe is not installed"))
+struct StreamingTests {
+  /// The first video stream of `url` as ffprobe reads it over RTSP/TCP within 20 s: `h264,640,480`.
+  static func probe(_ url: String, _ options: [String] = []) async throws -> String {
+    let result = try await MediaInspector.run(
+      "timeout",
+      ["20", "ffprobe", "-v", "error", "-rtsp_transport", "tcp"] + options + [
+        "-select_streams", "v:0", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", url,
+      ])
+    return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  @Test("an RTSP server on a free port: its URL, streamStarted, activeStreams; stopStreaming ends it")
+  func rtspServerLife() async throws {
+    let camera = try TestCamera(mode: .video)
+    let target = HVTStreamTarget.rtspServer(port: 0, path: "/live", address: "127.0.0.1")
+    let url = try await camera.controller.startStreaming(to: target)
+    #expect(url.hasPrefix("rtsp://127.0.0.1:") && url.hasSuffix("/live") && !url.contains(":0/"), "\(url)")
+    let started = try await camera.delegate.nextEvent { event -> String? in
+      if case .streamStarted(target, let url) = event { url } else { nil }
+    }
+    #expect(started == url)
+    #expect(camera.controller.activeStreams == [target])
+    #expect(try await Self.probe(url) == "h264,640,480")
+    await #expect(throws: HVTCameraError.self) { try await camera.controller.startStreaming(to: target) }
+
+    camera.controller.stopStreaming(target)
+    _ = try await camera.delegate.nextEvent { event -> Bool? in
+      if case .streamStopped(target) = event { true } else { nil }
+    }
+    #expect(camera.controller.activeStreams.isEmpty)
+    let refused = try await MediaInspector.run("timeout", ["10", "ffprobe", "-v", "error", url])
+    #expect(refused.status != 0 && refused.output.contains("refused"), "\(refused.output)")
+  }
+
+  @Test("with credentials, a client without them is refused and one with them reads the stream")
+  func rtspCredentials() async throws {
+    let camera = try TestCamera(mode: .video)
+    let url = try await camera.controller.startStreaming(
+      to: .rtspServer(
+        port: 0, path: "/cam", address: "127.0.0.1", credentials: HVTStreamCredentials(user: "ann", password: "s3cret"))
+    )
+    let anonymous = try await MediaInspector.run("timeout", ["20", "ffprobe", "-v", "error", url])
+    #expect(anonymous.status != 0 && anonymous.output.contains("401"), "\(anonymous.output)")
+    let authorized = url.replacingOccurrences(of: "rtsp://", with: "rtsp://ann:s3cret@")
+    #expect(try await Self.probe(authorized) == "h264,640,480")
+  }
+
+  @Test(
+    "a recording while streaming: with a pre-roll both take the pre-roll's one encoder; without, the stream has its own",
+    arguments: [0.0, 1.0])
+  func encoders(preRoll: Double) async throws {
+    let camera = try TestCamera(mode: .video, present: false)
+    camera.controller.preRollDuration = preRoll
+    let messages = camera.controller.busMessages
+    let encoders = Task {
+      var playing = Set<String>()
+      for await message in messages where message.element.contains("GstX264Enc") && message.details.contains("PLAYING")
+      {
+        playing.insert(message.element)
+      }
+      return playing
+    }
+    try await camera.controller.present()
+    let url = try await camera.controller.startStreaming(to: .rtspServer(port: 0, address: "127.0.0.1"))
+    let movie = try await camera.controller.recordMovie(maximumDuration: 1)
+    #expect(try await Self.probe(url) == "h264,640,480")
+    await camera.controller.dismiss()
+    encoders.cancel()
+    let seen = await encoders.value
+    #expect(seen.count == (preRoll > 0 ? 1 : 2), "the encoders that ran: \(seen)")
+    let count = try await MediaInspector.frameCount(movie.url.path)
+    #expect(count.frames >= 30, "\(count.frames) frames\n\(count.output)")
+  }
+
+  @Test("a target it cannot stream to is refused at once, with the reason")
+  func invalidTargets() async throws {
+    let camera = try TestCamera(mode: .video, present: false)
+    for (target, reason) in [
+      (HVTStreamTarget.rtspServer(port: 70_000), "not between 0 and 65535"),
+      (.rtspServer(path: "cam"), "must start with /"), (.srt(uri: "udp://x"), "srt://"),
+      (.rtmp(url: "http://x"), "rtmp://"), (.hls(directory: camera.directory, segmentDuration: 0), "at least 1"),
+    ] {
+      let error = await #expect(throws: HVTCameraError.self) { try await camera.controller.startStreaming(to: target) }
+      #expect(error?.description.contains(reason) == true, "\(String(describing: error))")
+    }
+    #expect(camera.controller.activeStreams.isEmpty)
+  }
+}
