@@ -120,6 +120,27 @@ struct StreamCommandTests {
     #expect(abs(count.frames - 420) <= 1, "the recording has every frame of 14 s: \(count.frames)\n\(count.output)")
   }
 
+  @Test("--rtmp pushes FLV that an RTMP server (ffmpeg -listen 1) receives and decodes, every frame")
+  func rtmp() async throws {
+    let port = try FreePort.tcp()
+    let server = try Subprocess(
+      URL(fileURLWithPath: "/usr/bin/timeout"),
+      [
+        "30", "ffmpeg", "-v", "trace", "-listen", "1", "-i", "rtmp://127.0.0.1:\(port)/live/cam", "-t", "2", "-f",
+        "framemd5", "-",
+      ], environment: ProcessInfo.processInfo.environment)
+    // FFmpeg says this just before it listens on its TCP socket.
+    _ = try await server.requireStandardErrorLine("FFmpeg opening its socket") { $0.contains("[tcp @") }
+    let (stream, urls) = try await Self.startStreaming(
+      ["--rtmp", "rtmp://127.0.0.1:\(port)/live/cam", "--duration", "20"])
+    #expect(urls == ["rtmp://127.0.0.1:\(port)/live/cam"])
+    let received = await server.result()
+    let frames = received.outputLines.filter { !$0.hasPrefix("#") && $0.contains(",") }.count
+    #expect(received.succeeded && frames >= 58, "\(frames) frames received: \(received.standardError.suffix(2000))")
+    stream.send(SIGINT)
+    #expect(await stream.result().succeeded)
+  }
+
   @Test("under the leaks tracer: an RTSP server that served a client, an HLS folder; nothing alive at exit")
   func leaksNothing() async throws {
     let directory = try TemporaryDirectory()
@@ -153,8 +174,13 @@ struct StreamCommandTests {
 
 /// A port no one listens on now: the one the system gives a socket bound to port 0, closed again.
 enum FreePort {
-  static func udp() throws -> Int {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+  /// A free UDP port (SRT's).
+  static func udp() throws -> Int { try find(Int32(SOCK_DGRAM.rawValue)) }
+  /// A free TCP port (RTMP's).
+  static func tcp() throws -> Int { try find(Int32(SOCK_STREAM.rawValue)) }
+
+  private static func find(_ type: Int32) throws -> Int {
+    let socket = Glibc.socket(AF_INET, type, 0)
     guard socket >= 0 else { throw TestFailure("socket: errno \(errno)") }
     defer { close(socket) }
     var address = sockaddr_in()
