@@ -4,7 +4,9 @@ import MediaInspection
 import Testing
 
 /// ``HVTCameraController/startStreaming(to:)`` on the simulated camera, read by FFmpeg on 127.0.0.1.
-@Suite("Streaming", .timeLimit(.minutes(2)), .enabled(if: MediaInspector.hasFFprobe, "ffprobe is not installed"))
+@Suite(
+  "Streaming", .serialized, .timeLimit(.minutes(2)), .enabled(if: MediaInspector.hasFFprobe, "ffprobe is not installed")
+)
 struct StreamingTests {
   /// The first video stream of `url` as ffprobe reads it over RTSP/TCP within 20 s: `h264,640,480`.
   static func probe(_ url: String, _ options: [String] = []) async throws -> String {
