@@ -21,6 +21,11 @@ struct CameraOptions {
     help:
       "Photos at this size, WIDTHxHEIGHT or largest (the camera's full size), while movies keep --quality's: "
       + "the camera runs at it, and movies are cropped to their aspect ratio and scaled (default: the movie size).")
+  static let bitRate = CommandLineParser.Option(
+    names: ["--bitrate"], valueName: "BITS",
+    help:
+      "The encoder's bit rate in bits per second, \(HVTCaptureLimits.videoBitRate.lowerBound) to "
+      + "\(HVTCaptureLimits.videoBitRate.upperBound) (default: the preset's, else about 0.1 bit per pixel).")
   static let preRoll = CommandLineParser.Option(
     names: ["--pre-roll"], valueName: "SECONDS",
     help:

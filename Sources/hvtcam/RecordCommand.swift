@@ -22,11 +22,7 @@ enum RecordCommand {
       .init(
         names: ["--max-duration"], valueName: "SECONDS",
         help: "Stop after this long, \(HVTCaptureLimits.recordingDuration) (default 600)."),
-      .init(
-        names: ["--bitrate"], valueName: "BITS",
-        help:
-          "The encoder's bit rate in bits per second, \(HVTCaptureLimits.videoBitRate.lowerBound) to "
-          + "\(HVTCaptureLimits.videoBitRate.upperBound) (default: the preset's, else about 0.1 bit per pixel)."),
+      CameraOptions.bitRate,
       .init(
         names: ["--keyframe-interval"], valueName: "SECONDS",
         help:

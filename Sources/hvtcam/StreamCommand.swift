@@ -28,11 +28,7 @@ enum StreamCommand {
       .init(
         names: ["--duration"], valueName: "SECONDS",
         help: "Stop after this long, \(HVTCaptureLimits.recordingDuration)."),
-      .init(
-        names: ["--bitrate"], valueName: "BITS",
-        help:
-          "The encoder's bit rate in bits per second, \(HVTCaptureLimits.videoBitRate.lowerBound) to "
-          + "\(HVTCaptureLimits.videoBitRate.upperBound)."),
+      CameraOptions.bitRate,
       CameraOptions.verbose,
     ])
 
