@@ -25,7 +25,7 @@ final class PreRollSound: @unchecked Sendable {
   }
 
   /// The microphone's bin.
-  private let microphone: Bin
+  private let microphone: MicrophoneBin
   /// The tee recordings take their sound from.
   let tee: Element
   private let teeSink: Pad
@@ -36,13 +36,11 @@ final class PreRollSound: @unchecked Sendable {
   /// Builds the microphone's bin from `source` (not yet in a pipeline). `oldest` gives the running time of
   /// the oldest video frame the pre-roll keeps, before which no sound is kept.
   init(source: [HVTElementDescription], oldest: @escaping @Sendable () -> UInt?) throws {
-    microphone = Bin(name: "pre-roll-microphone")
-    let chain = try ElementChain(source, in: microphone)
+    microphone = try MicrophoneBin(name: "pre-roll-microphone", source: source)
     tee = try ElementChain.make(HVTPipelineModel.soundTee)
-    guard let output = chain.last.staticPad("src"), let teeSink = tee.staticPad("sink") else {
-      throw HVTCameraError.pipelineSetupFailed(.missingPad(element: microphone.name, pad: "src"))
+    guard let teeSink = tee.staticPad("sink") else {
+      throw HVTCameraError.pipelineSetupFailed(.missingPad(element: tee.name, pad: "sink"))
     }
-    try microphone.addGhostPad("src", target: output)
     self.teeSink = teeSink
     let sample = Double(ClockTime.second) / Double(HVTPipelineModel.recordedAudio.rate)
     let bytesPerFrame = HVTPipelineModel.recordedAudio.channels * HVTPipelineModel.recordedAudio.bytesPerSample
@@ -68,25 +66,24 @@ final class PreRollSound: @unchecked Sendable {
   /// Whether the microphone runs and feeds the tee.
   var isRunning: Bool { state.withLock { $0.running && !$0.closed } }
 
-  /// Opens the microphone (PAUSED) outside the pipeline, then adds it and the tee to the running
+  /// Opens the microphone outside the pipeline (``MicrophoneBin/open()``), then adds it and the tee to the running
   /// `pipeline`, links them and starts them. Returns why there is no sound, or `nil`. Takes as long as the
   /// microphone needs to open: call it off the controller queue.
   func start(in pipeline: Pipeline) -> String? {
-    guard microphone.setState(.paused) != .failure else {
-      microphone.setState(.null)
-      return "the pre-roll's microphone (\(HVTPipelineModel.microphoneName)) could not be opened"
+    if let failure = microphone.open() {
+      return "the pre-roll's microphone (\(HVTPipelineModel.microphoneName)) \(failure)"
     }
     do {
-      for element in [tee, microphone] {
+      for element in [tee, microphone.bin] {
         try pipeline.add(element)
         added.withLock { $0.append(element) }
       }
-      try microphone.link(to: tee)
+      try microphone.bin.link(to: tee)
     } catch {
       stop(in: pipeline)
       return "the pre-roll's microphone could not join the pipeline: \(error)"
     }
-    guard tee.syncStateWithParent(), microphone.syncStateWithParent() else {
+    guard tee.syncStateWithParent(), microphone.bin.syncStateWithParent() else {
       stop(in: pipeline)
       return "the pre-roll's microphone (\(HVTPipelineModel.microphoneName)) did not start"
     }
@@ -111,7 +108,7 @@ final class PreRollSound: @unchecked Sendable {
   /// Takes as long as its streaming thread needs to stop: call it off the controller queue.
   func stop(in pipeline: Pipeline) {
     close()
-    microphone.setState(.null)
+    microphone.bin.setState(.null)
     tee.setState(.null)
     let added = added.withLock { added in
       defer { added = [] }

@@ -11,7 +11,8 @@ import HVTGStreamer
 /// movie's two streams start together, at 0, and have the same length. The sound of a pause is left
 /// out, to the sample, where the video's is (``RecordingPauses``). The microphone's thread waits
 /// here, briefly, for the video (``paceTimeout``, ``startTimeout``), and ``join(_:)``, on the caller's
-/// (worker) thread, for the microphone's first buffer; never the controller's queue. The microphone's end
+/// (worker) thread, for the microphone's first buffer (``MicrophoneBin/startTimeout``); never the
+/// controller's queue. The microphone's end
 /// of stream follows the first buffer past the end, and ``forceEnd()`` ends one that stopped delivering.
 final class RecordingAudio: @unchecked Sendable {
   /// What the probe does with one buffer.
@@ -80,7 +81,7 @@ final class RecordingAudio: @unchecked Sendable {
 
   /// The microphone's bin, `<branch>-microphone`: its errors cost the movie its sound only; `nil` when
   /// the sound comes from a pre-roll's microphone (``preRoll``).
-  private let microphone: Bin?
+  private let microphone: MicrophoneBin?
   /// The pre-roll whose sound the movie takes, instead of a microphone of its own.
   private let preRoll: PreRollSound?
   /// The pre-roll sound tee's pad the branch is linked to.
@@ -107,7 +108,8 @@ final class RecordingAudio: @unchecked Sendable {
   private let linked = Locked<Bool?>(nil)
   private let onSilence: @Sendable (String) -> Void
 
-  /// How long ``join(_:)`` waits for the microphone's first buffer.
+  /// How long the movie's video waits, from its first frame, for the first encoded sound before the
+  /// sound is given up: the recording queue holds 3 s, so the bound is below that.
   static let startTimeout = 2.0
 
   /// The video's progress, which the sound keeps pace with: the running time up to which the video has
@@ -150,17 +152,7 @@ final class RecordingAudio: @unchecked Sendable {
     }
     self.entry = entry
     try branch.addGhostPad("audio", target: entry)
-    if preRoll == nil {
-      let microphone = Bin(name: "\(branch.name)-microphone")
-      let source = try ElementChain(audio.source, in: microphone)
-      guard let output = source.last.staticPad("src") else {
-        throw HVTCameraError.pipelineSetupFailed(.missingPad(element: source.last.path, pad: "src"))
-      }
-      try microphone.addGhostPad("src", target: output)
-      self.microphone = microphone
-    } else {
-      microphone = nil
-    }
+    microphone = preRoll == nil ? try MicrophoneBin(name: "\(branch.name)-microphone", source: audio.source) : nil
     timing = Locked(Timing(end: limit + overrun))
     installProbe()
     // The encoding chain is linked to the muxer at its first encoded sound, held there meanwhile.
@@ -185,42 +177,38 @@ final class RecordingAudio: @unchecked Sendable {
   /// Whether any sound reached the encoder.
   var hasSound: Bool { timing.withLock { $0.buffers > 0 } }
 
-  /// Opens the microphone (PAUSED, where a live source has its device open but delivers nothing yet),
-  /// outside the pipeline, so that one that cannot open never touches the camera. Returns why there is no
-  /// sound, or `nil`. Takes as long as the microphone needs to open: call it off the controller queue.
+  /// Opens the microphone outside the pipeline (``MicrophoneBin/open()``), so that one that cannot open
+  /// never touches the camera. Returns why there is no sound, or `nil`. Takes as long as the microphone
+  /// needs to open: call it off the controller queue.
   func open() -> String? {
-    guard let microphone else { return nil }
-    guard microphone.setState(.paused) != .failure else {
-      microphone.setState(.null)
-      return "the microphone (\(HVTPipelineModel.microphoneName)) could not be opened"
-    }
-    return nil
+    guard let failure = microphone?.open() else { return nil }
+    return "the microphone (\(HVTPipelineModel.microphoneName)) \(failure)"
   }
 
   /// Adds the opened microphone to `session`'s pipeline, links it to the branch's audio pad, starts it
-  /// and waits (at most ``startTimeout``) for its first buffer, before the video is linked: a microphone
+  /// and waits (at most ``MicrophoneBin/startTimeout``) for its first buffer, before the video is linked: a microphone
   /// that fails before it delivers is taken out with the encoding chain (``detach()``). The branch must
   /// already be in the pipeline. Returns why there is no sound, or `nil` when the microphone delivers
   /// (and at once with a pre-roll's sound, which ``linkToPreRoll()`` links after the video).
   func join(_ session: CaptureSession) -> String? {
     guard let microphone else { return nil }
     do {
-      try session.pipeline.add(microphone)
+      try session.pipeline.add(microphone.bin)
       joined.withLock { $0 = true }
       joinedPath.withLock { [microphone] in $0 = microphone.path }
     } catch {
-      microphone.setState(.null)
+      microphone.bin.setState(.null)
       return "the microphone could not join the pipeline: \(error)"
     }
-    guard let output = microphone.staticPad("src"), let input = branch.staticPad("audio"),
-      (try? output.link(to: input)) != nil, microphone.syncStateWithParent()
+    guard let output = microphone.bin.staticPad("src"), let input = branch.staticPad("audio"),
+      (try? output.link(to: input)) != nil, microphone.bin.syncStateWithParent()
     else {
       remove(from: session)
       return "the microphone (\(HVTPipelineModel.microphoneName)) did not start"
     }
-    guard firstBuffer.wait(timeout: .now() + Self.startTimeout) == .success else {
+    guard firstBuffer.wait(timeout: .now() + MicrophoneBin.startTimeout) == .success else {
       remove(from: session)
-      return "the microphone (\(HVTPipelineModel.microphoneName)) gave no sound within \(Self.startTimeout) s"
+      return "the microphone (\(HVTPipelineModel.microphoneName)) gave no sound within \(MicrophoneBin.startTimeout) s"
     }
     return nil
   }
@@ -394,10 +382,10 @@ final class RecordingAudio: @unchecked Sendable {
       preRollPad.withLock { $0 = nil }
     }
     guard let microphone, joined.withLock({ $0 }) else { return }
-    if microphone.setState(.null) == .failure {
+    if microphone.bin.setState(.null) == .failure {
       debugLog.log(.warning, "the microphone \(microphone.path) refused to stop")
     }
-    session.pipeline.remove(microphone)
+    session.pipeline.remove(microphone.bin)
     joined.withLock { $0 = false }
   }
 
