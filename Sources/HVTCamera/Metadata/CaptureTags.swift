@@ -45,9 +45,8 @@ struct CaptureTags: Sendable {
   }
 
   /// Gives `muxer` these tags, before its first buffer, and returns what it writes of them; `nil` when it
-  /// takes none (it is no `GstTagSetter`). `matroskamux` and `webmmux` write their own date (`DateUTC`, in
-  /// UTC, the moment they start: the first frame's within the encoder's latency; their `creation-time`
-  /// property is not set, as 1.22's muxer never releases it), the software as their writing application (`writing-app`),
+  /// takes none (it is no `GstTagSetter`). `matroskamux` and `webmmux` write the date as `DateUTC`, in
+  /// UTC (their `creation-time` property), the software as their writing application (`writing-app`),
   /// and of the tags only the app's (Matroska's `TITLE`, `COMMENTS`, `ARTIST`, `COPYRIGHT`): GStreamer
   /// 1.22's Matroska muxer has no tag for the place or the camera. Their text comes out quoted, which
   /// ``MatroskaTagStrings/unquote(in:)`` mends in the finished file. Wraps `gst_tag_setter_merge_tags`.
@@ -61,8 +60,9 @@ struct CaptureTags: Sendable {
     (written.utcOffset, written.location, written.make) = (0, nil, nil)
     do {
       try muxer.setProperty("writing-app", fromString: software)
+      try muxer.setProperty("creation-time", date: date)
     } catch {
-      debugLog.log(.warning, "\(muxer.name) keeps its own writing application: \(error)")
+      debugLog.log(.warning, "\(muxer.name) keeps its own writing application or date: \(error)")
     }
     muxer.mergeTags(appTagList)
     return written
