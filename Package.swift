@@ -41,7 +41,9 @@ let package = Package(
     .testTarget(
       name: "HVTCameraTests", dependencies: ["HVTCamera", "HVTGStreamer", "MediaInspection", "PipeWireHarness"],
       resources: [.copy("Fixtures/BadPresets")]),
-    .testTarget(name: "hvtcamTests", dependencies: ["hvtcam", "HVTCamera", "MediaInspection", "PipeWireHarness"]),
+    .testTarget(
+      name: "hvtcamTests", dependencies: ["hvtcam", "HVTCamera", "MediaInspection", "PipeWireHarness"],
+      resources: [.copy("Fixtures/rtsp_record_server.py")]),
     .testTarget(name: "hvtcam-benchTests", dependencies: ["hvtcam-bench"]),
   ],
   swiftLanguageModes: [.v6]

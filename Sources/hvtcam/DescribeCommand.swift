@@ -8,7 +8,9 @@ enum DescribeCommand {
     summary: """
       Prints the gst-launch-1.0 command equivalent to the camera pipeline for these settings, rendered \
       from the same model the live pipeline is built from and quoted for a POSIX shell. In photo mode it \
-      writes one JPEG, in video mode a movie; with --frames N it stops by itself after N frames.
+      writes one JPEG, in video mode a movie; with --frames N it stops by itself after N frames. The \
+      stream options add the branches `hvtcam stream` would (the streams' encoder and each target's; an \
+      RTSP server of its own, which has no launch syntax, only with --engine).
       """,
     options: [
       .init(names: ["--mode"], valueName: "MODE", help: "photo or video (default photo)."),
@@ -19,13 +21,14 @@ enum DescribeCommand {
         help: "Print the pipelines as the engine runs them instead: camera, photo (appsrc ! … ! appsink) and recording."
       ),
       CameraOptions.output,
-    ])
+    ] + StreamCommand.targetOptions)
 
   static func run(_ arguments: ParsedArguments) throws {
     let options = try CameraOptions(arguments)
     let mode = try arguments.choice("--mode", from: ["photo", "video"], default: "photo")
     // num-buffers is a gint.
     let frames = try arguments.integer("--frames", in: 1...Int(Int32.max))
+    let streams = try StreamCommand.targets(arguments, command: "describe")
     let captureMode = HVTCameraController.CameraCaptureMode(rawValue: mode) ?? .photo
     let controller = try options.makeController(mode: captureMode)
     let model = try controller.pipelineModel()
@@ -34,9 +37,10 @@ enum DescribeCommand {
     let output = arguments["--output"] ?? defaultName
     if arguments.flag("--engine") {
       Console.out(
-        model.engineDescription(movie: captureMode == .video ? output : "hvtcam-movie.\(model.movieExtension)"))
+        model.engineDescription(
+          movie: captureMode == .video ? output : "hvtcam-movie.\(model.movieExtension)", streams: streams))
     } else {
-      Console.out(model.launchCommand(mode: captureMode, output: output, frames: frames))
+      Console.out(model.launchCommand(mode: captureMode, output: output, frames: frames, streams: streams))
     }
   }
 }

@@ -8,35 +8,42 @@ enum StreamCommand {
     command: "stream",
     summary: """
       Streams the camera, with one encoder for every target, until --duration, Ctrl-C, SIGTERM, SIGHUP or \
-      SIGQUIT: --rtsp serves RTSP clients itself (TCP and UDP), --srt sends MPEG-TS over SRT, --rtmp \
-      pushes FLV to an ingest, --hls writes a playlist and segments any web server can serve; any \
-      together. Says "streaming to URL" (on stderr) for each once it runs. With --record, also records a movie \
+      SIGQUIT: --rtsp serves RTSP clients itself (TCP and UDP), --rtsp-push records into an RTSP server's \
+      mount, --srt sends MPEG-TS over SRT, --rtmp pushes FLV to an ingest, --hls writes a playlist and \
+      segments any web server can serve; any together. Says "streaming to URL" (on stderr) for each once it runs. With --record, also records a movie \
       (its path printed at the end); a stream that fails never touches it: push targets are tried again.
       """,
-    options: [
-      CameraOptions.device, CameraOptions.quality, CameraOptions.preset, CameraOptions.preview,
-      .init(
-        names: ["--rtsp"], valueName: "[ADDRESS]:PORT/PATH",
-        help: "Serve rtsp://ADDRESS:PORT/PATH (ADDRESS 0.0.0.0, every interface, when left out; PORT 0: a free one)."),
-      .init(names: ["--rtsp-credentials"], valueName: "USER:PASSWORD", help: "Clients of --rtsp must give these."),
-      .init(
-        names: ["--srt"], valueName: "URI",
-        help: "srt://HOST:PORT calls a listener; srt://:PORT?mode=listener waits for a caller (latency, passphrase)."),
-      .init(names: ["--rtmp"], valueName: "URL", help: "Push to an RTMP ingest, e.g. rtmp://HOST/APP/KEY."),
-      .init(names: ["--hls"], valueName: "DIR", help: "Write DIR/playlist.m3u8 and its segments (2 s, the newest 5)."),
-      .init(names: ["--record"], valueName: "FILE", help: "Record a movie to FILE meanwhile (never replacing one)."),
-      .init(
-        names: ["--duration"], valueName: "SECONDS",
-        help: "Stop after this long, \(HVTCaptureLimits.recordingDuration)."),
-      CameraOptions.bitRate,
-      CameraOptions.verbose,
-    ])
+    options: [CameraOptions.device, CameraOptions.quality, CameraOptions.preset, CameraOptions.preview]
+      + targetOptions + [
+        .init(names: ["--record"], valueName: "FILE", help: "Record a movie to FILE meanwhile (never replacing one)."),
+        .init(
+          names: ["--duration"], valueName: "SECONDS",
+          help: "Stop after this long, \(HVTCaptureLimits.recordingDuration)."),
+        CameraOptions.bitRate,
+        CameraOptions.verbose,
+      ])
+
+  /// The options that name stream targets (``targets(_:)``), which `describe` takes too.
+  static let targetOptions: [CommandLineParser.Option] = [
+    .init(
+      names: ["--rtsp"], valueName: "[ADDRESS]:PORT/PATH",
+      help: "Serve rtsp://ADDRESS:PORT/PATH (ADDRESS 0.0.0.0, every interface, when left out; PORT 0: a free one)."),
+    .init(names: ["--rtsp-credentials"], valueName: "USER:PASSWORD", help: "Clients of --rtsp must give these."),
+    .init(
+      names: ["--rtsp-push"], valueName: "URL",
+      help: "Push to an RTSP server (ANNOUNCE/RECORD): rtspt:// over TCP, rtspu:// over UDP, rtsp:// either."),
+    .init(
+      names: ["--srt"], valueName: "URI",
+      help: "srt://HOST:PORT calls a listener; srt://:PORT?mode=listener waits for a caller (latency, passphrase)."),
+    .init(names: ["--rtmp"], valueName: "URL", help: "Push to an RTMP ingest, e.g. rtmp://HOST/APP/KEY."),
+    .init(names: ["--hls"], valueName: "DIR", help: "Write DIR/playlist.m3u8 and its segments (2 s, the newest 5)."),
+  ]
 
   static func run(_ arguments: ParsedArguments) async throws {
     let options = try CameraOptions(arguments)
     let targets = try Self.targets(arguments)
     guard !targets.isEmpty else {
-      throw UsageError("hvtcam stream: give at least one of --rtsp, --srt, --rtmp, --hls")
+      throw UsageError("hvtcam stream: give at least one of --rtsp, --rtsp-push, --srt, --rtmp, --hls")
     }
     let duration = try arguments.seconds("--duration", in: HVTCaptureLimits.recordingDuration)
     let controller = try options.makeController(mode: .video)
@@ -62,31 +69,33 @@ enum StreamCommand {
     }
   }
 
-  /// The targets the options name, in the order of the help.
-  static func targets(_ arguments: ParsedArguments) throws -> [HVTStreamTarget] {
+  /// The targets the options name, in the order of the help; a bad one is a usage error of `hvtcam
+  /// command`.
+  static func targets(_ arguments: ParsedArguments, command: String = "stream") throws -> [HVTStreamTarget] {
     var targets: [HVTStreamTarget] = []
     if let spec = arguments["--rtsp"] {
-      targets.append(try rtspTarget(spec, credentials: arguments["--rtsp-credentials"]))
+      targets.append(try rtspTarget(spec, credentials: arguments["--rtsp-credentials"], command: command))
     }
+    if let url = arguments["--rtsp-push"] { targets.append(.rtspPush(url: url)) }
     if let uri = arguments["--srt"] { targets.append(.srt(uri: uri)) }
     if let url = arguments["--rtmp"] { targets.append(.rtmp(url: url)) }
     if let directory = arguments["--hls"] { targets.append(.hls(directory: URL(fileURLWithPath: directory))) }
     for target in targets {
-      if let reason = target.invalidReason { throw UsageError("hvtcam stream: \(reason)") }
+      if let reason = target.invalidReason { throw UsageError("hvtcam \(command): \(reason)") }
     }
     return targets
   }
 
   /// `[ADDRESS]:PORT/PATH` as an RTSP server target.
-  static func rtspTarget(_ spec: String, credentials: String?) throws -> HVTStreamTarget {
-    let usage = UsageError("hvtcam stream: --rtsp takes [ADDRESS]:PORT/PATH, e.g. :8554/cam, not \"\(spec)\"")
+  static func rtspTarget(_ spec: String, credentials: String?, command: String) throws -> HVTStreamTarget {
+    let usage = UsageError("hvtcam \(command): --rtsp takes [ADDRESS]:PORT/PATH, e.g. :8554/cam, not \"\(spec)\"")
     guard let colon = spec.lastIndex(of: ":"), let slash = spec[colon...].firstIndex(of: "/"),
       let port = Int(spec[spec.index(after: colon)..<slash])
     else { throw usage }
     let address = spec[..<colon].isEmpty ? "0.0.0.0" : String(spec[..<colon])
     let login = try credentials.map { text -> HVTStreamCredentials in
       guard let split = text.firstIndex(of: ":"), split != text.startIndex else {
-        throw UsageError("hvtcam stream: --rtsp-credentials takes USER:PASSWORD")
+        throw UsageError("hvtcam \(command): --rtsp-credentials takes USER:PASSWORD")
       }
       return HVTStreamCredentials(user: String(text[..<split]), password: String(text[text.index(after: split)...]))
     }

@@ -87,6 +87,7 @@ struct StreamingTests {
     for (target, reason) in [
       (HVTStreamTarget.rtspServer(port: 70_000), "not between 0 and 65535"),
       (.rtspServer(path: "cam"), "must start with /"), (.srt(uri: "udp://x"), "srt://"),
+      (.rtspPush(url: "http://x/cam"), "rtspt://"), (.rtspPush(url: "rtsp:///cam"), "names no server"),
       (.rtmp(url: "http://x"), "rtmp://"), (.hls(directory: camera.directory, segmentDuration: 0), "at least 1"),
     ] {
       let error = await #expect(throws: HVTCameraError.self) { try await camera.controller.startStreaming(to: target) }

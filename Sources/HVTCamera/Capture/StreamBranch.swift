@@ -1,17 +1,11 @@
 import Foundation
 import HVTGStreamer
 
-/// One stream target's branch of the encoded tee (``StreamEncoder``): a leaky queue, so that a slow
-/// network drops the stream's frames instead of holding the encoder, the recording or the preview, then
-/// the target's muxer or payloader and its network sink. A new branch asks the encoder for a key frame
-/// (an upstream force-key-unit event) and drops what comes before it: a stream starts decodable.
-///
-/// ```
-/// encoded. ! queue leaky=downstream ! h264parse config-interval=-1 ! mpegtsmux alignment=7 ! srtsink uri=…
-/// encoded. ! queue leaky=downstream ! h264parse config-interval=-1 ! flvmux streamable=true ! rtmp2sink location=…
-/// encoded. ! queue leaky=downstream ! h264parse config-interval=-1 ! hlssink2 location=…/segment%05d.ts …
-/// encoded. ! queue leaky=downstream ! appsink  → the RTSP server's media (``RTSPStreamServer``)
-/// ```
+/// One stream target's branch of the encoded tee (``StreamEncoder``, or a pre-roll's), as
+/// ``HVTPipelineModel/streamBranch(for:)`` describes it: a leaky queue, so that a slow network drops the
+/// stream's frames instead of holding the encoder, the recording or the preview, then the target's muxer
+/// or payloader and its network sink. A new branch asks the encoder for a key frame (an upstream
+/// force-key-unit event) and drops what comes before it: a stream starts decodable.
 final class StreamBranch: @unchecked Sendable {
   /// Where the stream goes.
   let target: HVTStreamTarget
@@ -20,53 +14,16 @@ final class StreamBranch: @unchecked Sendable {
   private var teePad: Pad?
   private var tee: Element?
 
-  /// The elements of `target`'s branch after its queue; `sink` names the network sink (or the `appsink`
-  /// an RTSP server is fed from).
-  static func chain(for target: HVTStreamTarget) -> [HVTElementDescription] {
-    let parser = HVTElementDescription("h264parse", name: "stream-parser", ["config-interval": "-1"])
-    switch target {
-    case .rtspServer:
-      return [
-        HVTElementDescription(
-          "appsink", name: sinkName, ["sync": "false", "async": "false", "max-buffers": "30", "drop": "true"])
-      ]
-    case .srt(let uri):
-      return [
-        parser, HVTElementDescription("mpegtsmux", name: "stream-muxer", ["alignment": "7"]),
-        HVTElementDescription(
-          "srtsink", name: sinkName,
-          // The controller reconnects, with its events; srtsink's own retries would hold its thread.
-          [
-            "uri": uri, "wait-for-connection": "false", "auto-reconnect": "false", "sync": "false", "async": "false",
-          ]),
-      ]
-    case .rtmp(let url):
-      return [
-        parser, HVTElementDescription("flvmux", name: "stream-muxer", ["streamable": "true"]),
-        HVTElementDescription("rtmp2sink", name: sinkName, ["location": url, "sync": "false", "async": "false"]),
-      ]
-    case .hls(let directory, let segmentDuration, let playlistLength):
-      // hlssink2's `location` is a printf pattern: a % of the folder's own is doubled.
-      let folder = directory.path.replacingOccurrences(of: "%", with: "%%")
-      return [
-        parser,
-        HVTElementDescription(
-          "hlssink2", name: sinkName,
-          [
-            "location": "\(folder)/segment%05d.ts",
-            "playlist-location": directory.appendingPathComponent(
-              "playlist.m3u8"
-            ).path, "target-duration": String(segmentDuration), "playlist-length": String(playlistLength),
-            "max-files": String(playlistLength + 2), "send-keyframe-requests": "true",
-          ]),
-      ]
-    }
-  }
+  /// What every branch's name starts with.
+  static let namePrefix = "stream-branch-"
 
-  /// The name of the branch's last element.
-  static let sinkName = "stream-sink"
+  /// Whether an element's path (`GstObject` path string, as a message's source gives it) is inside a
+  /// stream branch, running or taken out: an element of one taken out may still post an error from its
+  /// own thread (`rtspclientsink` says it failed to connect as it stops).
+  static func isInside(_ path: String) -> Bool { path.contains(":\(namePrefix)") || path.contains("/\(namePrefix)") }
 
-  /// Builds the branch for `target` (not yet attached), named `name` (unique in the pipeline).
+  /// Builds the branch for `target` (not yet attached), named `name` (unique in the pipeline, starting
+  /// with ``namePrefix``).
   /// `onFlowing` is called once, on a streaming thread, when the sink took its first frame without
   /// failing (its second reaches it): an SRT caller or RTMP sink reached its server, which their start
   /// does not wait for.
@@ -81,16 +38,14 @@ final class StreamBranch: @unchecked Sendable {
           target: target.description, reason: "its folder cannot be made: \(error.localizedDescription)")
       }
     }
-    let queue = HVTElementDescription(
-      "queue", name: "stream-queue",
-      ["leaky": "downstream", "max-size-buffers": "0", "max-size-bytes": "0", "max-size-time": "2000000000"])
-    let chain = try ElementChain([queue] + Self.chain(for: target), in: bin)
+    let chain = try ElementChain(HVTPipelineModel.streamBranch(for: target), in: bin)
     guard let entry = chain.first.staticPad("sink") else {
       throw HVTCameraError.pipelineSetupFailed(.missingPad(element: chain.first.path, pad: "sink"))
     }
     try bin.addGhostPad("sink", target: entry)
     let frames = Locked(0)
-    chain.last.staticPad("sink")?.addProbe([.buffer, .bufferList]) { _, _ in
+    // Where the sink's input comes from: rtspclientsink's pads are requested, so it has no "sink" pad.
+    chain.elements[chain.elements.count - 2].staticPad("src")?.addProbe([.buffer, .bufferList]) { _, _ in
       let count = frames.withLock { count in
         count += 1
         return count
@@ -115,7 +70,7 @@ final class StreamBranch: @unchecked Sendable {
   }
 
   /// The `appsink` at the end of an RTSP server's branch.
-  var appSink: Element? { bin.element(named: Self.sinkName) }
+  var appSink: Element? { bin.element(named: HVTPipelineModel.streamSinkName) }
 
   /// The branch's object path; its elements' paths start with it.
   var path: String { bin.path }

@@ -1,15 +1,9 @@
 import HVTGStreamer
 
-/// The one encoder every stream shares: a branch of the camera's tee that encodes as movies are encoded
-/// (the recording chain up to its muxer, ``HVTPipelineModel/encoding``), ending in a tee of its own
-/// (`streams`) that each target's branch (``StreamBranch``) links to. Its queue is leaky: an encoder that
-/// falls behind drops the streams' frames, never the preview's or a recording's. With a pre-roll, the
-/// pre-roll's encoder runs already and the streams link to its tee instead, sharing one encoder with
-/// the recordings.
-///
-/// ```
-/// t. ! queue leaky=downstream ! videoconvert ! <encoder> ! h264parse ! tee name=streams
-/// ```
+/// The one encoder every stream shares, as ``HVTPipelineModel/streamEncoding`` describes it: a branch of
+/// the camera's tee that encodes as movies are encoded, ending in a tee of its own (`streams`) that each
+/// target's branch (``StreamBranch``) links to. With a pre-roll, the pre-roll's encoder runs already and
+/// the streams link to its tee instead, sharing one encoder with the recordings.
 final class StreamEncoder: @unchecked Sendable {
   /// The tee the streams link to.
   let tee: Element
@@ -17,18 +11,12 @@ final class StreamEncoder: @unchecked Sendable {
   private var cameraPad: Pad?
   private var cameraTee: Element?
 
-  /// The name of the streams' tee.
-  static let teeName = "streams"
-
   /// Builds the encoder's bin and tee for `model`'s movies (not yet attached).
   init(model: HVTPipelineModel) throws {
     bin = Bin(name: "stream-encoding")
-    var encoding = model.encoding
-    encoding[0] = HVTElementDescription(
-      "queue", name: "stream-encoding-queue",
-      ["leaky": "downstream", "max-size-buffers": "0", "max-size-bytes": "0", "max-size-time": "1000000000"])
-    let chain = try ElementChain(encoding, in: bin)
-    tee = try ElementChain.make(HVTElementDescription("tee", name: Self.teeName, ["allow-not-linked": "true"]))
+    let encoding = model.streamEncoding
+    let chain = try ElementChain(encoding.chain, in: bin)
+    tee = try ElementChain.make(encoding.tee)
     guard let entry = chain.first.staticPad("sink"), let exit = chain.last.staticPad("src") else {
       throw HVTCameraError.pipelineSetupFailed(.missingPad(element: bin.name, pad: "sink"))
     }

@@ -30,8 +30,8 @@ extension HVTCameraController {
   }
 
   /// An element failed. A failure inside a stream's branch ends that stream (or has it tried again,
-  /// ``streamFailed(_:_:in:)``) and touches nothing else. A failure inside a recording branch ends that recording (what reached the file
-  /// is kept) and leaves the camera running; a failure while starting means the camera did not start;
+  /// ``streamFailed(_:_:in:)``) and touches nothing else; one from a branch already taken out is only
+  /// logged. A failure inside a recording branch ends that recording (what reached the file is kept) and leaves the camera running; a failure while starting means the camera did not start;
   /// any other failure means the camera stopped: the recording is finalized and delivered, and the
   /// pipeline is stopped (`present()` again to restart). Errors that follow while it stops are logged.
   private func handleError(_ report: MessageReport) {
@@ -42,6 +42,10 @@ extension HVTCameraController {
     }
     if let session = state.session, let stream = stream(containing: report.source) {
       return streamFailed(stream, error, in: session)
+    }
+    if StreamBranch.isInside(report.source) {
+      // A stream's branch already taken out (it failed, or was stopped): its failure was handled.
+      return debugLog.log(.info, "error from a stream branch taken out, ignored: \(report.message)")
     }
     let recordings = ([state.recording] + state.draining).compactMap { $0 }
     if let recording = recordings.first(where: {

@@ -97,7 +97,7 @@ extension HVTCameraController {
   /// Starts the stream's server (once) and its branch, on the worker; the encoder too, for the first
   /// stream of a camera without a pre-roll.
   private func attach(_ stream: Stream, to session: CaptureSession) {
-    let name = "stream\(UInt(bitPattern: ObjectIdentifier(stream).hashValue))"
+    let name = StreamBranch.namePrefix + String(UInt(bitPattern: ObjectIdentifier(stream).hashValue))
     let needsEncoder = session.preRoll == nil && state.streamEncoder == nil
     let encoder: StreamEncoder?
     do {

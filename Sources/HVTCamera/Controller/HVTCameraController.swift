@@ -208,7 +208,7 @@ public final class HVTCameraController: @unchecked Sendable {
   public var previewStatistics: HVTPreviewStatistics? { read(\.session)?.previewMonitor.statistics }
 
   /// The pipeline this controller runs (or would run, if not presented) for its current settings:
-  /// the model that ``HVTPipelineModel/launchCommand(mode:output:frames:)`` renders as `gst-launch-1.0`.
+  /// the model that ``HVTPipelineModel/launchCommand(mode:output:frames:streams:)`` renders as `gst-launch-1.0`.
   /// Finding the camera may take a moment (GStreamer's device monitor).
   public func pipelineModel() throws -> HVTPipelineModel {
     if let session = read(\.session) { return session.model }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where ``HVTCameraController/startStreaming(to:)`` sends the camera: an RTSP server of the process's
-/// own, or an existing server the stream is pushed to (SRT, RTMP), or a folder of HLS segments. Each
+/// own, or an existing server the stream is pushed to (RTSP, SRT, RTMP), or a folder of HLS segments. Each
 /// takes the movies' H.264 (``HVTCameraController/videoBitRate``, key frames as
 /// ``HVTCameraController/videoKeyFrameInterval`` says, and one at once for a new client or connection).
 public enum HVTStreamTarget: Sendable, Hashable, CustomStringConvertible {
@@ -12,6 +12,13 @@ public enum HVTStreamTarget: Sendable, Hashable, CustomStringConvertible {
   /// give them (basic authentication).
   case rtspServer(
     port: Int = 8554, path: String = "/cam", address: String = "0.0.0.0", credentials: HVTStreamCredentials? = nil)
+  /// RTSP push (`rtspclientsink`: ANNOUNCE, then RECORD) into an existing RTSP server's mount that
+  /// takes streams, e.g. `rtsp://HOST:8554/cam` (MediaMTX, a `gst-rtsp-server` RECORD mount, an NVR).
+  /// The scheme picks the transport as GStreamer's RTSP elements read it: `rtspt://` RTP over the RTSP
+  /// connection (TCP), `rtspu://` RTP over UDP, `rtsp://` UDP first and TCP when that fails; `rtsps://`
+  /// and its `rtspst://` and `rtspsu://` over TLS. A user and password in the URL
+  /// (`rtsp://USER:PASSWORD@HOST/…`) answer the server's authentication.
+  case rtspPush(url: String)
   /// SRT (`srtsink`), MPEG-TS inside (`mpegtsmux alignment=7`, the parameter sets with every key
   /// frame): `srt://HOST:PORT` calls a listener there; `srt://:PORT?mode=listener` waits for a caller.
   /// The URI's `latency` (milliseconds) and `passphrase` are SRT's own.
@@ -28,18 +35,19 @@ public enum HVTStreamTarget: Sendable, Hashable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .rtspServer(let port, let path, let address, _): "rtsp://\(address):\(port)\(path)"
+    case .rtspPush(let url): url
     case .srt(let uri): uri
     case .rtmp(let url): url
     case .hls(let directory, _, _): "hls:\(directory.path)"
     }
   }
 
-  /// Whether the stream goes to a server that may go away and come back: SRT as a caller and RTMP are
+  /// Whether the stream goes to a server that may go away and come back: RTSP push, SRT as a caller and RTMP are
   /// connected again after a failure, with a growing delay (``HVTStreamTarget/reconnectDelays``).
   public var reconnects: Bool {
     switch self {
     case .srt(let uri): !uri.contains("mode=listener")
-    case .rtmp: true
+    case .rtspPush, .rtmp: true
     case .rtspServer, .hls: false
     }
   }
@@ -58,6 +66,12 @@ public enum HVTStreamTarget: Sendable, Hashable, CustomStringConvertible {
         return "the RTSP path \"\(path)\" must start with / and name a mount"
       }
       if address.isEmpty { return "the RTSP server needs an address to listen on (0.0.0.0 for every interface)" }
+    case .rtspPush(let url):
+      let schemes = ["rtsp", "rtspt", "rtspu", "rtsps", "rtspst", "rtspsu"]
+      guard let parsed = URLComponents(string: url), let scheme = parsed.scheme, schemes.contains(scheme) else {
+        return "the RTSP URL \"\(url)\" must start with \(schemes.map { $0 + "://" }.joined(separator: ", "))"
+      }
+      if parsed.host?.isEmpty ?? true { return "the RTSP URL \"\(url)\" names no server" }
     case .srt(let uri):
       if !uri.hasPrefix("srt://") { return "the SRT URI \"\(uri)\" must start with srt://" }
     case .rtmp(let url):

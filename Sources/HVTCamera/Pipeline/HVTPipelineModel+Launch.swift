@@ -4,12 +4,17 @@ extension HVTPipelineModel {
   /// In `.photo` mode the photo branch writes one JPEG (`jpegenc snapshot=true`) to `output`; in `.video`
   /// mode the recording branch writes the movie to `output`. With `frames`, the source stops after that
   /// many frames (`num-buffers`) and `-e` makes the muxer finalize the file, so the command ends by itself.
-  public func launchCommand(mode: HVTCameraController.CameraCaptureMode, output: String, frames: Int?) -> String {
-    (["gst-launch-1.0", "-e"] + launchWords(mode: mode, output: output, frames: frames))
+  /// With `streams`, the stream branches follow, as ``HVTCameraController/startStreaming(to:)`` adds them:
+  /// the streams' encoder (or the pre-roll's encoded tee) and each target's muxer and sink; an RTSP server
+  /// of the process's own (gst-rtsp-server) has no launch syntax and is left out.
+  public func launchCommand(
+    mode: HVTCameraController.CameraCaptureMode, output: String, frames: Int?, streams: [HVTStreamTarget] = []
+  ) -> String {
+    (["gst-launch-1.0", "-e"] + launchWords(mode: mode, output: output, frames: frames) + streamWords(streams))
       .map(LaunchQuoting.shellWord).joined(separator: " ")
   }
 
-  /// The pipeline of ``launchCommand(mode:output:frames:)`` as `gst_parse_launch` takes it: the same
+  /// The pipeline of ``launchCommand(mode:output:frames:streams:)`` as `gst_parse_launch` takes it: the same
   /// description, without the command, its options and the shell's quoting (for `Pipeline(launch:)`).
   public func launchDescription(mode: HVTCameraController.CameraCaptureMode, output: String, frames: Int?) -> String {
     launchWords(mode: mode, output: output, frames: frames).joined(separator: " ")
@@ -58,14 +63,19 @@ extension HVTPipelineModel {
   /// tee while recording, writing `movie`, with its sound (the microphone's bin, which joins the camera
   /// pipeline while recording, into the muxer); with a pre-roll, the encoding that runs all the time up to
   /// the encoded tee, which the recording branch starts from. Shows what runs; unlike
-  /// ``launchCommand(mode:output:frames:)`` it cannot be pasted as one command.
-  public func engineDescription(movie: String) -> String {
+  /// ``launchCommand(mode:output:frames:streams:)`` it cannot be pasted as one command. With `streams`, the
+  /// streams' encoder (none with a pre-roll) and each target's branch follow, an RTSP server's ending in
+  /// the `appsink` its media is fed from.
+  public func engineDescription(movie: String, streams: [HVTStreamTarget] = []) -> String {
     let words = { (chain: [HVTElementDescription]) in Self.launchWords(chain, namingCapsFilters: true) }
     let camera = words(cameraChain) + ["\(Self.teeName).", "!"] + words(preview)
     let recording = ["\(recordingTeeName).", "!"] + words(recordingBranch(location: movie))
     let sound = audio.map { [("sound", words($0.source + $0.encoding) + ["!", "\(Self.muxerName)."])] } ?? []
     let preRoll = self.preRoll.map { _ in [("pre-roll", preRollWords(namingCapsFilters: true))] } ?? []
-    return ([("camera", camera), ("photo", words(photoPipeline))] + preRoll + [("recording", recording)] + sound)
+    let streams = streamChains(streams, namingCapsFilters: true).map { ($0.title, $0.words) }
+    return
+      ([("camera", camera), ("photo", words(photoPipeline))] + preRoll + [("recording", recording)] + sound
+      + streams)
       .map { "\($0.0): " + $0.1.map(LaunchQuoting.shellWord).joined(separator: " ") }
       .joined(separator: "\n")
   }

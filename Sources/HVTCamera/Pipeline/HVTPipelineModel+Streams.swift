@@ -1,0 +1,127 @@
+import Foundation
+
+extension HVTPipelineModel {
+  /// The name of the tee the streams link to when no pre-roll's encoder runs (``streamEncoding``).
+  static let streamTeeName = "streams"
+
+  /// The one encoder every stream shares without a pre-roll: the movies' encoding (``encoding``) behind a
+  /// leaky queue of its own, so that an encoder that falls behind drops the streams' frames, never the
+  /// preview's or a recording's, up to the streams' tee. Its elements are named `stream-encoding-…`
+  /// (`stream-encoding-encoder`, …), apart from a recording's.
+  ///
+  /// ```
+  /// t. ! queue leaky=downstream ! videoconvert ! <encoder> ! h264parse ! tee name=streams
+  /// ```
+  var streamEncoding: (chain: [HVTElementDescription], tee: HVTElementDescription) {
+    var chain = encoding.map { element in
+      element.name.map { element.named("stream-encoding-" + ($0.split(separator: "-").last ?? "")) } ?? element
+    }
+    chain[0] = HVTElementDescription(
+      "queue", name: "stream-encoding-queue",
+      ["leaky": "downstream", "max-size-buffers": "0", "max-size-bytes": "0", "max-size-time": "1000000000"])
+    return (chain, HVTElementDescription("tee", name: Self.streamTeeName, ["allow-not-linked": "true"]))
+  }
+
+  /// The tee the streams' branches start from: the pre-roll's encoded tee when there is a pre-roll, else
+  /// the streams' own (``streamEncoding``).
+  var streamSourceTeeName: String { preRoll == nil ? Self.streamTeeName : Self.encodedTeeName }
+
+  /// The name of a stream branch's last element: its network sink, or the `appsink` an RTSP server of the
+  /// process's own is fed from.
+  static let streamSinkName = "stream-sink"
+
+  /// One target's branch of the encoded tee: a leaky queue, so that a slow network drops the stream's
+  /// frames instead of holding the encoder, then the target's parser, muxer or payloader and its sink.
+  ///
+  /// ```
+  /// encoded. ! queue leaky=downstream ! h264parse config-interval=-1 ! rtspclientsink location=…
+  /// encoded. ! queue leaky=downstream ! h264parse config-interval=-1 ! mpegtsmux alignment=7 ! srtsink uri=…
+  /// encoded. ! queue leaky=downstream ! h264parse config-interval=-1 ! flvmux streamable=true ! rtmp2sink location=…
+  /// encoded. ! queue leaky=downstream ! h264parse config-interval=-1 ! hlssink2 location=…/segment%05d.ts …
+  /// encoded. ! queue leaky=downstream ! appsink  → the RTSP server's media (gst-rtsp-server)
+  /// ```
+  static func streamBranch(for target: HVTStreamTarget) -> [HVTElementDescription] {
+    let queue = HVTElementDescription(
+      "queue", name: "stream-queue",
+      ["leaky": "downstream", "max-size-buffers": "0", "max-size-bytes": "0", "max-size-time": "2000000000"])
+    return [queue] + streamOutput(for: target)
+  }
+
+  /// The elements of `target`'s branch after its queue.
+  private static func streamOutput(for target: HVTStreamTarget) -> [HVTElementDescription] {
+    let parser = HVTElementDescription("h264parse", name: "stream-parser", ["config-interval": "-1"])
+    switch target {
+    case .rtspServer:
+      return [
+        HVTElementDescription(
+          "appsink", name: streamSinkName, ["sync": "false", "async": "false", "max-buffers": "30", "drop": "true"])
+      ]
+    case .rtspPush(let url):
+      // Its own payloader (rtph264pay) inside; the parser repeats the parameter sets at every key frame.
+      return [parser, HVTElementDescription("rtspclientsink", name: streamSinkName, ["location": url])]
+    case .srt(let uri):
+      return [
+        parser, HVTElementDescription("mpegtsmux", name: "stream-muxer", ["alignment": "7"]),
+        // The controller reconnects, with its events; srtsink's own retries would hold its thread.
+        HVTElementDescription(
+          "srtsink", name: streamSinkName,
+          [
+            "uri": uri, "wait-for-connection": "false", "auto-reconnect": "false", "sync": "false", "async": "false",
+          ]),
+      ]
+    case .rtmp(let url):
+      return [
+        parser, HVTElementDescription("flvmux", name: "stream-muxer", ["streamable": "true"]),
+        HVTElementDescription("rtmp2sink", name: streamSinkName, ["location": url, "sync": "false", "async": "false"]),
+      ]
+    case .hls(let directory, let segmentDuration, let playlistLength):
+      // hlssink2's `location` is a printf pattern: a % of the folder's own is doubled.
+      let folder = directory.path.replacingOccurrences(of: "%", with: "%%")
+      return [
+        parser,
+        HVTElementDescription(
+          "hlssink2", name: streamSinkName,
+          [
+            "location": "\(folder)/segment%05d.ts",
+            "playlist-location": directory.appendingPathComponent("playlist.m3u8").path,
+            "target-duration": String(segmentDuration), "playlist-length": String(playlistLength),
+            "max-files": String(playlistLength + 2), "send-keyframe-requests": "true",
+          ]),
+      ]
+    }
+  }
+
+  /// The streams as `gst-launch-1.0` words: the streams' encoder after the camera's tee (none with a
+  /// pre-roll, whose encoded tee they share), then one branch per target. An RTSP server of the
+  /// process's own cannot be written as a launch line and is left out.
+  func streamWords(_ targets: [HVTStreamTarget]) -> [String] {
+    streamChains(targets.filter { if case .rtspServer = $0 { false } else { true } }).flatMap { $0.words }
+  }
+
+  /// The streams' chains, each as `gst-launch-1.0` words with what it is: `streams` for the streams'
+  /// encoder (none with a pre-roll), then `stream TARGET` for each target's branch, whose elements are
+  /// named after the target's place in `targets` (`stream1-queue`, …) so that the names stay unique.
+  func streamChains(_ targets: [HVTStreamTarget], namingCapsFilters: Bool = false) -> [(
+    title: String, words: [String]
+  )] {
+    guard !targets.isEmpty else { return [] }
+    var chains: [(title: String, words: [String])] = []
+    if preRoll == nil {
+      let (chain, tee) = streamEncoding
+      chains.append(
+        ("streams", ["\(Self.teeName).", "!"] + Self.launchWords(chain + [tee], namingCapsFilters: namingCapsFilters)))
+    }
+    for (index, target) in targets.enumerated() {
+      let branch = Self.streamBranch(for: target).map { element in
+        let name = element.name ?? element.factory
+        return element.named("stream\(index + 1)-" + (name.hasPrefix("stream-") ? name.dropFirst(7) : name[...]))
+      }
+      chains.append(
+        (
+          "stream \(target)",
+          ["\(streamSourceTeeName).", "!"] + Self.launchWords(branch, namingCapsFilters: namingCapsFilters)
+        ))
+    }
+    return chains
+  }
+}

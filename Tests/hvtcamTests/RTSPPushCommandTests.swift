@@ -1,0 +1,177 @@
+import Foundation
+import MediaInspection
+import Testing
+
+/// A `gst-rtsp-server` RECORD mount on 127.0.0.1 (`Fixtures/rtsp_record_server.py`, through GStreamer's
+/// Python bindings rather than HVTCamera's), which writes each client's stream to a file of its own.
+private struct RTSPRecordServer {
+  /// Why the server cannot run here, or `nil`: `./dev test` installs python3-gi and
+  /// gir1.2-gst-rtsp-server-1.0.
+  static let unavailableReason: String? = {
+    let typelibs = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib")) ?? []).map {
+      "/usr/lib/\($0)/girepository-1.0/GstRtspServer-1.0.typelib"
+    }
+    guard FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/gi") else {
+      return "python3-gi is not installed"
+    }
+    guard typelibs.contains(where: FileManager.default.fileExists(atPath:)) else {
+      return "gir1.2-gst-rtsp-server-1.0 is not installed"
+    }
+    return nil
+  }()
+
+  let process: Subprocess
+  let port: Int
+  /// The files the clients' streams go to are `output.N.ts`.
+  let output: String
+
+  /// Starts the server on `port` (0: a free one) with its mount at `/live`, and waits until it serves.
+  init(port: Int = 0, output: String) async throws {
+    guard let script = Bundle.module.url(forResource: "rtsp_record_server", withExtension: "py") else {
+      throw TestFailure("rtsp_record_server.py is not in the tests' resources")
+    }
+    process = try Subprocess(
+      URL(fileURLWithPath: "/usr/bin/python3"), [script.path, String(port), "/live", output],
+      environment: ProcessInfo.processInfo.environment)
+    let line = try await process.requireStandardErrorLine("the RTSP server listening") { $0.hasPrefix("listening ") }
+    self.port = try #require(Int(line.dropFirst("listening ".count)), "\(line)")
+    self.output = output
+  }
+
+  /// The mount's URL with `scheme` (`rtsp`, `rtspt`: over TCP).
+  func url(_ scheme: String = "rtsp") -> String { "\(scheme)://127.0.0.1:\(port)/live" }
+
+  /// The file client `number`'s stream went to.
+  func file(_ number: Int) -> String { "\(output).\(number).ts" }
+
+  /// Waits until a second of client `number`'s frames (30) reached the server.
+  func waitForFrames(from number: Int) async throws {
+    _ = try await process.requireStandardErrorLine("client \(number)'s frames") { $0 == "receiving \(number)" }
+  }
+
+  /// Kills the server (SIGKILL: it writes every buffer as it comes, so the files are whole up to there;
+  /// under the test runner it did not end on SIGTERM) and waits for its end.
+  func stop() async {
+    process.send(SIGKILL)
+    _ = await process.result()
+  }
+}
+
+/// `hvtcam stream --rtsp-push` into a real RTSP server's RECORD mount, read back by FFmpeg.
+@Suite(
+  "hvtcam stream --rtsp-push", .serialized, .timeLimit(.minutes(2)),
+  .enabled(
+    if: MediaInspector.hasFFprobe && RTSPRecordServer.unavailableReason == nil,
+    "\(RTSPRecordServer.unavailableReason ?? "ffprobe is missing")"))
+struct RTSPPushCommandTests {
+  @Test(
+    "--rtsp-push ANNOUNCEs and RECORDs into a gst-rtsp-server mount: the server's file is H.264 of the camera's size")
+  func push() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let server = try await RTSPRecordServer(output: directory.path("received"))
+    let (stream, urls) = try await StreamCommandTests.startStreaming(["--rtsp-push", server.url(), "--duration", "4"])
+    #expect(urls == [server.url()])
+    try await server.waitForFrames(from: 1)
+    let result = await stream.result()
+    #expect(result.succeeded, "\(result)")
+    await server.stop()
+    #expect(try await StreamCommandTests.probe(server.file(1)) == "h264,640,480")
+    // Four seconds at 30 fps from the key frame the stream started on; a loaded machine may drop some
+    // at the stream's leaky queue, so only half are counted on.
+    let received = try await MediaInspector.probe(server.file(1))
+    #expect((received.decodedFrames ?? 0) >= 60, "frames received: \(received)")
+  }
+
+  @Test("no server on the port, a URL of another scheme: each a clear error, at once")
+  func refused() async throws {
+    let url = "rtspt://127.0.0.1:\(try FreePort.tcp())/live"
+    let refused = try await HVTCam.run(["stream"] + HVTCam.simulated + ["--rtsp-push", url, "--duration", "10"])
+    #expect(refused.status == 1 && refused.standardError.contains("the stream to \(url) failed"), "\(refused)")
+    let wrong = try await HVTCam.run(["stream"] + HVTCam.simulated + ["--rtsp-push", "http://127.0.0.1/live"])
+    #expect(wrong.status == 64 && wrong.standardError.contains("must start with rtsp://"), "\(wrong)")
+  }
+
+  @Test(
+    "an RTSP server that goes away and comes back on its port: the push says so, RECORDs again, and the recording keeps every frame"
+  )
+  func reconnects() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let first = try await RTSPRecordServer(output: directory.path("first"))
+    let movie = directory.path("movie.mp4")
+    let (stream, _) = try await StreamCommandTests.startStreaming(
+      ["--rtsp-push", first.url("rtspt"), "--record", movie, "--duration", "12"])
+    try await first.waitForFrames(from: 1)
+    await first.stop()
+    let lost = try await stream.requireStandardErrorLine("the stream lost") { $0.hasPrefix("stream to rtspt://") }
+    #expect(lost.contains("lost") && lost.contains("trying again in"), "\(lost)")
+    let second = try await RTSPRecordServer(port: first.port, output: directory.path("second"))
+    try await second.waitForFrames(from: 1)
+    let back = try await stream.requireStandardErrorLine("the stream back") { $0.contains(" back after ") }
+    #expect(back.hasPrefix("stream to \(first.url("rtspt")) back after"), "\(back)")
+    let result = await stream.result()
+    #expect(result.succeeded && result.outputLines == [movie], "\(result)")
+    await second.stop()
+    let count = try await MediaInspector.frameCount(movie)
+    #expect(abs(count.frames - 360) <= 1, "the recording has every frame of 12 s: \(count.frames)\n\(count.output)")
+    // The first server was killed a second into the stream, with frames still in its muxer; the second
+    // one took the stream from its return to the end, several seconds.
+    for (file, least) in [(first.file(1), 1), (second.file(1), 60)] {
+      #expect(try await StreamCommandTests.probe(file) == "h264,640,480", "\(file)")
+      let received = try await MediaInspector.probe(file)
+      #expect((received.decodedFrames ?? 0) >= least, "frames received in \(file): \(received)")
+    }
+  }
+}
+
+/// `hvtcam describe` with stream targets: the line it prints runs as `hvtcam stream` would, with the
+/// streams' encoder beside the recording's.
+@Suite(
+  "hvtcam describe with streams", .timeLimit(.minutes(2)),
+  .enabled(
+    if: MediaInspector.hasFFprobe && RTSPRecordServer.unavailableReason == nil,
+    "\(RTSPRecordServer.unavailableReason ?? "ffprobe is missing")"))
+struct DescribeStreamsTests {
+  @Test(
+    "--rtsp-push and --hls: the printed line, run by /bin/sh, records 90 frames, pushes them into the RTSP server and writes a playlist"
+  )
+  func launchLine() async throws {
+    let directory = try TemporaryDirectory(awkwardDirectory)
+    defer { directory.remove() }
+    let server = try await RTSPRecordServer(output: directory.path("received"))
+    let movie = directory.path("movie.mp4")
+    // The engine makes the HLS folder; a launch line cannot.
+    try FileManager.default.createDirectory(atPath: directory.path("hls"), withIntermediateDirectories: false)
+    let described = try await HVTCam.run(
+      ["describe"] + HVTCam.simulated + [
+        "--mode", "video", "--frames", "90", "-o", movie, "--rtsp-push", server.url("rtspt"), "--hls",
+        directory.path("hls"),
+      ])
+    let line = try #require(described.outputLines.first, "\(described)")
+    #expect(described.succeeded && described.outputLines.count == 1, "\(described)")
+    // The recording's encoder and the streams' one; the streams' tee feeds both targets.
+    #expect(line.components(separatedBy: "x264enc").count == 3, "\(line)")
+    #expect(line.components(separatedBy: " streams. ! ").count == 3, "\(line)")
+    let run = try await Subprocess.run(URL(fileURLWithPath: "/usr/bin/timeout"), ["60", "/bin/sh", "-c", line])
+    #expect(run.succeeded, "\(run)")
+    await server.stop()
+    #expect(try await MediaInspector.frameCount(movie).frames == 90)
+    #expect(try await StreamCommandTests.probe(server.file(1)) == "h264,640,480")
+    #expect(try await StreamCommandTests.probe(directory.path("hls/playlist.m3u8")) == "h264,640,480")
+  }
+
+  @Test("--engine lists the streams' encoder and each target's branch, an RTSP server's ending in its appsink")
+  func engine() async throws {
+    let described = try await HVTCam.run(
+      ["describe", "--engine"] + HVTCam.simulated + ["--rtsp", "127.0.0.1:8554/cam", "--srt", "srt://127.0.0.1:9000"])
+    #expect(described.succeeded, "\(described)")
+    let streams = described.outputLines.filter { $0.hasPrefix("stream") }
+    #expect(streams.count == 3, "\(described)")
+    #expect(streams.first?.hasPrefix("streams: t. ! queue name=stream-encoding-queue leaky=downstream") == true)
+    #expect(
+      streams.dropFirst().first?.hasPrefix("stream rtsp://127.0.0.1:8554/cam: streams. ! queue name=stream1-queue")
+        == true && streams.dropFirst().first?.hasSuffix("drop=true") == true, "\(streams)")
+    #expect(streams.last?.contains("! srtsink name=stream2-sink uri=srt://127.0.0.1:9000 ") == true, "\(streams)")
+  }
+}
