@@ -53,7 +53,10 @@ final class CaptureSession: @unchecked Sendable {
     }
     pipeline = Pipeline(named: name)
     let camera = try ElementChain(model.cameraChain, in: pipeline)
-    if camera.first.factoryName == "pipewiresrc" { Self.keepFormat(after: camera.elements[1]) }
+    if camera.first.factoryName == "pipewiresrc", let output = camera.first.staticPad("src") {
+      Self.keepFormat(after: camera.elements[1])
+      ArrivalTimestamps.spaceOut(on: output)
+    }
     let tee = camera.last
     guard let teeSink = tee.staticPad("sink") else {
       throw HVTCameraError.pipelineSetupFailed(.missingPad(element: tee.path, pad: "sink"))
