@@ -83,7 +83,7 @@ final class RecordingBranch: @unchecked Sendable {
   private let bin: Bin
   private let entry: Pad
   private var teePad: Pad?
-  /// The tee ``teePad`` belongs to: the camera's, or a pre-roll's encoded tee.
+  /// The tee ``teePad`` belongs to: the camera's, or the encoded tee of the ``feed``.
   private var feedingTee: Element?
   private let timing = Locked(Timing())
   private let onEvent: @Sendable (Event) -> Void
@@ -95,9 +95,13 @@ final class RecordingBranch: @unchecked Sendable {
   var writtenTags: CaptureTags? { timing.withLock { $0.writtenTags } }
   /// The recording's pauses, which its frames and sound leave out.
   let pauses = RecordingPauses()
-  /// The pre-roll the branch takes encoded video from (linked to its encoded tee), or `nil` for a branch
-  /// on the camera's tee that encodes the frames itself.
-  private let preRoll: PreRollBuffer?
+  /// Where the branch takes encoded video from (a pre-roll's or the streams' encoder's tee), or `nil` for a
+  /// branch on the camera's tee that encodes the frames itself.
+  private let feed: EncodedFeed?
+
+  /// Whether the branch takes encoded video (``EncodedFeed``) rather than the camera's frames: its first
+  /// frame comes encoded, and its thumbnail is made from the file.
+  var takesEncodedVideo: Bool { feed != nil }
 
   /// The frames a stop waits for: a one-frame H.264 movie is valid, but some decoders (`openh264dec`, the
   /// one Debian's plugins-bad ships) output nothing for it.
@@ -107,25 +111,24 @@ final class RecordingBranch: @unchecked Sendable {
   /// reservation's partial file, and with `audio` the sound's chains (``RecordingAudio``). `limit` is the
   /// maximum duration in seconds; `frameInterval` the expected duration of a frame when buffers carry
   /// none. `tags` are given to the muxer (``CaptureTags/write(into:)``), dated with the movie's first
-  /// frame. With `preRoll`, `chain` is the queue and muxer that take its encoded
-  /// video (``HVTPipelineModel/withPreRoll(duration:soundAsked:)``). `onEvent` is called on streaming
-  /// threads.
+  /// frame. With `feed`, `chain` is the queue and muxer that take its encoded video
+  /// (``HVTPipelineModel/encodedRecording(holding:)``). `onEvent` is called on streaming threads.
   init(
-    chain: [HVTElementDescription], audio: HVTPipelineModel.Audio? = nil, preRoll: PreRollBuffer? = nil,
+    chain: [HVTElementDescription], audio: HVTPipelineModel.Audio? = nil, feed: EncodedFeed? = nil,
     file: CaptureFiles.Reservation, name: String, limit: Double, frameInterval: Double, tags: CaptureTags? = nil,
     onEvent: @escaping @Sendable (Event) -> Void
   ) throws {
     self.file = file
     self.tags = tags
     self.onEvent = onEvent
-    self.preRoll = preRoll
+    self.feed = feed
     bin = Bin(name: name)
     let elements = try ElementChain(
-      chain + [HVTPipelineModel.movieFileSink(location: file.partial.path)], in: bin, link: preRoll == nil)
-    if preRoll != nil { try Self.linkEncoded(elements) }
+      chain + [HVTPipelineModel.movieFileSink(location: file.partial.path)], in: bin, link: feed == nil)
+    if feed != nil { try Self.linkEncoded(elements) }
     guard let entry = elements.first.staticPad("sink"), let fileSinkPad = elements.last.staticPad("sink"),
       let encoderPad = bin.element(named: HVTPipelineModel.movieEncoderName)?.staticPad("sink")
-        ?? (preRoll == nil ? nil : entry)
+        ?? (feed == nil ? nil : entry)
     else {
       throw HVTCameraError.pipelineSetupFailed(.missingPad(element: name, pad: "sink"))
     }
@@ -136,13 +139,13 @@ final class RecordingBranch: @unchecked Sendable {
       // queue that takes its encoded frames.
       let feeding =
         bin.element(named: HVTPipelineModel.movieParserName) ?? bin.element(named: HVTPipelineModel.movieEncoderName)
-        ?? (preRoll == nil ? nil : elements.first)
+        ?? (feed == nil ? nil : elements.first)
       guard let muxer = bin.element(named: HVTPipelineModel.muxerName), let video = feeding?.staticPad("src") else {
         throw HVTCameraError.pipelineSetupFailed(.missingPad(element: name, pad: HVTPipelineModel.muxerName))
       }
       self.audio = try RecordingAudio(
         audio, in: bin, muxer: muxer, limit: ClockTime.from(seconds: limit), gate: MuxerGate(holding: video),
-        pauses: pauses, preRoll: preRoll?.sound
+        pauses: pauses, preRoll: feed?.sound
       ) { reason in onEvent(.audioUnavailable(reason: reason)) }
     } else {
       self.audio = nil
@@ -186,8 +189,9 @@ final class RecordingBranch: @unchecked Sendable {
   /// The probe at the branch's entry: rebases timestamps to zero, leaves out the frames of a pause and
   /// closes the timestamps up over it, counts frames and enforces the limit (on the time recorded).
   private func installTimestampProbe(limit limitTime: UInt, fallbackDuration: UInt) {
-    entry.addProbe(preRoll == nil ? .buffer : [.buffer, .eventDownstream]) {
-      [timing, onEvent, pauses, preRoll, weak audio, weak self] pad, info in
+    let encoded = feed != nil
+    entry.addProbe(encoded ? [.buffer, .eventDownstream] : .buffer) {
+      [timing, onEvent, pauses, weak audio, weak self] pad, info in
       if let segment = StreamSegment.set(by: info.event) {
         timing.withLock { $0.segment = segment }
         return .ok
@@ -197,11 +201,13 @@ final class RecordingBranch: @unchecked Sendable {
       // Running time; timestamps are written back in the segment's terms.
       guard let time = segment.runningTime(of: buffer) else { return .drop }
       // Encoded video's offsets are not the driver's sequence numbers.
-      let sequence = preRoll == nil ? buffer.offset : ClockTime.none
+      let sequence = encoded ? ClockTime.none : buffer.offset
       let duration = ClockTime.isValid(buffer.duration) ? buffer.duration : fallbackDuration
       enum Verdict {
         case pass(base: UInt, shift: UInt, first: Bool, enough: Bool, newSecond: Int?, resumed: UInt?)
         case drop(notify: Bool)
+        /// Dropped, and the encoder asked for a key frame to begin the movie with.
+        case askKeyFrame
         case pause(starting: Bool, elapsed: UInt)
       }
       // With sound, the movie starts no earlier than one frame before it (the frame of the moment can be
@@ -209,7 +215,12 @@ final class RecordingBranch: @unchecked Sendable {
       let sound = audio?.firstSound
       let verdict = timing.withLock { timing -> Verdict in
         if timing.limitReached || timing.failed { return .drop(notify: false) }
-        if timing.base == nil, let sound, time &+ duration <= sound { return .drop(notify: false) }
+        // Encoded video begins with a key frame: one from before the sound is left out, and the encoder
+        // is asked for another.
+        if timing.base == nil, encoded, buffer.isDeltaUnit { return .drop(notify: false) }
+        if timing.base == nil, let sound, time &+ duration <= sound {
+          return encoded ? .askKeyFrame : .drop(notify: false)
+        }
         let first = timing.base == nil
         var shift: UInt = 0
         var resumed: UInt?
@@ -217,7 +228,7 @@ final class RecordingBranch: @unchecked Sendable {
         // that plays (``minimumFrames``).
         if timing.summary.frames >= Self.minimumFrames {
           // After a pre-roll the frames are encoded: the movie goes on again with a key frame.
-          switch pauses.frame(at: time, canResume: preRoll == nil || !buffer.isDeltaUnit) {
+          switch pauses.frame(at: time, canResume: !encoded || !buffer.isDeltaUnit) {
           case .leaveOut(let starting):
             // The driver's sequence goes on through a pause: the frames left out are not lost.
             if ClockTime.isValid(sequence) { timing.summary.lastSequence = sequence }
@@ -256,6 +267,9 @@ final class RecordingBranch: @unchecked Sendable {
       case .drop(let notify):
         if notify { onEvent(.limitReached) }
         return .drop
+      case .askKeyFrame:
+        _ = pad.requestKeyFrame()
+        return .drop
       case .pause(let starting, let elapsed):
         audio?.videoReached(time &+ duration)
         if starting { onEvent(.paused(elapsed: ClockTime.seconds(elapsed))) }
@@ -277,7 +291,7 @@ final class RecordingBranch: @unchecked Sendable {
         if first {
           // The movie's first frame, kept (a reference) for its thumbnail until the controller takes it;
           // one from a pre-roll is encoded, and the thumbnail is made from the file instead.
-          if preRoll == nil, let frame = info.buffer, let caps = pad.currentCaps {
+          if !encoded, let frame = info.buffer, let caps = pad.currentCaps {
             let kept = frame.retained()
             timing.withLock { $0.firstFrame = (kept, caps) }
           }
@@ -318,21 +332,27 @@ final class RecordingBranch: @unchecked Sendable {
     // linked and given the newest frame that went through the tee; the camera's next frame follows it.
     // After a pre-roll, the encoded tee's input is held the same way, and the pad is given every frame
     // the pre-roll kept. The tee gives a new pad the stream's sticky events (caps, segment), which
-    // precede those frames.
-    if let preRoll {
+    // precede those frames. On the streams' encoder, the movie begins with the key frame the encoder is
+    // asked for once the pad is linked.
+    switch feed {
+    case .preRoll(let preRoll):
       try preRoll.withKept { try link(to: preRoll.tee, in: session, leading: $0) }
       // The pre-roll's sound follows, cut at the movie's first frame, which the video's link has set.
       if silence == nil, let audio, let reason = audio.linkToPreRoll() {
         audio.detach()
         onEvent(.audioUnavailable(reason: reason))
       }
-    } else if let teeSink = session.tee.staticPad("sink") {
+    case .streams(let encoder):
+      try link(to: encoder.tee, in: session, leading: [])
+      _ = entry.requestKeyFrame()
+    case nil:
+      guard let teeSink = session.tee.staticPad("sink") else {
+        remove(from: session)
+        throw HVTCameraError.pipelineSetupFailed(.missingPad(element: session.tee.path, pad: "sink"))
+      }
       try teeSink.withStreamLock {
         try link(to: session.tee, in: session, leading: session.tap.latest.map { [$0.buffer] } ?? [])
       }
-    } else {
-      remove(from: session)
-      throw HVTCameraError.pipelineSetupFailed(.missingPad(element: session.tee.path, pad: "sink"))
     }
   }
 
@@ -394,11 +414,11 @@ final class RecordingBranch: @unchecked Sendable {
   /// Ends the movie's sound where it is: for a microphone that failed, or a drain that waits for one.
   func endAudio() { audio?.forceEnd() }
 
-  /// Pauses the movie or lets it go on, from the next frame (``RecordingPauses``). After a pre-roll, whose
-  /// frames are encoded, a resume asks the encoder for a key frame, with which the movie goes on.
+  /// Pauses the movie or lets it go on, from the next frame (``RecordingPauses``). On encoded video (a
+  /// ``feed``), a resume asks the encoder for a key frame, with which the movie goes on.
   func setPaused(_ paused: Bool) {
     pauses.request(paused: paused)
-    if !paused, preRoll != nil { entry.requestKeyFrame() }
+    if !paused, feed != nil { entry.requestKeyFrame() }
   }
 
   /// Whether the branch holds enough frames for a stop to make a movie that plays, or reached its limit.

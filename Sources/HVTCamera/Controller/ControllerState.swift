@@ -258,11 +258,15 @@ extension HVTCameraController {
     var whenThumbnailMade: (() -> Void)?
     /// Watches a drain's progress, or a stop waiting for its frames.
     var timer: DispatchSourceTimer?
+    /// The streams' encoder the movie takes its video from (``EncodedFeed/streams(_:)``): it runs until
+    /// the branch is removed, also when the last stream stops first.
+    let streamEncoder: StreamEncoder?
 
-    init(request: RecordingRequest, branch: RecordingBranch, session: CaptureSession) {
+    init(request: RecordingRequest, branch: RecordingBranch, session: CaptureSession, streamEncoder: StreamEncoder?) {
       self.request = request
       self.branch = branch
       self.session = session
+      self.streamEncoder = streamEncoder
     }
   }
 }

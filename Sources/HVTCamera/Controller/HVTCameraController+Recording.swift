@@ -128,15 +128,20 @@ extension HVTCameraController {
       state.pendingRecording = request
       return
     }
+    // With a pre-roll, the movie takes its encoded video; else, while streams run, the streams' encoder's:
+    // one encoder for the movie and the streams.
+    let streamEncoder = session.preRoll == nil ? state.streamEncoder : nil
+    let onStreams = streamEncoder.flatMap { encoder in session.model.recordingOnStreams.map { (encoder, $0) } }
+    let feed = session.preRoll.map(EncodedFeed.preRoll) ?? onStreams.map { EncodedFeed.streams($0.0) }
     let branch: RecordingBranch
     do {
       let controller = WeakReference(self)
       let id = request.id
       branch = try RecordingBranch(
-        chain: session.model.recording,
+        chain: onStreams?.1 ?? session.model.recording,
         // After a pre-roll whose microphone failed or did not start, the movie is silent.
         audio: session.preRoll.map { $0.sound?.isRunning ?? false } ?? true ? session.model.audio : nil,
-        preRoll: session.preRoll, file: request.file,
+        feed: feed, file: request.file,
         name: state.draining.isEmpty ? "recording" : "recording\(id)",
         limit: request.limit,
         frameInterval: 1 / session.model.configuration.frameRate.framesPerSecond,
@@ -152,7 +157,7 @@ extension HVTCameraController {
       return deliver(.failure(HVTCameraError(error)), to: request.destination)
     }
     branch.pauses.request(paused: read(\.recordingPaused))
-    let recording = Recording(request: request, branch: branch, session: session)
+    let recording = Recording(request: request, branch: branch, session: session, streamEncoder: onStreams?.0)
     state.recording = recording
     if let reason = session.model.audioUnavailableReason { publish(.audioUnavailable(reason: reason)) }
     lightTorch(on: session)
@@ -180,6 +185,7 @@ extension HVTCameraController {
         turnTorchOff()
       }
       state.draining.removeAll { $0 === recording }
+      if let encoder = recording.streamEncoder { releaseStreamEncoder(encoder, of: recording.session) }
       deliver(.failure(HVTCameraError(error)), to: recording.request.destination)
       continueStopping()
     }
@@ -328,7 +334,7 @@ extension HVTCameraController {
     makeThumbnail(for: recording) { self.thumbnail(of: first.buffer, caps: first.caps, on: recording.session) }
   }
 
-  /// Makes the thumbnail of a movie whose first frame came encoded, from a pre-roll: from its complete
+  /// Makes the thumbnail of a movie whose first frame came encoded (``EncodedFeed``): from its complete
   /// file (``FileThumbnail``), before it is delivered.
   private func makeFileThumbnail(of recording: Recording) {
     let (file, size) = (recording.request.file.partial, read(\.settings.thumbnailMaximumDimension))
@@ -361,7 +367,7 @@ extension HVTCameraController {
   /// if it is still being made), then removes the branch.
   private func complete(_ recording: Recording) {
     recording.finished = true
-    if recording.session.preRoll != nil, recording.thumbnail == nil { makeFileThumbnail(of: recording) }
+    if recording.branch.takesEncodedVideo, recording.thumbnail == nil { makeFileThumbnail(of: recording) }
     guard recording.makingThumbnail else { return deliverComplete(recording) }
     recording.whenThumbnailMade = { self.deliverComplete(recording) }
   }
@@ -416,6 +422,7 @@ extension HVTCameraController {
           "recording branch removed (\(recording.stopReason?.rawValue ?? "?")): \(recording.branch.summary.frames) frames",
           object: session.pipeline)
         self.state.draining.removeAll { $0 === recording }
+        if let encoder = recording.streamEncoder { self.releaseStreamEncoder(encoder, of: session) }
         self.continueStopping()
       }
     }

@@ -210,16 +210,24 @@ extension HVTCameraController {
     stream.answer(.failure(HVTCameraError.streamFailed(target: stream.target.description, reason: "stopped")))
     let (branch, server, session) = (stream.branch, stream.server, state.session)
     stream.branch = nil
-    let encoder = state.streams.isEmpty ? state.streamEncoder : nil
-    if encoder != nil { state.streamEncoder = nil }
     worker.async {
-      if let session {
-        branch?.remove(from: session)
-        encoder?.remove(from: session)
-      }
+      if let session { branch?.remove(from: session) }
       server?.stop()
     }
+    if let encoder = state.streamEncoder, let session { releaseStreamEncoder(encoder, of: session) }
     if announcing { publish(.streamStopped(stream.target)) }
+  }
+
+  /// Stops the streams' encoder once nothing takes its video any more: no stream, and no recording
+  /// (``EncodedFeed/streams(_:)``) that is still in the pipeline. Its removal follows the branches'
+  /// on the worker.
+  func releaseStreamEncoder(_ encoder: StreamEncoder, of session: CaptureSession) {
+    let recordings = ([state.recording] + state.draining).compactMap { $0 }
+    guard state.streamEncoder === encoder, state.streams.isEmpty,
+      !recordings.contains(where: { $0.streamEncoder === encoder })
+    else { return }
+    state.streamEncoder = nil
+    worker.async { encoder.remove(from: session) }
   }
 
   /// The camera stops: the streams' branches and encoder go with its pipeline. With `ending` (the

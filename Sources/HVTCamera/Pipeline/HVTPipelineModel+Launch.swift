@@ -5,12 +5,18 @@ extension HVTPipelineModel {
   /// mode the recording branch writes the movie to `output`. With `frames`, the source stops after that
   /// many frames (`num-buffers`) and `-e` makes the muxer finalize the file, so the command ends by itself.
   /// With `streams`, the stream branches follow, as ``HVTCameraController/startStreaming(to:)`` adds them:
-  /// the streams' encoder (or the pre-roll's encoded tee) and each target's muxer and sink; an RTSP server
-  /// of the process's own (gst-rtsp-server) has no launch syntax and is left out.
+  /// the streams' encoder (or the pre-roll's encoded tee) and each target's muxer and sink, and in `.video`
+  /// mode the movie takes the streams' encoded video, as a recording made while streaming does; an RTSP
+  /// server of the process's own (gst-rtsp-server) has no launch syntax and is left out.
   public func launchCommand(
     mode: HVTCameraController.CameraCaptureMode, output: String, frames: Int?, streams: [HVTStreamTarget] = []
   ) -> String {
-    (["gst-launch-1.0", "-e"] + launchWords(mode: mode, output: output, frames: frames) + streamWords(streams))
+    // An RTSP server of the process's own cannot be written as a launch line.
+    var streams = streamChains(streams.filter { if case .rtspServer = $0 { false } else { true } })
+    // The streams' encoder comes before a movie that takes its video: its tee must be named first.
+    let encoder = preRoll == nil && mode == .video && !streams.isEmpty ? streams.removeFirst().words : nil
+    let words = launchWords(mode: mode, output: output, frames: frames, streamEncoder: encoder)
+    return (["gst-launch-1.0", "-e"] + words + streams.flatMap(\.words))
       .map(LaunchQuoting.shellWord).joined(separator: " ")
   }
 
@@ -21,7 +27,10 @@ extension HVTPipelineModel {
   }
 
   /// The description's words, each quoted for `gst-launch-1.0` syntax.
-  private func launchWords(mode: HVTCameraController.CameraCaptureMode, output: String, frames: Int?) -> [String] {
+  /// With `streamEncoder` (the streams' encoder's words), the movie takes the streams' encoded video.
+  private func launchWords(
+    mode: HVTCameraController.CameraCaptureMode, output: String, frames: Int?, streamEncoder: [String]? = nil
+  ) -> [String] {
     var words: [String] = []
     var camera = cameraChain
     if let frames {
@@ -37,7 +46,8 @@ extension HVTPipelineModel {
       let sink = HVTElementDescription("filesink", name: "file", ["location": output])
       words += ["\(Self.teeName).", "!"] + Self.launchWords([queue] + encoder + [sink])
     case .video:
-      words += preRollWords() + ["\(recordingTeeName).", "!"] + Self.launchWords(recordingBranch(location: output))
+      let recording = recordingBranch(location: output, onStreams: streamEncoder != nil)
+      words += preRollWords() + (streamEncoder ?? []) + ["\(recording.tee).", "!"] + Self.launchWords(recording.chain)
       if let sound = launchedSound(frames: frames) { words += sound }
     }
     return words
@@ -62,14 +72,15 @@ extension HVTPipelineModel {
   /// the moment, taken at the tee's sink pad, is pushed), and the recording branch the engine adds to the
   /// tee while recording, writing `movie`, with its sound (the microphone's bin, which joins the camera
   /// pipeline while recording, into the muxer); with a pre-roll, the encoding that runs all the time up to
-  /// the encoded tee, which the recording branch starts from. Shows what runs; unlike
+  /// the encoded tee, which the recording branch starts from (with `streams`, the streams' tee). Shows what runs; unlike
   /// ``launchCommand(mode:output:frames:streams:)`` it cannot be pasted as one command. With `streams`, the
   /// streams' encoder (none with a pre-roll) and each target's branch follow, an RTSP server's ending in
   /// the `appsink` its media is fed from.
   public func engineDescription(movie: String, streams: [HVTStreamTarget] = []) -> String {
     let words = { (chain: [HVTElementDescription]) in Self.launchWords(chain, namingCapsFilters: true) }
     let camera = words(cameraChain) + ["\(Self.teeName).", "!"] + words(preview)
-    let recording = ["\(recordingTeeName).", "!"] + words(recordingBranch(location: movie))
+    let branch = recordingBranch(location: movie, onStreams: !streams.isEmpty)
+    let recording = ["\(branch.tee).", "!"] + words(branch.chain)
     let sound = audio.map { [("sound", words($0.source + $0.encoding) + ["!", "\(Self.muxerName)."])] } ?? []
     let preRoll = self.preRoll.map { _ in [("pre-roll", preRollWords(namingCapsFilters: true))] } ?? []
     let streams = streamChains(streams, namingCapsFilters: true).map { ($0.title, $0.words) }

@@ -23,19 +23,25 @@ extension HVTPipelineModel {
   /// muxer start needs. With sound, the microphone runs all the time too, up to a tee of its own
   /// (``PreRollSound``), and each recording encodes the sound it takes from there.
   func withPreRoll(duration: Double) -> HVTPipelineModel {
-    guard let muxer = recording.firstIndex(where: { $0.name == Self.muxerName }) else { return self }
+    guard let encoded = encodedRecording(holding: Int((duration + 5).rounded(.up))) else { return self }
     var model = self
-    let seconds = Int((duration + 5).rounded(.up))
     var encoding = self.encoding
     encoding[0] = encoding[0].named("pre-roll-queue")
     model.preRoll = PreRoll(duration: duration, encoding: encoding)
-    model.recording = [
+    model.recording = encoded
+    return model
+  }
+
+  /// The recording chain of a movie that takes encoded video from a tee (a pre-roll's, or the streams'
+  /// encoder's): a queue that holds `seconds`, then the muxer. `nil` when the recording has no muxer.
+  func encodedRecording(holding seconds: Int) -> [HVTElementDescription]? {
+    guard let muxer = recording.first(where: { $0.name == Self.muxerName }) else { return nil }
+    return [
       HVTElementDescription(
         "queue", name: "recording-queue",
         ["max-size-buffers": "0", "max-size-bytes": "0", "max-size-time": String(UInt64(seconds) * 1_000_000_000)]),
-      recording[muxer],
+      muxer,
     ]
-    return model
   }
 
   /// The recording chain up to its muxer — `queue ! videoconvert ! [caps !] <encoder> [! <parser>]` —
@@ -57,6 +63,15 @@ extension HVTPipelineModel {
       + Self.launchWords(preRoll.encoding + [Self.encodedTee], namingCapsFilters: namingCapsFilters)
   }
 
-  /// The tee a recording branch starts from: the encoded tee with a pre-roll, else the camera's.
-  var recordingTeeName: String { preRoll == nil ? Self.teeName : Self.encodedTeeName }
+  /// The recording branch as it starts from its tee, writing `location`: from the camera's tee with an
+  /// encoder of its own; with a pre-roll, from the encoded tee; without one but `onStreams` (the streams'
+  /// encoder runs), from the streams' tee (``recordingOnStreams``), so that the movie and the streams
+  /// share one encoder.
+  func recordingBranch(location: String, onStreams: Bool) -> (tee: String, chain: [HVTElementDescription]) {
+    if preRoll != nil { return (Self.encodedTeeName, recordingBranch(location: location)) }
+    if onStreams, let chain = recordingOnStreams {
+      return (Self.streamTeeName, chain + [Self.movieFileSink(location: location)])
+    }
+    return (Self.teeName, recordingBranch(location: location))
+  }
 }

@@ -4,23 +4,36 @@ extension HVTPipelineModel {
   /// The name of the tee the streams link to when no pre-roll's encoder runs (``streamEncoding``).
   static let streamTeeName = "streams"
 
-  /// The one encoder every stream shares without a pre-roll: the movies' encoding (``encoding``) behind a
-  /// leaky queue of its own, so that an encoder that falls behind drops the streams' frames, never the
-  /// preview's or a recording's, up to the streams' tee. Its elements are named `stream-encoding-…`
-  /// (`stream-encoding-encoder`, …), apart from a recording's.
+  /// The one encoder every stream shares without a pre-roll, and every recording made while it runs: the
+  /// movies' encoding (``encoding``, its queue as a recording's: a recording on it keeps every frame), up
+  /// to the streams' tee. Its elements are named `stream-encoding-…` (`stream-encoding-encoder`, …).
   ///
   /// ```
-  /// t. ! queue leaky=downstream ! videoconvert ! <encoder> ! h264parse ! tee name=streams
+  /// t. ! queue ! videoconvert ! <encoder> ! h264parse ! video/x-h264,stream-format=avc,alignment=au ! tee name=streams
   /// ```
   var streamEncoding: (chain: [HVTElementDescription], tee: HVTElementDescription) {
     var chain = encoding.map { element in
       element.name.map { element.named("stream-encoding-" + ($0.split(separator: "-").last ?? "")) } ?? element
     }
-    chain[0] = HVTElementDescription(
-      "queue", name: "stream-encoding-queue",
-      ["leaky": "downstream", "max-size-buffers": "0", "max-size-bytes": "0", "max-size-time": "1000000000"])
+    if let caps = Self.muxedCaps[chain.last?.factory ?? ""] {
+      chain.append(.capsFilter(caps, name: "stream-encoding-output"))
+    }
     return (chain, HVTElementDescription("tee", name: Self.streamTeeName, ["allow-not-linked": "true"]))
   }
+
+  /// What the streams' encoder gives its tee, by parser: the form the movie muxers take (`mp4mux`,
+  /// `qtmux`, `matroskamux`), so that a recording can link to the tee whatever the first stream asked
+  /// for (an SRT stream's `mpegtsmux` wants `byte-stream`, which the parser would otherwise settle on);
+  /// each stream's own parser turns it into what its target takes.
+  static let muxedCaps = [
+    "h264parse": "video/x-h264,stream-format=avc,alignment=au",
+    "h265parse": "video/x-h265,stream-format=hvc1,alignment=au",
+  ]
+
+  /// The recording chain of a movie made while the streams' encoder runs (without a pre-roll): a queue and
+  /// the muxer after the streams' tee, as after a pre-roll's encoded tee. The queue holds what a slow
+  /// muxer start needs.
+  var recordingOnStreams: [HVTElementDescription]? { encodedRecording(holding: 5) }
 
   /// The tee the streams' branches start from: the pre-roll's encoded tee when there is a pre-roll, else
   /// the streams' own (``streamEncoding``).
@@ -89,13 +102,6 @@ extension HVTPipelineModel {
           ]),
       ]
     }
-  }
-
-  /// The streams as `gst-launch-1.0` words: the streams' encoder after the camera's tee (none with a
-  /// pre-roll, whose encoded tee they share), then one branch per target. An RTSP server of the
-  /// process's own cannot be written as a launch line and is left out.
-  func streamWords(_ targets: [HVTStreamTarget]) -> [String] {
-    streamChains(targets.filter { if case .rtspServer = $0 { false } else { true } }).flatMap { $0.words }
   }
 
   /// The streams' chains, each as `gst-launch-1.0` words with what it is: `streams` for the streams'
