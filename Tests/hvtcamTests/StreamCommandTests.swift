@@ -64,6 +64,49 @@ struct StreamCommandTests {
     #expect(result.succeeded, "\(result)")
   }
 
+  /// Packets `ffmpeg` reads from `url` over RTSP/TCP in `seconds` (copied, not decoded), bounded to 30 s.
+  static func packetsRead(from url: String, seconds: Int) async throws -> Int {
+    let read = try await MediaInspector.run(
+      "timeout",
+      [
+        "30", "ffmpeg", "-v", "error", "-rtsp_transport", "tcp", "-i", url, "-t", String(seconds), "-c", "copy", "-f",
+        "framemd5", "-",
+      ])
+    return read.output.split(separator: "\n").filter { !$0.hasPrefix("#") && $0.contains(",") }.count
+  }
+
+  @Test(
+    "--rtsp with --record: 1, then 16 clients at once each receive frames while a client that stopped reading holds nothing up, and the movie has every frame"
+  )
+  func manyClients() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let movie = directory.path("movie.mp4")
+    let (stream, urls) = try await Self.startStreaming(
+      ["--rtsp", "127.0.0.1:0/cam", "--record", movie, "--duration", "12"])
+    let url = try #require(urls.first)
+    #expect(try await Self.packetsRead(from: url, seconds: 1) >= 15)
+    // A client that reads no more: FFmpeg stopped (SIGSTOP) once it plays, its socket left unread.
+    let stalled = try Subprocess(
+      URL(fileURLWithPath: "/usr/bin/timeout"),
+      ["-s", "KILL", "60", "ffmpeg", "-rtsp_transport", "tcp", "-i", url, "-c", "copy", "-f", "null", "-"],
+      environment: ProcessInfo.processInfo.environment)
+    defer { stalled.send(SIGKILL) }
+    _ = try await stalled.requireStandardErrorLine("FFmpeg's output") { $0.hasPrefix("Output #0") }
+    stalled.send(SIGSTOP)
+    let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+      for _ in 0..<16 { group.addTask { try await Self.packetsRead(from: url, seconds: 2) } }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    // Two seconds at 30 fps each; sixteen FFmpeg processes on a loaded machine may start late or fall
+    // behind, so a third is counted on.
+    #expect(counts.count == 16 && counts.allSatisfy { $0 >= 20 }, "packets read by each client: \(counts)")
+    let result = await stream.result()
+    #expect(result.succeeded, "\(result)")
+    let count = try await MediaInspector.frameCount(movie)
+    #expect(abs(count.frames - 360) <= 1, "the recording has every frame of 12 s: \(count.frames)")
+  }
+
   @Test("--srt as a listener is read by ffprobe; --hls writes a playlist ffprobe reads; --record's movie is whole")
   func srtListenerHLSAndRecord() async throws {
     let directory = try TemporaryDirectory()
