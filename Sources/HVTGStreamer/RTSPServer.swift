@@ -9,9 +9,9 @@ import Synchronization
 /// The server runs on a GLib main loop of its own, on a thread of its own; ``stop()`` disconnects the
 /// clients and ends it.
 public final class RTSPServer: @unchecked Sendable {
-  /// Called when a mount's media is made (for its first client), with the media's `appsrc` (named
-  /// `src`), on the server's thread.
-  public typealias MediaHandler = @Sendable (_ source: Element) -> Void
+  /// Called when a mount's media is made (for its first client), with the media's bin (the elements of
+  /// the launch description, found by their names), on the server's thread.
+  public typealias MediaHandler = @Sendable (_ media: Bin) -> Void
 
   private let server: UnsafeMutablePointer<GstRTSPServer>
   private let context: OpaquePointer
@@ -80,9 +80,9 @@ public final class RTSPServer: @unchecked Sendable {
   /// The port the server listens on. Wraps `gst_rtsp_server_get_bound_port`.
   public var port: Int { Int(gst_rtsp_server_get_bound_port(server)) }
 
-  /// Serves `launch` at `path` (e.g. `/cam`): a `gst-launch-1.0` description in brackets that starts with
-  /// `appsrc name=src` and ends in payloaders named `pay0`, `pay1`…, one media shared by every client;
-  /// `onMedia` is called with the `appsrc` of each media made. With `user` and `password`, clients must
+  /// Serves `launch` at `path` (e.g. `/cam`): a `gst-launch-1.0` description in brackets that ends in
+  /// payloaders named `pay0`, `pay1`… (a live source, or an `appsrc` the process feeds), one media shared
+  /// by every client; `onMedia` is called with the bin of each media made (`gst_rtsp_media_get_element`). With `user` and `password`, clients must
   /// give them (HTTP basic authentication); without, anyone may watch. Wraps
   /// `gst_rtsp_media_factory_set_launch`, `gst_rtsp_media_factory_set_shared`,
   /// `gst_rtsp_mount_points_add_factory`, the factory's `media-configure` signal and `GstRTSPAuth`.
@@ -100,10 +100,7 @@ public final class RTSPServer: @unchecked Sendable {
       ) -> Void
     let callback: Callback = { _, media, data in
       guard let media, let data, let element = gst_rtsp_media_get_element(media) else { return }
-      defer { gst_object_unref(element) }
-      let bin = UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstBin.self)
-      guard let source = gst_bin_get_by_name(bin, "src") else { return }
-      CallbackContext<MediaHandler>.callback(from: data)(Element(adopting: source))
+      CallbackContext<MediaHandler>.callback(from: data)(Bin(adopting: element))
     }
     g_signal_connect_data(
       factory, "media-configure", unsafeBitCast(callback, to: GCallback.self), CallbackContext.retained(onMedia),

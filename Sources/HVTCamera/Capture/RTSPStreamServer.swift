@@ -8,8 +8,9 @@ import HVTGStreamer
 /// pipeline is rebuilt, and the frames come again when the new branch runs.
 ///
 /// Each media plays on its own pipeline's clock: a frame is pushed with its times moved onto that
-/// clock, by the offset between the two taken at the first frame the media gets (a key frame, asked of
-/// the encoder when the media starts playing and when a client sends `PLAY`).
+/// clock, by the least offset between the two seen since the media's first frame (a key frame, asked of
+/// the encoder when the media starts playing and when a client sends `PLAY`): frames keep their
+/// spacing, and none is stamped later than it arrived.
 final class RTSPStreamServer: @unchecked Sendable {
   private struct Media {
     let source: Element
@@ -40,7 +41,8 @@ final class RTSPStreamServer: @unchecked Sendable {
     let media = self.media
     let keyFrameRequest = self.keyFrameRequest
     server.mount(path: path, launch: Self.mediaLaunch, credentials: credentials.map { ($0.user, $0.password) }) {
-      source in
+      bin in
+      guard let source = bin.element(named: "src") else { return }
       media.withLock { $0.append(Media(source: source, offset: nil)) }
       keyFrameRequest.withLock { $0 }?()
     }
@@ -60,10 +62,11 @@ final class RTSPStreamServer: @unchecked Sendable {
           // Not yet playing (no client has sent PLAY): nothing to push, and the times are set later. No
           // longer playing (its last client left): the media is done with, and will not play again.
           guard let now = item.source.runningTime else { return item.offset == nil ? item : nil }
-          if item.offset == nil {
-            guard !buffer.isDeltaUnit else { return item }
-            item.offset = Int64(now) - Int64(buffer.presentationTime)
-          }
+          // The frame's age on arrival: the offset is the least seen, so that no frame is stamped later
+          // than it reached the media (a first frame that came late would hold every later one back).
+          let arrival = Int64(now) - Int64(buffer.presentationTime)
+          if item.offset == nil, buffer.isDeltaUnit { return item }
+          item.offset = min(item.offset ?? arrival, arrival)
           do {
             try item.source.pushSample(Sample(buffer: buffer.shifted(by: item.offset ?? 0), caps: caps))
             return item
