@@ -52,6 +52,12 @@ struct BenchOptions {
   var controls = false
   /// `preview` child: record, change the flash and take stills while the preview runs.
   var activity = false
+  /// `stream-record` child: wait for `SIGUSR1` (the parent's clients play) before recording.
+  var waitsForClients = false
+  /// `stream-latency` child: who serves the stream, `ours` or `test-launch`.
+  var engine = "ours"
+  /// `stream-latency` child: how many times the brightness is turned up or back.
+  var toggles = 10
 
   /// Parses the arguments; throws `UsageError` for anything it does not know.
   init(_ arguments: [String]) throws {
@@ -91,6 +97,9 @@ struct BenchOptions {
       case "--silent": silent = true
       case "--controls": controls = true
       case "--activity": activity = true
+      case "--wait-for-clients": waitsForClients = true
+      case "--engine": engine = try value(argument)
+      case "--toggles": toggles = try number(argument)
       case "-h", "--help": throw UsageError(Self.usage, exitCode: 0)
       default: throw UsageError("hvtcam-bench: unknown option '\(argument)' (see hvtcam-bench --help)")
       }

@@ -37,6 +37,8 @@ struct BenchPlan: Codable, Sendable {
   /// Seconds of the longer pre-roll the pre-roll row sets against one of a second (none: no such row;
   /// absent from older reports).
   var preRollSeconds: Int? = nil
+  /// The streaming rows, at the first size (none: no such rows; absent from older reports).
+  var streaming: Streaming? = nil
 
   /// Rounds and seconds of the preview-window rows, at the first size.
   struct PreviewWindow: Codable, Sendable {
@@ -44,6 +46,18 @@ struct BenchPlan: Codable, Sendable {
     var rounds: Int
     /// Seconds each engine shows the preview for.
     var seconds: Int
+  }
+
+  /// How the streaming rows measure: their CPU rows take `cpuFrames` and `cpuRepetitions`.
+  struct Streaming: Codable, Sendable {
+    /// The client counts whose recordings are checked for lost frames (1 is the CPU rows' own).
+    var clients: [Int]
+    /// Frames of the recordings with more than one client.
+    var clientFrames: Int
+    /// Rounds of the latency rows; each runs both engines, alternating which goes first.
+    var latencyRounds: Int
+    /// Brightness changes per engine and round.
+    var toggles: Int
   }
 
   /// The preview-window rows' plan (none for an old report).
@@ -55,14 +69,16 @@ struct BenchPlan: Codable, Sendable {
     cpuShortFrames: 30, cpuRepetitions: 5, concurrentCameras: [1, 2, 4], concurrentSeconds: 5, soakStills: 200,
     soakRecordings: 20,
     crashAfterSeconds: 3, crashRepetitions: 2, previewWindow: PreviewWindow(rounds: 6, seconds: 4),
-    driftFrames: 18_000, preRollSeconds: 11)
+    driftFrames: 18_000, preRollSeconds: 11,
+    streaming: Streaming(clients: [1, 4, 16], clientFrames: 300, latencyRounds: 4, toggles: 10))
 
   /// The smoke run: every row, once, 1280x720 only; about a minute in a release build.
   static let quick = BenchPlan(
     resolutions: ["1280x720"], rounds: 1, burst: 5, recordingSeconds: 1, cpuFrames: 60, cpuShortFrames: 30,
     cpuRepetitions: 1,
     concurrentCameras: [1, 2, 4], concurrentSeconds: 1, soakStills: 10, soakRecordings: 2, crashAfterSeconds: 2,
-    crashRepetitions: 1, previewWindow: PreviewWindow(rounds: 1, seconds: 2), preRollSeconds: 2)
+    crashRepetitions: 1, previewWindow: PreviewWindow(rounds: 1, seconds: 2), preRollSeconds: 2,
+    streaming: Streaming(clients: [1, 4, 16], clientFrames: 60, latencyRounds: 1, toggles: 4))
 
   /// The real-camera rows (`--camera`), under emulation in the VM tier: 640x480 only, four rounds.
   static let realCamera = BenchPlan(

@@ -38,6 +38,10 @@ struct BenchRun {
       rows += try MemoryRows(resolution: resolution, plan: plan, directory: directory).run(log: log)
       rows += try CrashRows(resolution: resolution, plan: plan, directory: directory).run(log: log)
     }
+    if let streaming = plan.streaming, let resolution = plan.resolutions.first {
+      rows += try StreamRows(resolution: resolution, plan: plan, streaming: streaming, directory: directory).run(
+        log: log)
+    }
     if let seconds = plan.preRollSeconds {
       rows += try PreRollRows(directory: directory, longSeconds: seconds).run(log: log)
     }

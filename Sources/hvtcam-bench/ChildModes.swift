@@ -9,7 +9,7 @@ struct ChildReport: Codable, Sendable {
   /// `concurrent`: CPU time of the whole process over the recording window, in percent of one core.
   var cpuPercent: Double?
   /// `concurrent`: each camera's recording frames lost (frames the camera would have made in real time
-  /// but did not) and preview frames lost (by timestamps).
+  /// but did not) and preview frames lost (by timestamps). `stream-record`: the recording's.
   var recordingLost: [Int]?
   /// `concurrent`: see `recordingLost`.
   var previewLost: [Int]?
@@ -21,6 +21,9 @@ struct ChildReport: Codable, Sendable {
   var preRollBytes: Int?
   /// `pre-roll`: the seconds of video it holds then.
   var preRollSeconds: Double?
+  /// `stream-latency`: the time from each change of the camera's brightness to the client's first frame
+  /// showing it, in milliseconds.
+  var latencies: [Double]?
 
   static let prefix = "RESULT "
 
@@ -55,6 +58,8 @@ enum ChildMode {
     case "crash": try crash(options)
     case "preview": try preview(options)
     case "camerabin-preview": try camerabinPreview(options)
+    case "stream-record": try streamRecord(options)
+    case "stream-latency": try streamLatency(options)
     default: throw BenchError.failed("unknown child mode \(options.child ?? "")")
     }
     // Releases GStreamer's state, so that GST_TRACERS=leaks can report what is still alive.

@@ -41,6 +41,23 @@ enum Targets {
             met: ours.max == 0,
             measured: String(format: "%.0f lost in total over %d runs", ours.values.reduce(0, +), ours.count)))
       }
+      ratioTarget("stream-cpu", "record + RTSP stream + preview ≤ 1.05× the CPU of recording alone", 1.05, resolution)
+      ratioTarget(
+        "stream-cpu-gst-launch", "record + stream on one encoder below gst-launch-1.0's two encoders", 1.0, resolution)
+      ratioTarget("stream-latency", "capture-to-client latency ≤ 1.1× test-launch-style serving", 1.1, resolution)
+      let clients = rows.filter { $0.id == "stream-clients-lost" && $0.resolution.hasPrefix("\(resolution) x") }
+      if !clients.isEmpty {
+        let lost = clients.compactMap { $0.hvtcamera?.max }.max() ?? .nan
+        let packets = rows.filter { $0.id == "stream-client-packets" && $0.resolution.hasPrefix("\(resolution) x") }
+        let fewest = packets.compactMap { $0.hvtcamera?.min }.min() ?? 0
+        let counts = clients.map { $0.resolution.split(separator: "x").last.map(String.init) ?? "?" }
+        verdicts.append(
+          TargetVerdict(
+            goal: "\(counts.joined(separator: ", ")) RTSP clients served with 0 frames lost in the recording",
+            resolution: resolution, met: lost == 0 && fewest > 0,
+            measured: String(format: "at most %.0f frames lost; every client read at least %.0f packets", lost, fewest))
+        )
+      }
       ratioTarget("startup", "start-up ≤ 0.3× camerabin", 0.3, resolution)
       ratioTarget("record-start", "record start ≤ 0.3× camerabin", 0.3, resolution)
       ratioTarget("record-stop", "record stop ≤ 0.2× camerabin", 0.2, resolution)

@@ -14,8 +14,10 @@ struct QuickRunTests {
     ("rss-growth-allocator-left-alone", false), ("crash-recoverable", true), ("preview-latency", true),
     ("preview-latency-gst-launch", true), ("preview-latency-controls", true), ("preview-lost-controls", false),
     ("preview-cpu-controls", true), ("cpu-sound", true), ("av-start-offset", true), ("av-end-difference", true),
-    ("thumbnail", true),
+    ("thumbnail", true), ("stream-cpu", true), ("stream-cpu-gst-launch", true), ("stream-latency", true),
   ]
+  /// The rows of each count of RTSP clients reading the stream while a movie records.
+  static let clientRows = ["stream-clients-lost", "stream-client-packets"]
   /// The rows of each concurrent camera count.
   static let concurrentRows = ["concurrent-cpu", "concurrent-lost", "concurrent-preview-lost"]
 
@@ -59,8 +61,13 @@ struct QuickRunTests {
         #expect(isMeasured(row(id, "640x480 x\(cameras)")?["hvtcamera"]), "row \(id) with \(cameras) camera(s)")
       }
     }
+    for clients in [1, 4, 16] {
+      for id in Self.clientRows {
+        #expect(isMeasured(row(id, "1280x720 x\(clients)")?["hvtcamera"]), "row \(id) with \(clients) client(s)")
+      }
+    }
     let targets = try #require(report["targets"] as? [[String: Any]])
-    #expect(targets.count >= 14, "a verdict for every target")
+    #expect(targets.count >= 18, "a verdict for every target")
     #expect(targets.allSatisfy { $0["met"] is Bool && $0["measured"] is String })
 
     // The JSON renders as BENCHMARKS.md does, without measuring again.
