@@ -29,6 +29,7 @@ enum DescribeCommand {
     // num-buffers is a gint.
     let frames = try arguments.integer("--frames", in: 1...Int(Int32.max))
     let streams = try StreamCommand.targets(arguments, command: "describe")
+    let encoding = try StreamCommand.encoding(arguments, command: "describe")
     let captureMode = HVTCameraController.CameraCaptureMode(rawValue: mode) ?? .photo
     let controller = try options.makeController(mode: captureMode)
     let model = try controller.pipelineModel()
@@ -38,9 +39,12 @@ enum DescribeCommand {
     if arguments.flag("--engine") {
       Console.out(
         model.engineDescription(
-          movie: captureMode == .video ? output : "hvtcam-movie.\(model.movieExtension)", streams: streams))
+          movie: captureMode == .video ? output : "hvtcam-movie.\(model.movieExtension)", streams: streams,
+          streamEncoding: encoding))
     } else {
-      Console.out(model.launchCommand(mode: captureMode, output: output, frames: frames, streams: streams))
+      Console.out(
+        model.launchCommand(
+          mode: captureMode, output: output, frames: frames, streams: streams, streamEncoding: encoding))
     }
   }
 }

@@ -37,6 +37,19 @@ enum StreamCommand {
       help: "srt://HOST:PORT calls a listener; srt://:PORT?mode=listener waits for a caller (latency, passphrase)."),
     .init(names: ["--rtmp"], valueName: "URL", help: "Push to an RTMP ingest, e.g. rtmp://HOST/APP/KEY."),
     .init(names: ["--hls"], valueName: "DIR", help: "Write DIR/playlist.m3u8 and its segments (2 s, the newest 5)."),
+    .init(
+      names: ["--stream-size"], valueName: "WIDTHxHEIGHT",
+      help: "Stream at this size (cropped to its shape and scaled) with an encoder of their own, not the movies'."),
+    .init(
+      names: ["--stream-bitrate"], valueName: "BITS",
+      help: "Stream at this bit rate, \(HVTCaptureLimits.videoBitRate.lowerBound) to "
+        + "\(HVTCaptureLimits.videoBitRate.upperBound), with an encoder of their own (default: the movies', or "
+        + "about 0.1 bit per pixel of --stream-size)."),
+    .init(
+      names: ["--stream-keyframe-interval"], valueName: "SECONDS",
+      help:
+        "Stream with a key frame at least this often, \(HVTCaptureLimits.keyFrameInterval), with an encoder of their own."
+    ),
   ]
 
   static func run(_ arguments: ParsedArguments) async throws {
@@ -45,6 +58,7 @@ enum StreamCommand {
     guard !targets.isEmpty else {
       throw UsageError("hvtcam stream: give at least one of --rtsp, --rtsp-push, --srt, --rtmp, --hls")
     }
+    let encoding = try Self.encoding(arguments)
     let duration = try arguments.seconds("--duration", in: HVTCaptureLimits.recordingDuration)
     let controller = try options.makeController(mode: .video)
     controller.videoBitRate = try arguments.integer("--bitrate", in: HVTCaptureLimits.videoBitRate)
@@ -53,7 +67,7 @@ enum StreamCommand {
     defer { events.cancel() }
     let movie = try await options.withPresented(controller) { () async throws -> HVTCapture? in
       for target in targets {
-        Console.error("streaming to \(try await controller.startStreaming(to: target))")
+        Console.error("streaming to \(try await controller.startStreaming(to: target, encoding: encoding))")
       }
       let stop = StopSignals.shared.onStop { _ in controller.stopVideoCapture() }
       defer { StopSignals.shared.remove(stop) }
@@ -84,6 +98,20 @@ enum StreamCommand {
       if let reason = target.invalidReason { throw UsageError("hvtcam \(command): \(reason)") }
     }
     return targets
+  }
+
+  /// The streams' encoding the options ask for: the movies' unless `--stream-size`, `--stream-bitrate` or
+  /// `--stream-keyframe-interval` says otherwise.
+  static func encoding(_ arguments: ParsedArguments, command: String = "stream") throws -> HVTStreamEncoding {
+    let size = try arguments["--stream-size"].map { text -> HVTFrameSize in
+      guard case .size(let size) = HVTCaptureSize(commandLineName: text) else {
+        throw UsageError("hvtcam \(command): --stream-size takes WIDTHxHEIGHT from 16x16 to 7680x4320, not '\(text)'")
+      }
+      return size
+    }
+    return HVTStreamEncoding(
+      size: size, bitRate: try arguments.integer("--stream-bitrate", in: HVTCaptureLimits.videoBitRate),
+      keyFrameInterval: try arguments.seconds("--stream-keyframe-interval", in: HVTCaptureLimits.keyFrameInterval))
   }
 
   /// `[ADDRESS]:PORT/PATH` as an RTSP server target.

@@ -81,6 +81,42 @@ struct StreamingTests {
     #expect(count.frames >= 30, "\(count.frames) frames\n\(count.output)")
   }
 
+  @Test(
+    "streams of another size and bit rate share an encoder of their own; the movie made meanwhile keeps its size and encoder"
+  )
+  func secondEncoder() async throws {
+    let camera = try TestCamera(mode: .video, present: false)
+    let messages = camera.controller.busMessages
+    let encoders = Task {
+      var playing = Set<String>()
+      for await message in messages where message.element.contains("GstX264Enc") && message.details.contains("PLAYING")
+      {
+        playing.insert(String(message.element.split(separator: ":").last ?? ""))
+      }
+      return playing
+    }
+    try await camera.controller.present()
+    let small = HVTStreamEncoding(size: HVTFrameSize(width: 320, height: 240), bitRate: 300_000)
+    let url = try await camera.controller.startStreaming(
+      to: .rtspServer(port: 0, address: "127.0.0.1"), encoding: small)
+    let second = try await camera.controller.startStreaming(
+      to: .rtspServer(port: 0, path: "/second", address: "127.0.0.1"), encoding: small)
+    let movie = try await camera.controller.recordMovie(maximumDuration: 1)
+    #expect(try await Self.probe(url) == "h264,320,240")
+    #expect(try await Self.probe(second) == "h264,320,240")
+    await camera.controller.dismiss()
+    encoders.cancel()
+    #expect(
+      await encoders.value == ["stream-320x240-300000bps-encoder", "movie-encoder"], "the encoders that ran")
+    let discovery = try await MediaInspector.discover(movie.url.path)
+    #expect(discovery.isH264 && discovery.size == "640x480", "\(discovery)")
+
+    let error = await #expect(throws: HVTCameraError.self) {
+      try await camera.controller.startStreaming(to: .rtspServer(port: 0), encoding: HVTStreamEncoding(bitRate: 5))
+    }
+    #expect(error?.description.contains("bit rate") == true, "\(String(describing: error))")
+  }
+
   @Test("a target it cannot stream to is refused at once, with the reason")
   func invalidTargets() async throws {
     let camera = try TestCamera(mode: .video, present: false)

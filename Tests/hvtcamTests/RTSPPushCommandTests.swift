@@ -161,6 +161,38 @@ struct DescribeStreamsTests {
     #expect(try await StreamCommandTests.probe(directory.path("hls/playlist.m3u8")) == "h264,640,480")
   }
 
+  @Test(
+    "--stream-size and --stream-bitrate: a second encoder; the line, run by /bin/sh, writes the movie and a smaller HLS stream"
+  )
+  func secondEncoderLine() async throws {
+    let directory = try TemporaryDirectory(awkwardDirectory)
+    defer { directory.remove() }
+    let movie = directory.path("movie.mp4")
+    try FileManager.default.createDirectory(atPath: directory.path("hls"), withIntermediateDirectories: false)
+    let described = try await HVTCam.run(
+      ["describe"] + HVTCam.simulated + [
+        "--mode", "video", "--frames", "90", "-o", movie, "--hls", directory.path("hls"), "--stream-size", "320x240",
+        "--stream-bitrate", "300000",
+      ])
+    let line = try #require(described.outputLines.first, "\(described)")
+    #expect(described.succeeded, "\(described)")
+    #expect(line.components(separatedBy: "x264enc").count == 3, "the movie's encoder and the stream's: \(line)")
+    #expect(line.contains(" bitrate=300 "), "\(line)")
+    let run = try await Subprocess.run(URL(fileURLWithPath: "/usr/bin/timeout"), ["60", "/bin/sh", "-c", line])
+    #expect(run.succeeded, "\(run)")
+    #expect(try await MediaInspector.discover(movie).size == "640x480")
+    #expect(try await MediaInspector.frameCount(movie).frames == 90)
+    let playlist = try await MediaInspector.run(
+      "ffprobe",
+      [
+        "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0",
+        directory.path("hls/playlist.m3u8"),
+      ])
+    // A line per program ffprobe finds in the playlist.
+    let sizes = Set(playlist.output.split(separator: "\n").map(String.init))
+    #expect(sizes == ["320,240"], "\(playlist.output)")
+  }
+
   @Test("--engine lists the streams' encoder and each target's branch, an RTSP server's ending in its appsink")
   func engine() async throws {
     let described = try await HVTCam.run(

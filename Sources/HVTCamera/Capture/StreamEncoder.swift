@@ -1,9 +1,11 @@
 import HVTGStreamer
 
-/// The one encoder every stream shares, as ``HVTPipelineModel/streamEncoding`` describes it: a branch of
-/// the camera's tee that encodes as movies are encoded, ending in a tee of its own (`streams`) that each
-/// target's branch (``StreamBranch``) links to. With a pre-roll, the pre-roll's encoder runs already and
-/// the streams link to its tee instead, sharing one encoder with the recordings.
+/// The encoder the streams of one encoding share, as ``HVTPipelineModel/streamEncoding(for:)`` describes
+/// it: a branch of the camera's tee that encodes as movies are encoded (or at the encoding's size and
+/// rate), ending in a tee of its own (`streams`, `streams-LABEL`) that each target's branch
+/// (``StreamBranch``) links to, and, for the movies' encoding, the recordings made meanwhile. With a
+/// pre-roll, the pre-roll's encoder runs already and the streams of the movies' encoding link to its tee
+/// instead.
 final class StreamEncoder: @unchecked Sendable {
   /// The tee the streams link to.
   let tee: Element
@@ -11,10 +13,10 @@ final class StreamEncoder: @unchecked Sendable {
   private var cameraPad: Pad?
   private var cameraTee: Element?
 
-  /// Builds the encoder's bin and tee for `model`'s movies (not yet attached).
-  init(model: HVTPipelineModel) throws {
-    bin = Bin(name: "stream-encoding")
-    let encoding = model.streamEncoding
+  /// Builds the encoder's bin and tee for `model`'s streams of `encoding` (not yet attached).
+  init(model: HVTPipelineModel, encoding streamEncoding: HVTStreamEncoding) throws {
+    bin = Bin(name: streamEncoding.isMovie ? "stream-encoding" : "stream-encoding-\(streamEncoding.label)")
+    let encoding = model.streamEncoding(for: streamEncoding)
     let chain = try ElementChain(encoding.chain, in: bin)
     tee = try ElementChain.make(encoding.tee)
     guard let entry = chain.first.staticPad("sink"), let exit = chain.last.staticPad("src") else {

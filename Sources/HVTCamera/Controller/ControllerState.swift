@@ -195,8 +195,9 @@ extension HVTCameraController {
     var cropDrag: (x: Double, y: Double, crop: HVTRect)?
     /// The streams asked for, running or waiting for the camera or for their next try.
     var streams: [Stream] = []
-    /// The encoder the streams share in the running camera, when it has no pre-roll.
-    var streamEncoder: StreamEncoder?
+    /// The encoders the streams share in the running camera, by encoding (none for the movies' encoding
+    /// with a pre-roll, whose encoder the streams take).
+    var streamEncoders: [HVTStreamEncoding: StreamEncoder] = [:]
   }
 
   /// A photo the user is reviewing: delivered when used, its file removed when retaken.

@@ -130,7 +130,7 @@ extension HVTCameraController {
     }
     // With a pre-roll, the movie takes its encoded video; else, while streams run, the streams' encoder's:
     // one encoder for the movie and the streams.
-    let streamEncoder = session.preRoll == nil ? state.streamEncoder : nil
+    let streamEncoder = session.preRoll == nil ? state.streamEncoders[.movie] : nil
     let onStreams = streamEncoder.flatMap { encoder in session.model.recordingOnStreams.map { (encoder, $0) } }
     let feed = session.preRoll.map(EncodedFeed.preRoll) ?? onStreams.map { EncodedFeed.streams($0.0) }
     let branch: RecordingBranch

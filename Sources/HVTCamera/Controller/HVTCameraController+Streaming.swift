@@ -7,11 +7,13 @@ extension HVTCameraController {
 
   /// Streams the camera to `target` while presented, beside the preview, photos and recordings, and
   /// returns once the stream runs, with where to watch it (``HVTCameraEvent/streamStarted(_:url:)``
-  /// says the same). Several targets may run at once; they share one encoder (a branch of the camera's
-  /// tee, ``StreamEncoder``), or, with a ``preRollDuration``, the pre-roll's encoder that the recordings
-  /// use too. The stream takes the movies' encoding: ``videoBitRate``, ``videoKeyFrameInterval``, the
-  /// preset's encoder. A stream asked for before the camera runs starts with it, and one that runs
-  /// keeps going over a restart of the camera (a change of quality, device or preset).
+  /// says the same). Several targets may run at once. With the movies' `encoding` (the default:
+  /// ``videoBitRate``, ``videoKeyFrameInterval``, the preset's encoder, the movies' size) they share one
+  /// encoder (a branch of the camera's tee, ``StreamEncoder``) with each other and with the recordings
+  /// made meanwhile, or, with a ``preRollDuration``, the pre-roll's encoder. A stream of another size,
+  /// bit rate or key-frame interval (``HVTStreamEncoding``) gets an encoder of its own, shared by the
+  /// streams of the same encoding. A stream asked for before the camera runs starts with it, and one that
+  /// runs keeps going over a restart of the camera (a change of quality, device or preset).
   ///
   /// Throws ``HVTCameraError/invalidStreamTarget(target:reason:)`` for a target it cannot stream to or
   /// streams to already, and ``HVTCameraError/streamFailed(target:reason:)`` when the stream does not
@@ -21,8 +23,10 @@ extension HVTCameraController {
   /// ``HVTCameraEvent/streamReconnected(_:attempts:)``; network faults never touch the recording or
   /// the preview.
   @discardableResult
-  public func startStreaming(to target: HVTStreamTarget) async throws -> String {
-    if let reason = target.invalidReason {
+  public func startStreaming(to target: HVTStreamTarget, encoding: HVTStreamEncoding = .movie) async throws
+    -> String
+  {
+    if let reason = target.invalidReason ?? encoding.invalidReason {
       throw HVTCameraError.invalidStreamTarget(target: target.description, reason: reason)
     }
     let added = shared.withLock { shared -> Bool in
@@ -34,7 +38,9 @@ extension HVTCameraController {
       throw HVTCameraError.invalidStreamTarget(target: target.description, reason: "it is streamed to already")
     }
     return try await withCheckedThrowingContinuation { continuation in
-      queue.async { self.beginStream(Stream(target: target) { continuation.resume(with: $0) }) }
+      queue.async {
+        self.beginStream(Stream(target: target, encoding: encoding) { continuation.resume(with: $0) })
+      }
     }
   }
 
@@ -54,10 +60,11 @@ extension HVTCameraController {
 
   // MARK: - A stream's life (on the queue)
 
-  /// A stream asked for: its target, its RTSP server (for an RTSP target), its branch in the running
-  /// camera, and the tries to reach its server since it last ran.
+  /// A stream asked for: its target and encoding, its RTSP server (for an RTSP target), its branch in the
+  /// running camera, and the tries to reach its server since it last ran.
   final class Stream: @unchecked Sendable {
     let target: HVTStreamTarget
+    let encoding: HVTStreamEncoding
     var server: RTSPStreamServer?
     var branch: StreamBranch?
     var attempts = 0
@@ -67,8 +74,9 @@ extension HVTCameraController {
     /// The caller of ``HVTCameraController/startStreaming(to:)``, until the stream first runs or fails.
     var waiter: ((Result<String, any Error>) -> Void)?
 
-    init(target: HVTStreamTarget, waiter: @escaping (Result<String, any Error>) -> Void) {
+    init(target: HVTStreamTarget, encoding: HVTStreamEncoding, waiter: @escaping (Result<String, any Error>) -> Void) {
       self.target = target
+      self.encoding = encoding
       self.waiter = waiter
     }
 
@@ -95,18 +103,21 @@ extension HVTCameraController {
   }
 
   /// Starts the stream's server (once) and its branch, on the worker; the encoder too, for the first
-  /// stream of a camera without a pre-roll.
+  /// stream of its encoding (but the movies' with a pre-roll, whose encoder runs).
   private func attach(_ stream: Stream, to session: CaptureSession) {
     let name = StreamBranch.namePrefix + String(UInt(bitPattern: ObjectIdentifier(stream).hashValue))
-    let needsEncoder = session.preRoll == nil && state.streamEncoder == nil
+    let needsEncoder =
+      session.model.needsStreamEncoder(for: stream.encoding) && state.streamEncoders[stream.encoding] == nil
     let encoder: StreamEncoder?
     do {
-      encoder = needsEncoder ? try StreamEncoder(model: session.model) : nil
+      encoder = needsEncoder ? try StreamEncoder(model: session.model, encoding: stream.encoding) : nil
     } catch {
       return streamFailed(stream, HVTCameraError(error), in: session)
     }
-    if let encoder { state.streamEncoder = encoder }
-    let tee = session.preRoll?.tee ?? state.streamEncoder?.tee
+    if let encoder { state.streamEncoders[stream.encoding] = encoder }
+    let tee =
+      session.model.needsStreamEncoder(for: stream.encoding)
+      ? state.streamEncoders[stream.encoding]?.tee : session.preRoll?.tee
     worker.async {
       let result = Result { () throws -> StreamBranch in
         if case .rtspServer(let port, let path, let address, let credentials) = stream.target, stream.server == nil {
@@ -214,26 +225,27 @@ extension HVTCameraController {
       if let session { branch?.remove(from: session) }
       server?.stop()
     }
-    if let encoder = state.streamEncoder, let session { releaseStreamEncoder(encoder, of: session) }
+    if let encoder = state.streamEncoders[stream.encoding], let session { releaseStreamEncoder(encoder, of: session) }
     if announcing { publish(.streamStopped(stream.target)) }
   }
 
-  /// Stops the streams' encoder once nothing takes its video any more: no stream, and no recording
-  /// (``EncodedFeed/streams(_:)``) that is still in the pipeline. Its removal follows the branches'
-  /// on the worker.
+  /// Stops a streams' encoder once nothing takes its video any more: no stream of its encoding, and no
+  /// recording (``EncodedFeed/streams(_:)``) that is still in the pipeline. Its removal follows the
+  /// branches' on the worker.
   func releaseStreamEncoder(_ encoder: StreamEncoder, of session: CaptureSession) {
     let recordings = ([state.recording] + state.draining).compactMap { $0 }
-    guard state.streamEncoder === encoder, state.streams.isEmpty,
+    guard let (encoding, _) = state.streamEncoders.first(where: { $0.value === encoder }),
+      !state.streams.contains(where: { $0.encoding == encoding }),
       !recordings.contains(where: { $0.streamEncoder === encoder })
     else { return }
-    state.streamEncoder = nil
+    state.streamEncoders[encoding] = nil
     worker.async { encoder.remove(from: session) }
   }
 
   /// The camera stops: the streams' branches and encoder go with its pipeline. With `ending` (the
   /// camera is dismissed) the streams end too; else they start again with the next camera.
   func detachStreams(ending: Bool) {
-    state.streamEncoder = nil
+    state.streamEncoders = [:]
     for stream in state.streams {
       stream.branch = nil
       stream.retry?.cancel()

@@ -6,15 +6,19 @@ extension HVTPipelineModel {
   /// many frames (`num-buffers`) and `-e` makes the muxer finalize the file, so the command ends by itself.
   /// With `streams`, the stream branches follow, as ``HVTCameraController/startStreaming(to:)`` adds them:
   /// the streams' encoder (or the pre-roll's encoded tee) and each target's muxer and sink, and in `.video`
-  /// mode the movie takes the streams' encoded video, as a recording made while streaming does; an RTSP
-  /// server of the process's own (gst-rtsp-server) has no launch syntax and is left out.
+  /// mode the movie takes the streams' encoded video, as a recording made while streaming does, when
+  /// they have its encoding (`streamEncoding`); an RTSP server of the process's own (gst-rtsp-server)
+  /// has no launch syntax and is left out.
   public func launchCommand(
-    mode: HVTCameraController.CameraCaptureMode, output: String, frames: Int?, streams: [HVTStreamTarget] = []
+    mode: HVTCameraController.CameraCaptureMode, output: String, frames: Int?, streams: [HVTStreamTarget] = [],
+    streamEncoding: HVTStreamEncoding = .movie
   ) -> String {
     // An RTSP server of the process's own cannot be written as a launch line.
-    var streams = streamChains(streams.filter { if case .rtspServer = $0 { false } else { true } })
+    var streams = streamChains(
+      streams.filter { if case .rtspServer = $0 { false } else { true } }, encoding: streamEncoding)
     // The streams' encoder comes before a movie that takes its video: its tee must be named first.
-    let encoder = preRoll == nil && mode == .video && !streams.isEmpty ? streams.removeFirst().words : nil
+    let shares = preRoll == nil && streamEncoding.isMovie && mode == .video && !streams.isEmpty
+    let encoder = shares ? streams.removeFirst().words : nil
     let words = launchWords(mode: mode, output: output, frames: frames, streamEncoder: encoder)
     return (["gst-launch-1.0", "-e"] + words + streams.flatMap(\.words))
       .map(LaunchQuoting.shellWord).joined(separator: " ")
@@ -76,14 +80,16 @@ extension HVTPipelineModel {
   /// ``launchCommand(mode:output:frames:streams:)`` it cannot be pasted as one command. With `streams`, the
   /// streams' encoder (none with a pre-roll) and each target's branch follow, an RTSP server's ending in
   /// the `appsink` its media is fed from.
-  public func engineDescription(movie: String, streams: [HVTStreamTarget] = []) -> String {
+  public func engineDescription(
+    movie: String, streams: [HVTStreamTarget] = [], streamEncoding: HVTStreamEncoding = .movie
+  ) -> String {
     let words = { (chain: [HVTElementDescription]) in Self.launchWords(chain, namingCapsFilters: true) }
     let camera = words(cameraChain) + ["\(Self.teeName).", "!"] + words(preview)
-    let branch = recordingBranch(location: movie, onStreams: !streams.isEmpty)
+    let branch = recordingBranch(location: movie, onStreams: !streams.isEmpty && streamEncoding.isMovie)
     let recording = ["\(branch.tee).", "!"] + words(branch.chain)
     let sound = audio.map { [("sound", words($0.source + $0.encoding) + ["!", "\(Self.muxerName)."])] } ?? []
     let preRoll = self.preRoll.map { _ in [("pre-roll", preRollWords(namingCapsFilters: true))] } ?? []
-    let streams = streamChains(streams, namingCapsFilters: true).map { ($0.title, $0.words) }
+    let streams = streamChains(streams, encoding: streamEncoding, namingCapsFilters: true).map { ($0.title, $0.words) }
     return
       ([("camera", camera), ("photo", words(photoPipeline))] + preRoll + [("recording", recording)] + sound
       + streams)

@@ -1,25 +1,69 @@
 import Foundation
 
 extension HVTPipelineModel {
-  /// The name of the tee the streams link to when no pre-roll's encoder runs (``streamEncoding``).
+  /// The name of the tee the streams of the movies' encoding link to when no pre-roll's encoder runs
+  /// (``streamEncoding(for:)``).
   static let streamTeeName = "streams"
 
-  /// The one encoder every stream shares without a pre-roll, and every recording made while it runs: the
+  /// The encoder of the streams of `encoding`. For the movies' encoding (``HVTStreamEncoding/movie``),
+  /// the one every such stream shares without a pre-roll, and every recording made while it runs: the
   /// movies' encoding (``encoding``, its queue as a recording's: a recording on it keeps every frame), up
-  /// to the streams' tee. Its elements are named `stream-encoding-…` (`stream-encoding-encoder`, …).
+  /// to the streams' tee, its elements named `stream-encoding-…` (`stream-encoding-encoder`, …). For
+  /// another, the same chain resized and tuned for it, named `stream-LABEL-…`, up to `streams-LABEL`.
   ///
   /// ```
   /// t. ! queue ! videoconvert ! <encoder> ! h264parse ! video/x-h264,stream-format=avc,alignment=au ! tee name=streams
+  /// t. ! queue ! videocrop ! videoscale ! 640x360 ! videoconvert ! <encoder, tuned> ! … ! tee name=streams-640x360
   /// ```
-  var streamEncoding: (chain: [HVTElementDescription], tee: HVTElementDescription) {
-    var chain = encoding.map { element in
-      element.name.map { element.named("stream-encoding-" + ($0.split(separator: "-").last ?? "")) } ?? element
+  func streamEncoding(for encoding: HVTStreamEncoding = .movie) -> (
+    chain: [HVTElementDescription], tee: HVTElementDescription
+  ) {
+    let prefix = encoding.isMovie ? "stream-encoding-" : "stream-\(encoding.label)-"
+    var chain = self.encoding
+    if !encoding.isMovie { chain = retuned(chain, for: encoding) }
+    chain = chain.map { element in
+      element.name.map { element.named(prefix + ($0.split(separator: "-").last ?? "")) } ?? element
     }
     if let caps = Self.muxedCaps[chain.last?.factory ?? ""] {
-      chain.append(.capsFilter(caps, name: "stream-encoding-output"))
+      chain.append(.capsFilter(caps, name: prefix + "output"))
     }
-    return (chain, HVTElementDescription("tee", name: Self.streamTeeName, ["allow-not-linked": "true"]))
+    return (chain, HVTElementDescription("tee", name: Self.streamTeeName(for: encoding), ["allow-not-linked": "true"]))
   }
+
+  /// The tee the streams of `encoding` link to when no pre-roll's encoder serves them.
+  static func streamTeeName(for encoding: HVTStreamEncoding) -> String {
+    encoding.isMovie ? streamTeeName : "\(streamTeeName)-\(encoding.label)"
+  }
+
+  /// The movies' encoding chain made for `encoding`: cropped and scaled to its size (from the camera's
+  /// frames, never up), its encoder's bit rate and key-frame interval set as it asks (a size without a bit
+  /// rate takes the engine's for that size).
+  private func retuned(_ chain: [HVTElementDescription], for encoding: HVTStreamEncoding) -> [HVTElementDescription] {
+    var chain = chain
+    let size = encoding.size.map { Self.movieSize($0, camera: configuration.size) } ?? configuration.movieSize
+    if size != configuration.movieSize, let convert = chain.firstIndex(where: { $0.name == "recording-convert" }) {
+      let resizing = Self.resizing(configuration.size, to: configuration.movieSize).compactMap(\.name)
+      chain.insert(contentsOf: Self.resizing(configuration.size, to: size), at: convert)
+      chain.removeAll { $0.name.map(resizing.contains) ?? false }
+    }
+    if let index = chain.firstIndex(where: { $0.name == Self.movieEncoderName }) {
+      var encoder = chain[index]
+      if size != configuration.movieSize, encoding.bitRate == nil,
+        let spelling = EncoderTuning.spellings[encoder.factory]
+      {
+        encoder.properties.removeAll { $0.name == spelling.bitrate }
+      }
+      chain[index] = EncoderTuning.tuned(
+        encoder, size: size, frameRate: configuration.frameRate, intraOnly: false,
+        request: EncoderTuning.Request(bitRate: encoding.bitRate, keyFrameInterval: encoding.keyFrameInterval))
+    }
+    return chain
+  }
+
+  /// The recording chain of a movie made while the streams' encoder runs (without a pre-roll): a queue and
+  /// the muxer after the streams' tee, as after a pre-roll's encoded tee. The queue holds what a slow
+  /// muxer start needs.
+  var recordingOnStreams: [HVTElementDescription]? { encodedRecording(holding: 5) }
 
   /// What the streams' encoder gives its tee, by parser: the form the movie muxers take (`mp4mux`,
   /// `qtmux`, `matroskamux`), so that a recording can link to the tee whatever the first stream asked
@@ -30,14 +74,15 @@ extension HVTPipelineModel {
     "h265parse": "video/x-h265,stream-format=hvc1,alignment=au",
   ]
 
-  /// The recording chain of a movie made while the streams' encoder runs (without a pre-roll): a queue and
-  /// the muxer after the streams' tee, as after a pre-roll's encoded tee. The queue holds what a slow
-  /// muxer start needs.
-  var recordingOnStreams: [HVTElementDescription]? { encodedRecording(holding: 5) }
+  /// The tee the branches of streams of `encoding` start from: the pre-roll's encoded tee for the movies'
+  /// encoding when there is a pre-roll, else the streams' own (``streamEncoding(for:)``).
+  func streamSourceTeeName(for encoding: HVTStreamEncoding) -> String {
+    preRoll != nil && encoding.isMovie ? Self.encodedTeeName : Self.streamTeeName(for: encoding)
+  }
 
-  /// The tee the streams' branches start from: the pre-roll's encoded tee when there is a pre-roll, else
-  /// the streams' own (``streamEncoding``).
-  var streamSourceTeeName: String { preRoll == nil ? Self.streamTeeName : Self.encodedTeeName }
+  /// Whether streams of `encoding` need an encoder of their own: not the movies' encoding after a
+  /// pre-roll, whose encoder runs already.
+  func needsStreamEncoder(for encoding: HVTStreamEncoding) -> Bool { preRoll == nil || !encoding.isMovie }
 
   /// The name of a stream branch's last element: its network sink, or the `appsink` an RTSP server of the
   /// process's own is fed from.
@@ -105,15 +150,16 @@ extension HVTPipelineModel {
   }
 
   /// The streams' chains, each as `gst-launch-1.0` words with what it is: `streams` for the streams'
-  /// encoder (none with a pre-roll), then `stream TARGET` for each target's branch, whose elements are
-  /// named after the target's place in `targets` (`stream1-queue`, …) so that the names stay unique.
-  func streamChains(_ targets: [HVTStreamTarget], namingCapsFilters: Bool = false) -> [(
-    title: String, words: [String]
-  )] {
+  /// encoder of `encoding` (none for the movies' encoding with a pre-roll), then `stream TARGET` for each
+  /// target's branch, whose elements are named after the target's place in `targets` (`stream1-queue`, …)
+  /// so that the names stay unique.
+  func streamChains(
+    _ targets: [HVTStreamTarget], encoding: HVTStreamEncoding = .movie, namingCapsFilters: Bool = false
+  ) -> [(title: String, words: [String])] {
     guard !targets.isEmpty else { return [] }
     var chains: [(title: String, words: [String])] = []
-    if preRoll == nil {
-      let (chain, tee) = streamEncoding
+    if needsStreamEncoder(for: encoding) {
+      let (chain, tee) = streamEncoding(for: encoding)
       chains.append(
         ("streams", ["\(Self.teeName).", "!"] + Self.launchWords(chain + [tee], namingCapsFilters: namingCapsFilters)))
     }
@@ -125,7 +171,8 @@ extension HVTPipelineModel {
       chains.append(
         (
           "stream \(target)",
-          ["\(streamSourceTeeName).", "!"] + Self.launchWords(branch, namingCapsFilters: namingCapsFilters)
+          ["\(streamSourceTeeName(for: encoding)).", "!"]
+            + Self.launchWords(branch, namingCapsFilters: namingCapsFilters)
         ))
     }
     return chains
