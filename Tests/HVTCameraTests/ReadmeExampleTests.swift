@@ -13,7 +13,11 @@ final class Shooter: HVTCameraControllerDelegate, @unchecked Sendable {
     if let url = (info[.imageURL] ?? info[.mediaURL]) as? URL { print("saved", url.path) }
     saved.signal()
   }
-  func cameraControllerDidCancel(_ camera: HVTCameraController) { camera.dismiss() }
+  func cameraControllerDidCancel(_ camera: HVTCameraController) {
+    camera.dismiss()
+    cancelled.signal()
+  }
+  let cancelled = DispatchSemaphore(value: 0)
 }
 
 @Suite("README")
@@ -37,8 +41,12 @@ struct ReadmeExampleTests {
       }
     }
     camera.cancel()  // the example's delegate dismisses on cancel
+    // The cancel reaches the delegate from the controller's queue: wait for the delegate, not its queue.
     await withCheckedContinuation { continuation in
-      camera.delegateQueue.async { continuation.resume() }
+      Thread.detachNewThread {
+        shooter.cancelled.wait()
+        continuation.resume()
+      }
     }
     #expect(!camera.isPresented)
   }
