@@ -111,12 +111,15 @@ struct CPURows {
     return ending.cpuSeconds
   }
 
-  /// CPU seconds of `gst-launch-1.0` running the model's pipeline for `frames` frames (`num-buffers`);
-  /// `measure` is given how the movie's picture and sound line up.
-  private func gstLaunch(model: HVTPipelineModel, frames: Int, measure: ((AVSync) -> Void)? = nil) throws -> Double {
+  /// CPU seconds of `gst-launch-1.0` running the model's pipeline for `frames` frames (`num-buffers`),
+  /// with `more` (launch words, e.g. another branch of the camera's tee) after it; `measure` is given how
+  /// the movie's picture and sound line up.
+  func gstLaunch(
+    model: HVTPipelineModel, frames: Int, more: String? = nil, measure: ((AVSync) -> Void)? = nil
+  ) throws -> Double {
     let file = directory.appendingPathComponent("cpu-gst-launch-\(UUID().uuidString.prefix(8)).mp4")
     defer { try? FileManager.default.removeItem(at: file) }
-    let command = model.launchCommand(mode: .video, output: file.path, frames: frames)
+    let command = model.launchCommand(mode: .video, output: file.path, frames: frames) + (more.map { " " + $0 } ?? "")
     // exec: the shell becomes gst-launch-1.0, so wait4 reports gst-launch-1.0's own CPU time.
     let child = try ChildProcess("/bin/sh", ["-c", "exec " + command])
     let ending = child.wait()

@@ -33,7 +33,10 @@ struct StreamRows {
           withStream.add(run.cpuSeconds * 1000 / Double(frames))
         },
         { alone.add(try cpu.hvtcamera(quality: quality, frames: frames, silent: true) * 1000 / Double(frames)) },
-        { twoEncoders.add(try self.gstLaunchTwoEncoders(model: model, frames: frames) * 1000 / Double(frames)) },
+        {
+          let more = TestLaunchServing.secondEncoderWords(model, port: 5004)
+          twoEncoders.add(try cpu.gstLaunch(model: model, frames: frames, more: more) * 1000 / Double(frames))
+        },
       ]
       for run in repetition % 2 == 0 ? runs : runs.reversed() { try run() }
     }
@@ -150,26 +153,6 @@ struct StreamRows {
     }
     readers = []
     return (ending.cpuSeconds, lost, packets.min() ?? 0)
-  }
-
-  /// CPU seconds of `gst-launch-1.0` recording `frames` frames with the model's line and streaming them
-  /// with a second encoder.
-  private func gstLaunchTwoEncoders(model: HVTPipelineModel, frames: Int) throws -> Double {
-    let file = directory.appendingPathComponent("stream-gst-launch-\(UUID().uuidString.prefix(8)).mp4")
-    defer { try? FileManager.default.removeItem(at: file) }
-    let command =
-      model.launchCommand(mode: .video, output: file.path, frames: frames) + " "
-      + TestLaunchServing.secondEncoderWords(model, port: 5004)
-    let child = try ChildProcess("/bin/sh", ["-c", "exec " + command])
-    let ending = child.wait()
-    guard !ending.signalled, ending.status == 0 else {
-      throw BenchError.failed("gst-launch-1.0 failed (\(ending.status)): \(ending.output.suffix(3))")
-    }
-    let written = try FrameCount.frames(in: file)
-    guard written == frames else {
-      throw BenchError.failed("gst-launch-1.0 wrote \(written) frames of \(frames) to \(file.path)")
-    }
-    return ending.cpuSeconds
   }
 
   /// The latencies (ms) one `stream-latency` child measured with `engine` serving.

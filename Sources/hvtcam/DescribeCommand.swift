@@ -9,8 +9,8 @@ enum DescribeCommand {
       Prints the gst-launch-1.0 command equivalent to the camera pipeline for these settings, rendered \
       from the same model the live pipeline is built from and quoted for a POSIX shell. In photo mode it \
       writes one JPEG, in video mode a movie; with --frames N it stops by itself after N frames. The \
-      stream options add the branches `hvtcam stream` would (the streams' encoder and each target's; an \
-      RTSP server of its own, which has no launch syntax, only with --engine).
+      stream options and the preset's streams add the branches `hvtcam stream` would (the streams' \
+      encoders and each target's; an RTSP server of its own, which has no launch syntax, only with --engine).
       """,
     options: [
       .init(names: ["--mode"], valueName: "MODE", help: "photo or video (default photo)."),
@@ -28,23 +28,21 @@ enum DescribeCommand {
     let mode = try arguments.choice("--mode", from: ["photo", "video"], default: "photo")
     // num-buffers is a gint.
     let frames = try arguments.integer("--frames", in: 1...Int(Int32.max))
-    let streams = try StreamCommand.targets(arguments, command: "describe")
-    let encoding = try StreamCommand.encoding(arguments, command: "describe")
     let captureMode = HVTCameraController.CameraCaptureMode(rawValue: mode) ?? .photo
+    let requested = try StreamCommand.streams(arguments, command: "describe")
     let controller = try options.makeController(mode: captureMode)
     let model = try controller.pipelineModel()
+    let streams = controller.preset.streams + requested
     let defaultName =
       captureMode == .photo ? "hvtcam-photo.\(model.photoExtension)" : "hvtcam-movie.\(model.movieExtension)"
     let output = arguments["--output"] ?? defaultName
     if arguments.flag("--engine") {
       Console.out(
         model.engineDescription(
-          movie: captureMode == .video ? output : "hvtcam-movie.\(model.movieExtension)", streams: streams,
-          streamEncoding: encoding))
+          movie: captureMode == .video ? output : "hvtcam-movie.\(model.movieExtension)", streams: streams))
     } else {
       Console.out(
-        model.launchCommand(
-          mode: captureMode, output: output, frames: frames, streams: streams, streamEncoding: encoding))
+        model.launchCommand(mode: captureMode, output: output, frames: frames, streams: streams))
     }
   }
 }

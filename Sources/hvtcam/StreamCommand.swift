@@ -10,7 +10,7 @@ enum StreamCommand {
       Streams the camera, with one encoder for every target, until --duration, Ctrl-C, SIGTERM, SIGHUP or \
       SIGQUIT: --rtsp serves RTSP clients itself (TCP and UDP), --rtsp-push records into an RTSP server's \
       mount, --srt sends MPEG-TS over SRT, --rtmp pushes FLV to an ingest, --hls writes a playlist and \
-      segments any web server can serve; any together. Says "streaming to URL" (on stderr) for each once it runs. With --record, also records a movie \
+      segments any web server can serve; any together, and the --preset's own streams. Says "streaming to URL" (on stderr) for each once it runs. With --record, also records a movie \
       (its path printed at the end); a stream that fails never touches it: push targets are tried again.
       """,
     options: [CameraOptions.device, CameraOptions.quality, CameraOptions.preset, CameraOptions.preview]
@@ -54,20 +54,21 @@ enum StreamCommand {
 
   static func run(_ arguments: ParsedArguments) async throws {
     let options = try CameraOptions(arguments)
-    let targets = try Self.targets(arguments)
-    guard !targets.isEmpty else {
-      throw UsageError("hvtcam stream: give at least one of --rtsp, --rtsp-push, --srt, --rtmp, --hls")
-    }
-    let encoding = try Self.encoding(arguments)
     let duration = try arguments.seconds("--duration", in: HVTCaptureLimits.recordingDuration)
+    let requested = try Self.streams(arguments)
     let controller = try options.makeController(mode: .video)
+    let streams = controller.preset.streams + requested
+    guard !streams.isEmpty else {
+      throw UsageError(
+        "hvtcam stream: give at least one of --rtsp, --rtsp-push, --srt, --rtmp, --hls, or a --preset with streams")
+    }
     controller.videoBitRate = try arguments.integer("--bitrate", in: HVTCaptureLimits.videoBitRate)
     if let duration { controller.videoMaximumDuration = duration }
     let events = showEvents(of: controller)
     defer { events.cancel() }
     let movie = try await options.withPresented(controller) { () async throws -> HVTCapture? in
-      for target in targets {
-        Console.error("streaming to \(try await controller.startStreaming(to: target, encoding: encoding))")
+      for stream in streams {
+        Console.error("streaming to \(try await controller.startStreaming(stream))")
       }
       let stop = StopSignals.shared.onStop { _ in controller.stopVideoCapture() }
       defer { StopSignals.shared.remove(stop) }
@@ -83,9 +84,16 @@ enum StreamCommand {
     }
   }
 
+  /// The streams the target options ask for (after the preset's own, ``HVTPreset/streams``), encoded as
+  /// the encoding options say; a bad one is a usage error of `hvtcam command`.
+  static func streams(_ arguments: ParsedArguments, command: String = "stream") throws -> [HVTStream] {
+    let encoding = try Self.encoding(arguments, command: command)
+    return try targets(arguments, command: command).map { HVTStream(target: $0, encoding: encoding) }
+  }
+
   /// The targets the options name, in the order of the help; a bad one is a usage error of `hvtcam
   /// command`.
-  static func targets(_ arguments: ParsedArguments, command: String = "stream") throws -> [HVTStreamTarget] {
+  private static func targets(_ arguments: ParsedArguments, command: String) throws -> [HVTStreamTarget] {
     var targets: [HVTStreamTarget] = []
     if let spec = arguments["--rtsp"] {
       targets.append(try rtspTarget(spec, credentials: arguments["--rtsp-credentials"], command: command))
@@ -102,7 +110,7 @@ enum StreamCommand {
 
   /// The streams' encoding the options ask for: the movies' unless `--stream-size`, `--stream-bitrate` or
   /// `--stream-keyframe-interval` says otherwise.
-  static func encoding(_ arguments: ParsedArguments, command: String = "stream") throws -> HVTStreamEncoding {
+  private static func encoding(_ arguments: ParsedArguments, command: String) throws -> HVTStreamEncoding {
     let size = try arguments["--stream-size"].map { text -> HVTFrameSize in
       guard case .size(let size) = HVTCaptureSize(commandLineName: text) else {
         throw UsageError("hvtcam \(command): --stream-size takes WIDTHxHEIGHT from 16x16 to 7680x4320, not '\(text)'")
@@ -116,18 +124,16 @@ enum StreamCommand {
 
   /// `[ADDRESS]:PORT/PATH` as an RTSP server target.
   static func rtspTarget(_ spec: String, credentials: String?, command: String) throws -> HVTStreamTarget {
-    let usage = UsageError("hvtcam \(command): --rtsp takes [ADDRESS]:PORT/PATH, e.g. :8554/cam, not \"\(spec)\"")
-    guard let colon = spec.lastIndex(of: ":"), let slash = spec[colon...].firstIndex(of: "/"),
-      let port = Int(spec[spec.index(after: colon)..<slash])
-    else { throw usage }
-    let address = spec[..<colon].isEmpty ? "0.0.0.0" : String(spec[..<colon])
     let login = try credentials.map { text -> HVTStreamCredentials in
       guard let split = text.firstIndex(of: ":"), split != text.startIndex else {
         throw UsageError("hvtcam \(command): --rtsp-credentials takes USER:PASSWORD")
       }
       return HVTStreamCredentials(user: String(text[..<split]), password: String(text[text.index(after: split)...]))
     }
-    return .rtspServer(port: port, path: String(spec[slash...]), address: address, credentials: login)
+    guard let target = HVTStreamTarget.rtspServer(spec: spec, credentials: login) else {
+      throw UsageError("hvtcam \(command): --rtsp takes [ADDRESS]:PORT/PATH, e.g. :8554/cam, not \"\(spec)\"")
+    }
+    return target
   }
 
   /// Returns after `seconds` (never without), or at the first stop signal.

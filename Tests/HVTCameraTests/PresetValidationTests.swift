@@ -41,6 +41,17 @@ struct PresetValidationTests {
     "property-without-value": ["13:48: movie.encoder: expected property=value, found 'zerolatency'"],
     "quality-not-a-string": ["4:14: quality: expected a string, found number"],
     "read-only-property": ["7:14: preview: property 'last-message' of element 'fakesink' is read-only"],
+    "stream-bad-rtsp": [
+      "18:15: streams[0].rtsp: expected [ADDRESS]:PORT/PATH, e.g. \":8554/cam\", not \"8554/cam\"",
+      "19:58: streams[1].playlistLength: \"playlistLength\" is for an hls stream",
+    ],
+    "stream-foreign-element": [
+      "18:54: streams[0].tuning[0]: the srt stream has no element 'flvmux' (its elements: queue, h264parse, mpegtsmux, srtsink)"
+    ],
+    "stream-two-targets": ["18:5: streams[0]: expected exactly one target (rtsp, rtspPush, srt, rtmp, hls), found 2"],
+    "stream-unknown-property": [
+      "18:59: streams[0].tuning[0]: element 'hlssink2' has no property 'max-filez'; did you mean 'max-files'?"
+    ],
     "too-deep": ["8:45: nesting deeper than 32"],
     "trailing-comma": ["16:3: syntax error: expected a key in double quotes, found '}'"],
     "typo-of-missing-element": [

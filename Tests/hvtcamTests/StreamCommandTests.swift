@@ -129,6 +129,35 @@ struct StreamCommandTests {
     #expect(abs(count.frames - 150) <= 1, "the recording has every frame of 5 s: \(count.frames)\n\(count.output)")
   }
 
+  @Test("--preset with streams: its SRT listener, tuned, is read by ffprobe; its HLS folder has 1 s segments")
+  func presetStreams() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let port = try FreePort.udp()
+    let preset = directory.path("broadcast.json")
+    try """
+    {
+      "name": "broadcast", "description": "streams of its own", "quality": "640x480",
+      "preview": "fakesink sync=false",
+      "photo": { "encoder": "jpegenc", "extension": "jpg" },
+      "movie": { "encoder": "x264enc speed-preset=superfast tune=zerolatency", "muxer": "mp4mux", "extension": "mp4" },
+      "streams": [
+        { "srt": "srt://127.0.0.1:\(port)?mode=listener", "tuning": ["srtsink latency=250"] },
+        { "hls": "\(directory.path("hls"))", "segmentDuration": 1, "playlistLength": 3 }
+      ]
+    }
+    """.write(toFile: preset, atomically: true, encoding: .utf8)
+    let described = try await HVTCam.run(["describe"] + HVTCam.simulated + ["--preset", preset, "--mode", "video"])
+    #expect(described.standardOutput.contains(" latency=250"), "\(described)")
+    let (stream, urls) = try await Self.startStreaming(["--preset", preset, "--duration", "4"], targets: 2)
+    #expect(urls == ["srt://127.0.0.1:\(port)?mode=listener", "hls:\(directory.path("hls"))"])
+    #expect(try await Self.probe("srt://127.0.0.1:\(port)") == "h264,640,480")
+    let result = await stream.result()
+    #expect(result.succeeded, "\(result)")
+    let playlist = try String(contentsOfFile: directory.path("hls/playlist.m3u8"), encoding: .utf8)
+    #expect(playlist.contains("#EXT-X-TARGETDURATION:1\n"), "\(playlist)")
+  }
+
   @Test(
     "an SRT server that goes away and comes back: the stream says so, is sent again, and the recording keeps every frame"
   )

@@ -2,7 +2,7 @@ import Foundation
 import HVTGStreamer
 
 /// One stream target's branch of the encoded tee (``StreamEncoder``, or a pre-roll's), as
-/// ``HVTPipelineModel/streamBranch(for:)`` describes it: a leaky queue, so that a slow network drops the
+/// ``HVTPipelineModel/streamBranch(for:)`` describes it (tuned as the stream asks): a leaky queue, so that a slow network drops the
 /// stream's frames instead of holding the encoder, the recording or the preview, then the target's muxer
 /// or payloader and its network sink. A new branch asks the encoder for a key frame (an upstream
 /// force-key-unit event) and drops what comes before it: a stream starts decodable.
@@ -22,12 +22,13 @@ final class StreamBranch: @unchecked Sendable {
   /// own thread (`rtspclientsink` says it failed to connect as it stops).
   static func isInside(_ path: String) -> Bool { path.contains(":\(namePrefix)") || path.contains("/\(namePrefix)") }
 
-  /// Builds the branch for `target` (not yet attached), named `name` (unique in the pipeline, starting
+  /// Builds the branch for `stream` (not yet attached), named `name` (unique in the pipeline, starting
   /// with ``namePrefix``).
   /// `onFlowing` is called once, on a streaming thread, when the sink took its first frame without
   /// failing (its second reaches it): an SRT caller or RTMP sink reached its server, which their start
   /// does not wait for.
-  init(target: HVTStreamTarget, name: String, onFlowing: @escaping @Sendable () -> Void) throws {
+  init(stream: HVTStream, name: String, onFlowing: @escaping @Sendable () -> Void) throws {
+    let target = stream.target
     self.target = target
     bin = Bin(name: name)
     if case .hls(let directory, _, _) = target {
@@ -38,7 +39,7 @@ final class StreamBranch: @unchecked Sendable {
           target: target.description, reason: "its folder cannot be made: \(error.localizedDescription)")
       }
     }
-    let chain = try ElementChain(HVTPipelineModel.streamBranch(for: target), in: bin)
+    let chain = try ElementChain(HVTPipelineModel.streamBranch(for: stream), in: bin)
     guard let entry = chain.first.staticPad("sink") else {
       throw HVTCameraError.pipelineSetupFailed(.missingPad(element: chain.first.path, pad: "sink"))
     }

@@ -22,11 +22,12 @@ extension HVTCameraController {
   /// ``HVTCameraEvent/streamDisconnected(_:reason:retryIn:)`` and
   /// ``HVTCameraEvent/streamReconnected(_:attempts:)``; network faults never touch the recording or
   /// the preview.
+  /// The stream's ``HVTStream/tuning`` sets properties of its branch's elements (a preset's `streams`
+  /// declare them).
   @discardableResult
-  public func startStreaming(to target: HVTStreamTarget, encoding: HVTStreamEncoding = .movie) async throws
-    -> String
-  {
-    if let reason = target.invalidReason ?? encoding.invalidReason {
+  public func startStreaming(_ stream: HVTStream) async throws -> String {
+    let target = stream.target
+    if let reason = stream.invalidReason {
       throw HVTCameraError.invalidStreamTarget(target: target.description, reason: reason)
     }
     let added = shared.withLock { shared -> Bool in
@@ -38,10 +39,17 @@ extension HVTCameraController {
       throw HVTCameraError.invalidStreamTarget(target: target.description, reason: "it is streamed to already")
     }
     return try await withCheckedThrowingContinuation { continuation in
-      queue.async {
-        self.beginStream(Stream(target: target, encoding: encoding) { continuation.resume(with: $0) })
-      }
+      queue.async { self.beginStream(Stream(stream) { continuation.resume(with: $0) }) }
     }
+  }
+
+  /// Streams the camera to `target`, encoded as `encoding` (the movies' by default): see
+  /// ``startStreaming(_:)``.
+  @discardableResult
+  public func startStreaming(to target: HVTStreamTarget, encoding: HVTStreamEncoding = .movie) async throws
+    -> String
+  {
+    try await startStreaming(HVTStream(target: target, encoding: encoding))
   }
 
   /// Ends the stream to `target` (every stream when `nil`): its clients are disconnected, its
@@ -60,11 +68,12 @@ extension HVTCameraController {
 
   // MARK: - A stream's life (on the queue)
 
-  /// A stream asked for: its target and encoding, its RTSP server (for an RTSP target), its branch in the
-  /// running camera, and the tries to reach its server since it last ran.
+  /// A stream asked for: its target, encoding and tuning, its RTSP server (for an RTSP target), its branch
+  /// in the running camera, and the tries to reach its server since it last ran.
   final class Stream: @unchecked Sendable {
-    let target: HVTStreamTarget
-    let encoding: HVTStreamEncoding
+    let request: HVTStream
+    var target: HVTStreamTarget { request.target }
+    var encoding: HVTStreamEncoding { request.encoding }
     var server: RTSPStreamServer?
     var branch: StreamBranch?
     var attempts = 0
@@ -74,9 +83,8 @@ extension HVTCameraController {
     /// The caller of ``HVTCameraController/startStreaming(to:)``, until the stream first runs or fails.
     var waiter: ((Result<String, any Error>) -> Void)?
 
-    init(target: HVTStreamTarget, encoding: HVTStreamEncoding, waiter: @escaping (Result<String, any Error>) -> Void) {
-      self.target = target
-      self.encoding = encoding
+    init(_ request: HVTStream, waiter: @escaping (Result<String, any Error>) -> Void) {
+      self.request = request
       self.waiter = waiter
     }
 
@@ -130,7 +138,7 @@ extension HVTCameraController {
         }
         let controller = WeakReference(self)
         let flows = Locked<StreamBranch?>(nil)
-        let branch = try StreamBranch(target: stream.target, name: name) { [queue = self.queue] in
+        let branch = try StreamBranch(stream: stream.request, name: name) { [queue = self.queue] in
           queue.async { flows.withLock { $0 }.map { controller.target?.flowing(stream, $0, in: session) } }
         }
         flows.withLock { $0 = branch }

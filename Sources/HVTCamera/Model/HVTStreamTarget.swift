@@ -42,6 +42,28 @@ public enum HVTStreamTarget: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// The kind of target, as `hvtcam stream`'s options and a preset's `streams` name it: `rtsp`,
+  /// `rtspPush`, `srt`, `rtmp` or `hls`.
+  public var kind: String {
+    switch self {
+    case .rtspServer: "rtsp"
+    case .rtspPush: "rtspPush"
+    case .srt: "srt"
+    case .rtmp: "rtmp"
+    case .hls: "hls"
+    }
+  }
+
+  /// An RTSP server target written `[ADDRESS]:PORT/PATH` (`:8554/cam`, `127.0.0.1:0/live`; no address:
+  /// `0.0.0.0`, every interface), or `nil` when `spec` is not of that form.
+  public static func rtspServer(spec: String, credentials: HVTStreamCredentials? = nil) -> HVTStreamTarget? {
+    guard let colon = spec.lastIndex(of: ":"), let slash = spec[colon...].firstIndex(of: "/"),
+      let port = Int(spec[spec.index(after: colon)..<slash])
+    else { return nil }
+    let address = spec[..<colon].isEmpty ? "0.0.0.0" : String(spec[..<colon])
+    return .rtspServer(port: port, path: String(spec[slash...]), address: address, credentials: credentials)
+  }
+
   /// Whether the stream goes to a server that may go away and come back: RTSP push, SRT as a caller and RTMP are
   /// connected again after a failure, with a growing delay (``HVTStreamTarget/reconnectDelays``).
   public var reconnects: Bool {

@@ -4,23 +4,23 @@ extension HVTPipelineModel {
   /// In `.photo` mode the photo branch writes one JPEG (`jpegenc snapshot=true`) to `output`; in `.video`
   /// mode the recording branch writes the movie to `output`. With `frames`, the source stops after that
   /// many frames (`num-buffers`) and `-e` makes the muxer finalize the file, so the command ends by itself.
-  /// With `streams`, the stream branches follow, as ``HVTCameraController/startStreaming(to:)`` adds them:
+  /// With `streams`, the stream branches follow, as ``HVTCameraController/startStreaming(_:)`` adds them:
   /// the streams' encoder (or the pre-roll's encoded tee) and each target's muxer and sink, and in `.video`
-  /// mode the movie takes the streams' encoded video, as a recording made while streaming does, when
-  /// they have its encoding (`streamEncoding`); an RTSP server of the process's own (gst-rtsp-server)
-  /// has no launch syntax and is left out.
+  /// mode the movie takes the encoded video of the streams of its encoding, as a recording made while
+  /// streaming does; an RTSP server of the process's own (gst-rtsp-server) has no launch syntax and is
+  /// left out.
   public func launchCommand(
-    mode: HVTCameraController.CameraCaptureMode, output: String, frames: Int?, streams: [HVTStreamTarget] = [],
-    streamEncoding: HVTStreamEncoding = .movie
+    mode: HVTCameraController.CameraCaptureMode, output: String, frames: Int?, streams: [HVTStream] = []
   ) -> String {
     // An RTSP server of the process's own cannot be written as a launch line.
-    var streams = streamChains(
-      streams.filter { if case .rtspServer = $0 { false } else { true } }, encoding: streamEncoding)
-    // The streams' encoder comes before a movie that takes its video: its tee must be named first.
-    let shares = preRoll == nil && streamEncoding.isMovie && mode == .video && !streams.isEmpty
-    let encoder = shares ? streams.removeFirst().words : nil
+    let launchable = streams.filter { if case .rtspServer = $0.target { false } else { true } }
+    var chains = streamChains(launchable)
+    // The encoder of the streams of the movies' encoding (the first chain, when there is one) comes
+    // before a movie that takes its video: its tee must be named first.
+    let shares = preRoll == nil && mode == .video && launchable.contains { $0.encoding.isMovie }
+    let encoder = shares ? chains.removeFirst().words : nil
     let words = launchWords(mode: mode, output: output, frames: frames, streamEncoder: encoder)
-    return (["gst-launch-1.0", "-e"] + words + streams.flatMap(\.words))
+    return (["gst-launch-1.0", "-e"] + words + chains.flatMap(\.words))
       .map(LaunchQuoting.shellWord).joined(separator: " ")
   }
 
@@ -80,16 +80,14 @@ extension HVTPipelineModel {
   /// ``launchCommand(mode:output:frames:streams:)`` it cannot be pasted as one command. With `streams`, the
   /// streams' encoder (none with a pre-roll) and each target's branch follow, an RTSP server's ending in
   /// the `appsink` its media is fed from.
-  public func engineDescription(
-    movie: String, streams: [HVTStreamTarget] = [], streamEncoding: HVTStreamEncoding = .movie
-  ) -> String {
+  public func engineDescription(movie: String, streams: [HVTStream] = []) -> String {
     let words = { (chain: [HVTElementDescription]) in Self.launchWords(chain, namingCapsFilters: true) }
     let camera = words(cameraChain) + ["\(Self.teeName).", "!"] + words(preview)
-    let branch = recordingBranch(location: movie, onStreams: !streams.isEmpty && streamEncoding.isMovie)
+    let branch = recordingBranch(location: movie, onStreams: streams.contains { $0.encoding.isMovie })
     let recording = ["\(branch.tee).", "!"] + words(branch.chain)
     let sound = audio.map { [("sound", words($0.source + $0.encoding) + ["!", "\(Self.muxerName)."])] } ?? []
     let preRoll = self.preRoll.map { _ in [("pre-roll", preRollWords(namingCapsFilters: true))] } ?? []
-    let streams = streamChains(streams, encoding: streamEncoding, namingCapsFilters: true).map { ($0.title, $0.words) }
+    let streams = streamChains(streams, namingCapsFilters: true).map { ($0.title, $0.words) }
     return
       ([("camera", camera), ("photo", words(photoPipeline))] + preRoll + [("recording", recording)] + sound
       + streams)

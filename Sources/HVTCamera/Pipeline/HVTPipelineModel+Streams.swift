@@ -98,11 +98,23 @@ extension HVTPipelineModel {
   /// encoded. ! queue leaky=downstream ! h264parse config-interval=-1 ! hlssink2 location=…/segment%05d.ts …
   /// encoded. ! queue leaky=downstream ! appsink  → the RTSP server's media (gst-rtsp-server)
   /// ```
-  static func streamBranch(for target: HVTStreamTarget) -> [HVTElementDescription] {
+  ///
+  /// The stream's ``HVTStream/tuning`` sets its properties on the elements of its factories.
+  static func streamBranch(for stream: HVTStream) -> [HVTElementDescription] {
     let queue = HVTElementDescription(
       "queue", name: "stream-queue",
       ["leaky": "downstream", "max-size-buffers": "0", "max-size-bytes": "0", "max-size-time": "2000000000"])
-    return [queue] + streamOutput(for: target)
+    return ([queue] + streamOutput(for: stream.target)).map { element in
+      stream.tuning.filter { $0.factory == element.factory }.flatMap(\.properties).reduce(element) {
+        $0.setting($1.name, to: $1.value)
+      }
+    }
+  }
+
+  /// The factories of `target`'s branch, in order: what a stream's ``HVTStream/tuning`` may name. An RTSP
+  /// server's payloader runs in its media (`rtph264pay`), after the branch's `appsink`.
+  public static func streamBranchFactories(for target: HVTStreamTarget) -> [String] {
+    ["queue"] + streamOutput(for: target).map(\.factory)
   }
 
   /// The elements of `target`'s branch after its queue.
@@ -149,29 +161,30 @@ extension HVTPipelineModel {
     }
   }
 
-  /// The streams' chains, each as `gst-launch-1.0` words with what it is: `streams` for the streams'
-  /// encoder of `encoding` (none for the movies' encoding with a pre-roll), then `stream TARGET` for each
-  /// target's branch, whose elements are named after the target's place in `targets` (`stream1-queue`, …)
-  /// so that the names stay unique.
-  func streamChains(
-    _ targets: [HVTStreamTarget], encoding: HVTStreamEncoding = .movie, namingCapsFilters: Bool = false
-  ) -> [(title: String, words: [String])] {
-    guard !targets.isEmpty else { return [] }
+  /// The streams' chains, each as `gst-launch-1.0` words with what it is: `streams` for the encoder of
+  /// each encoding the streams have (the movies' first, then in order of first use; none for the movies'
+  /// encoding with a pre-roll), then `stream TARGET` for each stream's branch, whose elements are named after its place
+  /// in `streams` (`stream1-queue`, …) so that the names stay unique.
+  func streamChains(_ streams: [HVTStream], namingCapsFilters: Bool = false) -> [(title: String, words: [String])] {
     var chains: [(title: String, words: [String])] = []
-    if needsStreamEncoder(for: encoding) {
+    var encodings: [HVTStreamEncoding] = []
+    for encoding in streams.map(\.encoding) where !encodings.contains(encoding) && needsStreamEncoder(for: encoding) {
+      encodings.append(encoding)
+    }
+    for encoding in encodings.filter(\.isMovie) + encodings.filter({ !$0.isMovie }) {
       let (chain, tee) = streamEncoding(for: encoding)
       chains.append(
         ("streams", ["\(Self.teeName).", "!"] + Self.launchWords(chain + [tee], namingCapsFilters: namingCapsFilters)))
     }
-    for (index, target) in targets.enumerated() {
-      let branch = Self.streamBranch(for: target).map { element in
+    for (index, stream) in streams.enumerated() {
+      let branch = Self.streamBranch(for: stream).map { element in
         let name = element.name ?? element.factory
         return element.named("stream\(index + 1)-" + (name.hasPrefix("stream-") ? name.dropFirst(7) : name[...]))
       }
       chains.append(
         (
-          "stream \(target)",
-          ["\(streamSourceTeeName(for: encoding)).", "!"]
+          "stream \(stream.target)",
+          ["\(streamSourceTeeName(for: stream.encoding)).", "!"]
             + Self.launchWords(branch, namingCapsFilters: namingCapsFilters)
         ))
     }

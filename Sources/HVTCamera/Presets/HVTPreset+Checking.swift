@@ -46,6 +46,11 @@ extension HVTPreset {
     checkSlot(muxer, "movie.muxer")
     if let audioSource { _ = checkElement(audioSource, "audio.source", candidate: false) }
     if let audioEncoder { checkSlot(audioEncoder, "audio.encoder") }
+    for (index, stream) in streams.enumerated() {
+      for (position, element) in stream.tuning.enumerated() {
+        _ = checkElement(element, "streams[\(index)].tuning[\(position)]", candidate: false)
+      }
+    }
     if let movieCaps, (try? Caps(movieCaps)) == nil {
       report("invalid caps \"\(movieCaps)\"", "movie.caps")
     }

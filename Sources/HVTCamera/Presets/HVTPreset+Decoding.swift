@@ -1,3 +1,4 @@
+import Foundation
 import HVTGStreamer
 
 extension HVTPreset {
@@ -5,13 +6,21 @@ extension HVTPreset {
   static let topLevelKeys: [(key: String, required: Bool)] = [
     ("$schema", false), ("name", true), ("description", true), ("quality", true), ("frameRate", false),
     ("format", false), ("source", false), ("filters", false), ("preview", true), ("photo", true), ("movie", true),
-    ("audio", false),
+    ("audio", false), ("streams", false),
   ]
   static let photoKeys: [(key: String, required: Bool)] = [("encoder", true), ("extension", true)]
   static let movieKeys: [(key: String, required: Bool)] = [
     ("encoder", true), ("parser", false), ("caps", false), ("muxer", true), ("extension", true),
   ]
   static let audioKeys: [(key: String, required: Bool)] = [("source", false), ("encoder", false)]
+  /// The keys of one of `streams`: exactly one target (``streamTargetKeys``), then its settings.
+  static let streamKeys: [(key: String, required: Bool)] =
+    streamTargetKeys.map { ($0, false) } + [
+      ("credentials", false), ("segmentDuration", false), ("playlistLength", false), ("size", false),
+      ("bitrate", false), ("keyFrameInterval", false), ("tuning", false),
+    ]
+  /// The keys that name a stream's target, as ``HVTStreamTarget/kind`` names them.
+  static let streamTargetKeys = ["rtsp", "rtspPush", "srt", "rtmp", "hls"]
 
   /// Reads a preset from JSON text, checking its size and shape (keys, types, element syntax, nesting), but
   /// not yet whether GStreamer has its elements. Every issue found is reported.
@@ -74,6 +83,7 @@ private struct PresetReader {
     let audio = members["audio"].flatMap { object($0, at: "audio", keys: HVTPreset.audioKeys) }
     let audioSource = audio?["source"].flatMap { element($0, at: "audio.source") }
     let audioEncoder = audio?["encoder"].flatMap { slot($0, at: "audio.encoder") }
+    let streams = streamList(members["streams"])
     guard let name, let summary, let quality, let preview, let photoEncoder, let photoExtension, let movieEncoder,
       let muxer, let movieExtension
     else { return nil }
@@ -81,7 +91,122 @@ private struct PresetReader {
       name: name, summary: summary, quality: quality, frameRate: frameRate ?? HVTFrameRate(30),
       format: format ?? "I420", source: source, filters: filters, preview: preview, photoEncoder: photoEncoder,
       photoExtension: photoExtension, movieEncoder: movieEncoder, movieParser: parser, movieCaps: caps, muxer: muxer,
-      movieExtension: movieExtension, audioSource: audioSource, audioEncoder: audioEncoder, url: nil)
+      movieExtension: movieExtension, audioSource: audioSource, audioEncoder: audioEncoder, streams: streams, url: nil)
+  }
+
+  /// `streams`: each an object naming one target and its settings.
+  mutating func streamList(_ node: JSONNode?) -> [HVTStream] {
+    guard let node else { return [] }
+    positions["streams"] = node.position
+    guard case .array(let items) = node.value else {
+      diagnostics.report("expected an array of streams, found \(node.kind)", at: "streams", node.position)
+      return []
+    }
+    return items.enumerated().compactMap { stream($1, at: "streams[\($0)]") }
+  }
+
+  /// One stream: its target, then its encoding and tuning; every problem is reported where it stands.
+  mutating func stream(_ node: JSONNode, at path: String) -> HVTStream? {
+    positions[path] = node.position
+    guard let members = object(node, at: path, keys: HVTPreset.streamKeys) else { return nil }
+    let named = HVTPreset.streamTargetKeys.filter { members[$0] != nil }
+    guard named.count == 1, let kind = named.first, let value = string(members[kind], at: join(path, kind)) else {
+      if named.count != 1 {
+        diagnostics.report(
+          "expected exactly one target (\(HVTPreset.streamTargetKeys.joined(separator: ", "))), found \(named.count)",
+          at: path, node.position)
+      }
+      return nil
+    }
+    let targetPath = join(path, kind)
+    let credentials = members["credentials"].flatMap { credentialsValue($0, at: join(path, "credentials")) }
+    let segment = members["segmentDuration"].flatMap { wholeNumber($0, at: join(path, "segmentDuration")) }
+    let playlist = members["playlistLength"].flatMap { wholeNumber($0, at: join(path, "playlistLength")) }
+    for key in ["credentials"] where members[key] != nil && kind != "rtsp" {
+      diagnostics.report("\"\(key)\" is for an rtsp stream", at: join(path, key), members[key]?.position)
+    }
+    for key in ["segmentDuration", "playlistLength"] where members[key] != nil && kind != "hls" {
+      diagnostics.report("\"\(key)\" is for an hls stream", at: join(path, key), members[key]?.position)
+    }
+    let target: HVTStreamTarget?
+    switch kind {
+    case "rtsp":
+      target = HVTStreamTarget.rtspServer(spec: value, credentials: credentials)
+      if target == nil {
+        diagnostics.report(
+          "expected [ADDRESS]:PORT/PATH, e.g. \":8554/cam\", not \"\(value)\"", at: targetPath, members[kind]?.position)
+      }
+    case "rtspPush": target = .rtspPush(url: value)
+    case "srt": target = .srt(uri: value)
+    case "rtmp": target = .rtmp(url: value)
+    default:
+      target = .hls(
+        directory: URL(fileURLWithPath: value), segmentDuration: segment ?? 2, playlistLength: playlist ?? 5)
+    }
+    let size = members["size"].flatMap { sizeValue($0, at: join(path, "size")) }
+    let bitRate = members["bitrate"].flatMap { wholeNumber($0, at: join(path, "bitrate")) }
+    let keyFrameInterval = members["keyFrameInterval"].flatMap { number($0, at: join(path, "keyFrameInterval")) }
+    let tuning = members["tuning"].map { elementList($0, at: join(path, "tuning")) } ?? []
+    guard let target else { return nil }
+    let encoding = HVTStreamEncoding(size: size, bitRate: bitRate, keyFrameInterval: keyFrameInterval)
+    if let reason = target.invalidReason {
+      diagnostics.report(reason, at: targetPath, members[kind]?.position)
+      return nil
+    }
+    if let reason = encoding.invalidReason {
+      diagnostics.report(reason, at: path, node.position)
+      return nil
+    }
+    let factories = HVTPipelineModel.streamBranchFactories(for: target)
+    var foreign = false
+    for (index, element) in tuning.enumerated() where !factories.contains(element.factory) {
+      let at = join(path, "tuning[\(index)]")
+      diagnostics.report(
+        "the \(kind) stream has no element '\(element.factory)' (its elements: \(factories.joined(separator: ", ")))",
+        at: at, positions[at])
+      foreign = true
+    }
+    return foreign ? nil : HVTStream(target: target, encoding: encoding, tuning: tuning)
+  }
+
+  /// `USER:PASSWORD`.
+  mutating func credentialsValue(_ node: JSONNode, at path: String) -> HVTStreamCredentials? {
+    guard let text = string(node, at: path) else { return nil }
+    guard let split = text.firstIndex(of: ":"), split != text.startIndex else {
+      diagnostics.report("expected USER:PASSWORD", at: path, node.position)
+      return nil
+    }
+    return HVTStreamCredentials(user: String(text[..<split]), password: String(text[text.index(after: split)...]))
+  }
+
+  /// `WIDTHxHEIGHT`.
+  mutating func sizeValue(_ node: JSONNode, at path: String) -> HVTFrameSize? {
+    guard let text = string(node, at: path) else { return nil }
+    guard case .size(let size) = HVTCaptureSize(commandLineName: text) else {
+      diagnostics.report("expected WIDTHxHEIGHT from 16x16 to 7680x4320, not \"\(text)\"", at: path, node.position)
+      return nil
+    }
+    return size
+  }
+
+  /// A number.
+  mutating func number(_ node: JSONNode, at path: String) -> Double? {
+    positions[path] = node.position
+    guard case .number(let value, _) = node.value else {
+      diagnostics.report("expected a number, found \(node.kind)", at: path, node.position)
+      return nil
+    }
+    return value
+  }
+
+  /// A whole number that fits an `Int`.
+  mutating func wholeNumber(_ node: JSONNode, at path: String) -> Int? {
+    guard let value = number(node, at: path) else { return nil }
+    guard value == value.rounded(), abs(value) < 1e15 else {
+      diagnostics.report("expected a whole number, found \(value)", at: path, node.position)
+      return nil
+    }
+    return Int(value)
   }
 
   /// An object's members by key, after reporting unknown keys (with the nearest known one) and missing
@@ -200,12 +325,17 @@ private struct PresetReader {
   }
 
   mutating func filterList(_ node: JSONNode?) -> [HVTElementDescription] {
-    guard let node else { return [] }
+    node.map { elementList($0, at: "filters") } ?? []
+  }
+
+  /// An array of elements in gst-launch syntax.
+  mutating func elementList(_ node: JSONNode, at path: String) -> [HVTElementDescription] {
+    positions[path] = node.position
     guard case .array(let items) = node.value else {
-      diagnostics.report("expected an array of elements, found \(node.kind)", at: "filters", node.position)
+      diagnostics.report("expected an array of elements, found \(node.kind)", at: path, node.position)
       return []
     }
-    return items.enumerated().compactMap { element($1, at: "filters[\($0)]") }
+    return items.enumerated().compactMap { element($1, at: "\(path)[\($0)]") }
   }
 
   func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }

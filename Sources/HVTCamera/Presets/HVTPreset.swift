@@ -43,6 +43,9 @@ public struct HVTPreset: Sendable, Hashable {
   /// The audio encoder (candidates, `audio.encoder`); when `nil`, the one the muxer takes: AAC for MP4
   /// (`avenc_aac`, `voaacenc`, `fdkaacenc`), Opus or Vorbis for WebM and Matroska.
   public var audioEncoder: HVTElementSlot? = nil
+  /// The streams the preset declares (`streams`): where `hvtcam stream --preset` sends the camera, and
+  /// what an app may start with ``HVTCameraController/startStreaming(_:)``. None by default.
+  public var streams: [HVTStream] = []
   /// The file it was read from, if any.
   public var url: URL?
 }
