@@ -57,7 +57,7 @@ struct StreamRows {
       }
     }
     let recordingAlone = "the same recording without a stream (HVTCamera)"
-    let launchLine = "gst-launch-1.0: the recording's line and a second encoder, rtph264pay ! udpsink to 127.0.0.1"
+    let launchLine = "the recording's line and a second encoder, rtph264pay ! udpsink to 127.0.0.1"
     var rows = [
       Row(
         id: "stream-cpu",
