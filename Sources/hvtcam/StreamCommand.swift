@@ -125,10 +125,10 @@ enum StreamCommand {
   /// `[ADDRESS]:PORT/PATH` as an RTSP server target.
   static func rtspTarget(_ spec: String, credentials: String?, command: String) throws -> HVTStreamTarget {
     let login = try credentials.map { text -> HVTStreamCredentials in
-      guard let split = text.firstIndex(of: ":"), split != text.startIndex else {
+      guard let login = HVTStreamCredentials(userAndPassword: text) else {
         throw UsageError("hvtcam \(command): --rtsp-credentials takes USER:PASSWORD")
       }
-      return HVTStreamCredentials(user: String(text[..<split]), password: String(text[text.index(after: split)...]))
+      return login
     }
     guard let target = HVTStreamTarget.rtspServer(spec: spec, credentials: login) else {
       throw UsageError("hvtcam \(command): --rtsp takes [ADDRESS]:PORT/PATH, e.g. :8554/cam, not \"\(spec)\"")

@@ -114,8 +114,8 @@ extension HVTCameraController {
   /// stream of its encoding (but the movies' with a pre-roll, whose encoder runs).
   private func attach(_ stream: Stream, to session: CaptureSession) {
     let name = StreamBranch.namePrefix + String(UInt(bitPattern: ObjectIdentifier(stream).hashValue))
-    let needsEncoder =
-      session.model.needsStreamEncoder(for: stream.encoding) && state.streamEncoders[stream.encoding] == nil
+    let encodesOwn = session.model.needsStreamEncoder(for: stream.encoding)
+    let needsEncoder = encodesOwn && state.streamEncoders[stream.encoding] == nil
     let encoder: StreamEncoder?
     do {
       encoder = needsEncoder ? try StreamEncoder(model: session.model, encoding: stream.encoding) : nil
@@ -123,9 +123,7 @@ extension HVTCameraController {
       return streamFailed(stream, HVTCameraError(error), in: session)
     }
     if let encoder { state.streamEncoders[stream.encoding] = encoder }
-    let tee =
-      session.model.needsStreamEncoder(for: stream.encoding)
-      ? state.streamEncoders[stream.encoding]?.tee : session.preRoll?.tee
+    let tee = encodesOwn ? state.streamEncoders[stream.encoding]?.tee : session.preRoll?.tee
     worker.async {
       let result = Result { () throws -> StreamBranch in
         if case .rtspServer(let port, let path, let address, let credentials) = stream.target, stream.server == nil {

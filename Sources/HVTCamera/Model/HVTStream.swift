@@ -22,12 +22,18 @@ public struct HVTStream: Sendable, Hashable {
   /// Why it cannot be streamed, or `nil`: the target's or the encoding's reason, or a tuned element the
   /// target's branch does not have.
   public var invalidReason: String? {
-    if let reason = target.invalidReason ?? encoding.invalidReason { return reason }
+    target.invalidReason ?? encoding.invalidReason ?? untunable.first.map { untunableReason(tuning[$0]) }
+  }
+
+  /// The indices of the ``tuning`` elements the target's branch does not have.
+  var untunable: [Int] {
     let factories = HVTPipelineModel.streamBranchFactories(for: target)
-    if let stranger = tuning.first(where: { !factories.contains($0.factory) }) {
-      return "the \(target.kind) stream has no element '\(stranger.factory)' to tune (its elements: "
-        + "\(factories.joined(separator: ", ")))"
-    }
-    return nil
+    return tuning.indices.filter { !factories.contains(tuning[$0].factory) }
+  }
+
+  /// Why `element` cannot be tuned: the branch has no element of its factory; the ones it has.
+  func untunableReason(_ element: HVTElementDescription) -> String {
+    "the \(target.kind) stream has no element '\(element.factory)' (its elements: "
+      + "\(HVTPipelineModel.streamBranchFactories(for: target).joined(separator: ", ")))"
   }
 }

@@ -120,4 +120,11 @@ public struct HVTStreamCredentials: Sendable, Hashable {
     self.user = user
     self.password = password
   }
+
+  /// Credentials written `USER:PASSWORD` (the password may hold colons), or `nil` without a user and a
+  /// colon.
+  public init?(userAndPassword text: String) {
+    guard let split = text.firstIndex(of: ":"), split != text.startIndex else { return nil }
+    self.init(user: String(text[..<split]), password: String(text[text.index(after: split)...]))
+  }
 }

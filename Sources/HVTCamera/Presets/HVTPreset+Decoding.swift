@@ -157,26 +157,23 @@ private struct PresetReader {
       diagnostics.report(reason, at: path, node.position)
       return nil
     }
-    let factories = HVTPipelineModel.streamBranchFactories(for: target)
-    var foreign = false
-    for (index, element) in tuning.enumerated() where !factories.contains(element.factory) {
+    let stream = HVTStream(target: target, encoding: encoding, tuning: tuning)
+    let foreign = stream.untunable
+    for index in foreign {
       let at = join(path, "tuning[\(index)]")
-      diagnostics.report(
-        "the \(kind) stream has no element '\(element.factory)' (its elements: \(factories.joined(separator: ", ")))",
-        at: at, positions[at])
-      foreign = true
+      diagnostics.report(stream.untunableReason(tuning[index]), at: at, positions[at])
     }
-    return foreign ? nil : HVTStream(target: target, encoding: encoding, tuning: tuning)
+    return foreign.isEmpty ? stream : nil
   }
 
   /// `USER:PASSWORD`.
   mutating func credentialsValue(_ node: JSONNode, at path: String) -> HVTStreamCredentials? {
     guard let text = string(node, at: path) else { return nil }
-    guard let split = text.firstIndex(of: ":"), split != text.startIndex else {
+    guard let credentials = HVTStreamCredentials(userAndPassword: text) else {
       diagnostics.report("expected USER:PASSWORD", at: path, node.position)
       return nil
     }
-    return HVTStreamCredentials(user: String(text[..<split]), password: String(text[text.index(after: split)...]))
+    return credentials
   }
 
   /// `WIDTHxHEIGHT`.
