@@ -41,6 +41,28 @@ struct RecordingPausesTests {
     #expect(pauses.total.count == 2 && pauses.total.length == 4 * Self.frame)
   }
 
+  @Test("after a pause, the frame that is the limit's own in frames reaches it, a nanosecond early or not")
+  func limitAfterAPause() {
+    // 30 fps as sources stamp it, in whole nanoseconds: 33333333, 66666666, 100000000, …
+    let time = { (frame: UInt) in frame * 1_000_000_000 / 30 }
+    let pauses = RecordingPauses()
+    for frame: UInt in 1...4 { #expect(pauses.frame(at: time(frame)) == .keep(shift: 0, resumedAfter: nil)) }
+    pauses.request(paused: true)
+    #expect(pauses.frame(at: time(5)) == .leaveOut(starting: true))
+    pauses.request(paused: false)
+    let shift = time(6) - time(5)
+    #expect(pauses.frame(at: time(6)) == .keep(shift: shift, resumedAfter: shift))
+    // The movie began with frame 1; with frame 5 left out, frame 92 is its 91st: 3 s in, one nanosecond
+    // early by the rounding.
+    let start = { (frame: UInt) -> UInt in
+      guard case .keep(let shift, _) = pauses.frame(at: time(frame)) else { return 0 }
+      return time(frame) - shift - time(1)
+    }
+    let limit: UInt = 3_000_000_000
+    #expect(start(91) == 2_966_666_666 && !RecordingBranch.reachesLimit(start: start(91), limit: limit))
+    #expect(start(92) == 2_999_999_999 && RecordingBranch.reachesLimit(start: start(92), limit: limit))
+  }
+
   @Test("a request and its undoing between two frames leave out nothing")
   func undoneBeforeAFrame() {
     let pauses = RecordingPauses()

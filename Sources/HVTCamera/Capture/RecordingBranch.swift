@@ -103,6 +103,17 @@ final class RecordingBranch: @unchecked Sendable {
   /// frame comes encoded, and its thumbnail is made from the file.
   var takesEncodedVideo: Bool { feed != nil }
 
+  /// How close to the maximum duration a frame's start counts as reaching it (nanoseconds). Frame times
+  /// are whole nanoseconds rounded from the frame rate (33333333, 66666666, 100000000… at 30 fps), and a
+  /// pause's shift is the difference of two of them: after one, the frame that is the limit's own in
+  /// frames can start a nanosecond or two before it, and was kept (a 3 s movie of 91 frames ending at
+  /// 3.033 s, seen under load). One microsecond is far below any frame interval.
+  static let limitSlack: UInt = 1_000
+
+  /// Whether a frame starting `start` nanoseconds into the movie reaches the maximum duration `limit`
+  /// (within ``limitSlack``): it is dropped, and the movie ends before it.
+  static func reachesLimit(start: UInt, limit: UInt) -> Bool { start &+ limitSlack >= limit }
+
   /// The frames a stop waits for: a one-frame H.264 movie is valid, but some decoders (`openh264dec`, the
   /// one Debian's plugins-bad ships) output nothing for it.
   static let minimumFrames = 2
@@ -241,7 +252,7 @@ final class RecordingBranch: @unchecked Sendable {
         let base = timing.base ?? pts
         timing.base = base
         let start = pts >= base ? pts - base : 0
-        if start >= limitTime {
+        if Self.reachesLimit(start: start, limit: limitTime) {
           timing.limitReached = true
           return .drop(notify: true)
         }
