@@ -2,9 +2,10 @@ import Dispatch
 import Foundation
 import HVTCamera
 
-/// Receives an `HVTCameraController`'s callbacks on a queue of its own and hands them to the waiting
-/// benchmark thread, stamped with the moment they arrived.
-final class BenchDelegate: HVTCameraControllerDelegate, @unchecked Sendable {
+/// Receives an `HVTCameraController`'s callbacks on the main actor and hands them to the waiting
+/// benchmark thread, stamped with the moment they arrived. Everything but the callbacks is nonisolated:
+/// the benchmark thread calls it, and the state it shares with the callbacks is locked.
+@MainActor final class BenchDelegate: HVTCameraControllerDelegate {
   /// A capture as the delegate received it.
   struct Delivery: Sendable {
     /// When the delegate was called.
@@ -26,38 +27,38 @@ final class BenchDelegate: HVTCameraControllerDelegate, @unchecked Sendable {
     var errors: [String] = []
   }
 
-  /// The queue the controller calls the delegate on.
-  let queue = DispatchQueue(label: "hvtcam-bench.delegate")
   private let waiters = Locked(Waiters())
 
-  /// Becomes `controller`'s delegate, on `queue`.
-  func attach(to controller: HVTCameraController) {
-    controller.delegateQueue = queue
+  nonisolated init() {}
+
+  /// Becomes `controller`'s delegate.
+  nonisolated func attach(to controller: HVTCameraController) {
     controller.cameraDelegate = self
   }
 
   /// The next photo.
-  func expectPhoto() -> Awaited<Delivery> { expect(\.photo) }
+  nonisolated func expectPhoto() -> Awaited<Delivery> { expect(\.photo) }
   /// The next movie.
-  func expectMovie() -> Awaited<Delivery> { expect(\.movie) }
+  nonisolated func expectMovie() -> Awaited<Delivery> { expect(\.movie) }
   /// The moment the preview's first frame arrives (from `HVTCameraEvent.previewStarted`).
-  func expectPreviewStarted() -> Awaited<Instant> { expect(\.previewStarted) }
+  nonisolated func expectPreviewStarted() -> Awaited<Instant> { expect(\.previewStarted) }
   /// The partial file of the next recording (from `HVTCameraEvent.recordingStarted`).
-  func expectRecordingStarted() -> Awaited<URL> { expect(\.recordingStarted) }
+  nonisolated func expectRecordingStarted() -> Awaited<URL> { expect(\.recordingStarted) }
   /// The pre-roll's fill when it first holds its duration (from `HVTCameraEvent.preRollFilled`).
-  func expectPreRollFilled() -> Awaited<HVTPreRollFill> { expect(\.preRollFilled) }
+  nonisolated func expectPreRollFilled() -> Awaited<HVTPreRollFill> { expect(\.preRollFilled) }
 
-  private func expect<Value>(_ slot: WritableKeyPath<Waiters, Awaited<Value>?>) -> Awaited<Value> {
+  private nonisolated func expect<Value>(_ slot: WritableKeyPath<Waiters, Awaited<Value>?>) -> Awaited<Value> {
     let awaited = Awaited<Value>()
     waiters.withLock { $0[keyPath: slot] = awaited }
     return awaited
   }
 
   /// Errors reported so far.
-  var errors: [String] { waiters.withLock { $0.errors } }
+  nonisolated var errors: [String] { waiters.withLock { $0.errors } }
 
-  /// Waits until the callbacks already queued have run (so that a photo is no longer in flight).
-  func flush() { queue.sync {} }
+  /// Waits until the callbacks already queued on the main actor have run (so that a photo is no longer
+  /// in flight). Called from the benchmark's thread, never from the main thread.
+  nonisolated func flush() { DispatchQueue.main.sync {} }
 
   func cameraController(
     _ controller: HVTCameraController, didFinishCapturingMediaWithInfo info: [HVTCameraController.InfoKey: any Sendable]
@@ -110,6 +111,7 @@ final class OurCamera {
   init(quality: HVTCameraController.QualityType, directory: URL, camera: BenchCamera = .simulated) throws {
     controller = try HVTCameraController(source: camera.controllerSource)
     delegate.attach(to: controller)
+    controller.previewOutput = .none  // no window, whatever the display; the preview rows choose theirs
     controller.outputDirectory = directory
     controller.videoQuality = quality
     try controller.setMediaTypes([.image, .movie])

@@ -1,24 +1,30 @@
 import Foundation
 
 /// `hvtcam-bench`: HVTCamera side by side with camerabin and gst-launch-1.0 (see BenchOptions.usage).
-do {
-  let options = try BenchOptions(Array(CommandLine.arguments.dropFirst()))
-  if options.child != nil { try ChildMode.run(options) }
-  if let json = options.renderPath {
-    try BenchRun(options).render(json)
-  } else if let node = options.cameraNode {
-    try BenchRun(options).runOnCamera(node)
-  } else {
-    try BenchRun(options).run()
+// The benchmark waits for each step on a thread of its own, while the main thread serves the main
+// queue, where HVTCamera calls its delegate (the main actor).
+Thread.detachNewThread {
+  do {
+    let options = try BenchOptions(Array(CommandLine.arguments.dropFirst()))
+    if options.child != nil { try ChildMode.run(options) }
+    if let json = options.renderPath {
+      try BenchRun(options).render(json)
+    } else if let node = options.cameraNode {
+      try BenchRun(options).runOnCamera(node)
+    } else {
+      try BenchRun(options).run()
+    }
+  } catch let usage as UsageError {
+    if usage.exitCode == 0 {
+      print(usage.message)
+    } else {
+      FileHandle.standardError.write(Data("\(usage.message)\n".utf8))
+    }
+    exit(usage.exitCode)
+  } catch {
+    FileHandle.standardError.write(Data("hvtcam-bench: \(error)\n".utf8))
+    exit(1)
   }
-} catch let usage as UsageError {
-  if usage.exitCode == 0 {
-    print(usage.message)
-  } else {
-    FileHandle.standardError.write(Data("\(usage.message)\n".utf8))
-  }
-  exit(usage.exitCode)
-} catch {
-  FileHandle.standardError.write(Data("hvtcam-bench: \(error)\n".utf8))
-  exit(1)
+  exit(0)
 }
+dispatchMain()

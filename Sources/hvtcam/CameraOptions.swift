@@ -200,7 +200,8 @@ struct CameraOptions {
     controller.photoSize = photoSize
     if let preRoll { controller.preRollDuration = preRoll }
     if let microphone { controller.microphone = try Self.microphone(named: microphone) }
-    if let preview { controller.previewOutput = preview }
+    // The command line shows no window unless asked (hvtcam run asks): the preset's sink by default.
+    controller.previewOutput = preview ?? .preset
     controller.location = location
     controller.mediaTags = tags
     // photo and record take no input: a window shows the camera only (hvtcam run turns the controls on).
@@ -215,16 +216,17 @@ struct CameraOptions {
   /// that the bus messages of a failed start are handled (relayed by --verbose, dumped to
   /// GST_DEBUG_DUMP_DOT_DIR) while the controller is still there.
   func withPresented<Value>(
-    _ controller: HVTCameraController, _ body: () async throws -> Value
+    _ controller: HVTCameraController, isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> Value
   ) async throws -> Value {
     relayBusMessages(of: controller)
     do {
-      try await controller.present()
+      try await controller.presentAndWait()
       let value = try await body()
-      await controller.dismiss()
+      await controller.dismissAndWait()
       return value
     } catch {
-      await controller.dismiss()
+      await controller.dismissAndWait()
       throw error
     }
   }

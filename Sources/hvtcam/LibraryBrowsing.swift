@@ -1,22 +1,19 @@
-import Dispatch
 import Foundation
 import HVTCamera
 
 /// The person's time in `hvtcam library browse`'s window: prints what the controller reports — the
 /// window shown, the selection, the pick (its path on stdout) — and ends on a pick, a cancel or an error.
-final class LibraryBrowsing: HVTCameraControllerDelegate, @unchecked Sendable {
+@MainActor final class LibraryBrowsing: HVTCameraControllerDelegate {
   private let ending = SessionEnd()
-  private let delegateQueue = DispatchQueue(label: "hvtcam.library.delegate")
 
   init(controller: HVTCameraController) {
-    controller.delegateQueue = delegateQueue
     controller.cameraDelegate = self
   }
 
   /// Returns after a pick or a cancel; throws the error that closed the window.
-  func untilFinished() async throws { try await ending.wait() }
+  nonisolated func untilFinished() async throws { try await ending.wait() }
 
-  private func end(_ result: Result<Void, any Error>) { ending.finish(result) }
+  private nonisolated func end(_ result: Result<Void, any Error>) { ending.finish(result) }
 
   func cameraController(
     _ controller: HVTCameraController, didFinishCapturingMediaWithInfo info: [HVTCameraController.InfoKey: any Sendable]

@@ -79,12 +79,12 @@ enum LibraryCommand {
 
   /// Opens the library window through the controller (``HVTCameraController/sourceType`` a library,
   /// a window preview) and waits until the user picks or cancels.
-  private static func browse(_ source: HVTCameraController.SourceType) async throws {
+  @MainActor private static func browse(_ source: HVTCameraController.SourceType) async throws {
     let controller = try HVTCameraController()
     controller.sourceType = source
     controller.previewOutput = .window(title: "hvtcam library")
     let browsing = LibraryBrowsing(controller: controller)
-    try await controller.present()
+    try await controller.presentAndWait()
     try await browsing.untilFinished()
   }
 

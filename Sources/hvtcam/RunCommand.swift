@@ -31,7 +31,8 @@ enum RunCommand {
       CameraOptions.verbose,
     ] + CameraOptions.tagging)
 
-  static func run(_ arguments: ParsedArguments) async throws {
+  /// On the main actor, where the camera session (the delegate) lives.
+  @MainActor static func run(_ arguments: ParsedArguments) async throws {
     let options = try CameraOptions(arguments)
     let mode = try arguments.choice("--mode", from: ["photo", "video"], default: "photo")
     let zoom = try arguments.number("--zoom", in: 1...8) ?? 1
@@ -60,27 +61,24 @@ enum RunCommand {
 
 /// The person's session with `hvtcam run`'s camera: prints what is kept, and ends on Cancel, a stop
 /// signal, or an error that stops the camera.
-final class CameraSession: HVTCameraControllerDelegate, @unchecked Sendable {
+@MainActor final class CameraSession: HVTCameraControllerDelegate {
   /// Where `--overlay` is drawn: below the top bar of the controls.
-  static let overlayTop = 0.16
+  nonisolated static let overlayTop = 0.16
 
   private let controller: HVTCameraController
   private let ending = SessionEnd()
-  private let delegateQueue = DispatchQueue(label: "hvtcam.run.delegate")
-
   init(controller: HVTCameraController) {
     self.controller = controller
-    controller.delegateQueue = delegateQueue
     controller.cameraDelegate = self
   }
 
   /// Returns when the user cancelled or a signal came; throws when the camera stopped with an error.
-  func untilFinished() async throws { try await ending.wait() }
+  nonisolated func untilFinished() async throws { try await ending.wait() }
 
   /// Ends the session (a stop signal).
-  func finish() { end(.success(())) }
+  nonisolated func finish() { end(.success(())) }
 
-  private func end(_ result: Result<Void, any Error>) { ending.finish(result) }
+  private nonisolated func end(_ result: Result<Void, any Error>) { ending.finish(result) }
 
   func cameraController(
     _ controller: HVTCameraController, didFinishCapturingMediaWithInfo info: [HVTCameraController.InfoKey: any Sendable]

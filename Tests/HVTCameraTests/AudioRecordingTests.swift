@@ -32,7 +32,7 @@ struct AudioRecordingTests {
     camera.controller.videoQuality = .type640x480
     camera.controller.capturesAudio = capturesAudio
     camera.controller.videoMaximumDuration = seconds
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     guard camera.controller.startVideoCapture() else { throw TestFailure("startVideoCapture() returned false") }
     let start = try await camera.delegate.nextEvent { event -> Start? in
       switch event {
@@ -178,7 +178,7 @@ struct AudioRecordingTests {
     camera.controller.microphone = HVTMicrophone(
       name: "Tone", api: "test",
       source: HVTElementDescription("audiotestsrc", ["is-live": "true", "freq": "880", "samplesperbuffer": "480"]))
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let movie = try await camera.controller.recordMovie(maximumDuration: 1)
     let streams = try await MediaInspector.streams(movie.url.path)
     try expectLinedUp(streams, Capture(movie.info), codec: "aac")

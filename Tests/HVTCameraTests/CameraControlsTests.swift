@@ -86,7 +86,7 @@ struct CameraControlsTests {
     let camera = try TestCamera(present: false)
     camera.controller.allowsEditing = true
     camera.controller.editingCropRect = HVTRect(x: 100, y: 60, width: 300, height: 200)
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let photo = try await camera.controller.capturePhoto()
     let edit = try #require(photo.edit, "an edited photo")
     #expect(edit.cropRect == HVTRect(x: 100, y: 60, width: 200, height: 200))
@@ -105,6 +105,6 @@ struct CameraControlsTests {
       }
     }
     #expect(differences <= 3, "\(differences) of 196 sampled pixels differ")
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 }

@@ -22,7 +22,7 @@ struct CaptureSizeTests {
     let camera = try TestCamera(mode: .video, present: false)
     camera.controller.videoSize = .size(HVTFrameSize(width: 1000, height: 700))
     camera.controller.capturesAudio = false
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let photo = try await camera.controller.capturePhoto()
     #expect(try await MediaInspector.discover(photo.url.path).size == "1000x700")
     let movie = try await camera.controller.recordMovie(maximumDuration: 0.5)
@@ -40,7 +40,7 @@ struct CaptureSizeTests {
     let camera = try TestCamera(quality: .type640x480, mode: .video, present: false)
     camera.controller.photoSize = .size(HVTFrameSize(width: 1280, height: 720))
     camera.controller.capturesAudio = false
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     try await camera.startRecording()
     let photo = try await camera.controller.capturePhoto()
     camera.controller.stopVideoCapture()

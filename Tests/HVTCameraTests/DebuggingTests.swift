@@ -9,7 +9,7 @@ struct DebuggingTests {
   func busMessages() async throws {
     let camera = try TestCamera(mode: .video, present: false)
     var messages = camera.controller.busMessages.makeAsyncIterator()
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     var seen: [HVTBusMessage] = []
     while let message = await messages.next() {
       seen.append(message)
@@ -33,20 +33,20 @@ struct DebuggingTests {
       }
     }
     #expect(branchMessage != nil)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("pipelineGraph is GStreamer's DOT of the live pipeline, recording branch included")
   func graph() async throws {
     let camera = try TestCamera(mode: .video, present: false)
     #expect(camera.controller.pipelineGraph() == nil)
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let idle = try #require(camera.controller.pipelineGraph())
     #expect(idle.hasPrefix("digraph pipeline"))
     #expect(idle.contains("camera") && idle.contains("preview") && !idle.contains("movie-encoder"))
     try await camera.startRecording()
     let recording = try #require(camera.controller.pipelineGraph())
     #expect(recording.contains("movie-encoder") && recording.contains("muxer"))
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 }

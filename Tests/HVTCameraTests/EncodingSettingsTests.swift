@@ -49,13 +49,13 @@ struct EncodingSettingsTests {
     let camera = try TestCamera(mode: .video, present: false)
     camera.controller.videoBitRate = bitRate
     camera.controller.videoKeyFrameInterval = interval
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     try await camera.startRecording()
     try await camera.waitForRecorded(seconds: seconds)
     camera.controller.stopVideoCapture()
     let movie = try await camera.delegate.nextCapture(.movie)
     let packets = try await MediaInspector.packets(try movie.movieURL.path)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
     return packets
   }
 

@@ -46,7 +46,7 @@ struct ErrorTests {
     camera.controller.outputDirectory = camera.directory
     camera.controller.takePicture()
     _ = try await camera.delegate.nextCapture(.image)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("errors read well")
@@ -62,7 +62,7 @@ struct ErrorTests {
 
 @Suite("Delegate and threads", .timeLimit(.minutes(1)))
 struct DelegateTests {
-  @Test("cancel() calls cameraControllerDidCancel on the delegate queue; the camera stays presented")
+  @Test("cancel() calls cameraControllerDidCancel on the main actor; the camera stays presented")
   func cancel() async throws {
     let camera = try TestCamera()
     camera.controller.cancel()
@@ -70,11 +70,11 @@ struct DelegateTests {
     #expect(camera.controller.isPresented)
     camera.controller.takePicture()
     _ = try await camera.delegate.nextCapture(.image)
-    await camera.controller.dismiss()
-    #expect(camera.delegate.callsOffQueue == 0)
+    await camera.controller.dismissAndWait()
+    #expect(camera.delegate.callsOffMain == 0)
   }
 
-  @Test("the public API may be called from many threads at once; callbacks stay on the delegate queue")
+  @Test("the public API may be called from many threads at once; callbacks stay on the main actor")
   func concurrentCalls() async throws {
     let camera = try TestCamera(mode: .video)
     let controller = camera.controller
@@ -93,10 +93,10 @@ struct DelegateTests {
     #expect(controller.isRecording)
     controller.stopVideoCapture()
     _ = try await camera.delegate.nextCapture(.movie)
-    await controller.dismiss()
-    camera.delegate.flush()
+    await controller.dismissAndWait()
+    await camera.delegate.flush()
     #expect(camera.delegate.captures.filter { $0[.mediaType] as? HVTMediaType == .movie }.count == 1)
-    #expect(camera.delegate.callsOffQueue == 0)
+    #expect(camera.delegate.callsOffMain == 0)
     #expect(camera.delegate.errors.isEmpty)
   }
 
@@ -104,7 +104,7 @@ struct DelegateTests {
   func eventStream() async throws {
     let camera = try TestCamera(present: false)
     var events = camera.controller.events.makeAsyncIterator()
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     var sawConfigured = false
     var sawPlaying = false
     while !(sawConfigured && sawPlaying), let event = await events.next() {
@@ -112,7 +112,7 @@ struct DelegateTests {
       if case .stateChanged(_, .playing) = event { sawPlaying = true }
     }
     #expect(sawConfigured && sawPlaying)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("the delegate is held weakly")

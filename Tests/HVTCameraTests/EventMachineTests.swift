@@ -12,7 +12,7 @@ struct EventMachineTests {
   @Test("every property and method returns while the controller queue is held")
   func nothingWaitsForTheQueue() async throws {
     let camera = try TestCamera(mode: .video)
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let controller = camera.controller
     // Hold the queue, as a long GStreamer call on it would: had any call below waited for the queue,
     // this test would hang (and hit its time limit) instead of reaching the end of the block.
@@ -38,13 +38,13 @@ struct EventMachineTests {
     held.signal()
     _ = try await camera.delegate.nextCapture(.image)
     _ = try await camera.delegate.nextCapture(.movie)
-    await controller.dismiss()
+    await controller.dismissAndWait()
   }
 
   @Test("a burst of capturePhoto() calls yields one photo per call, even while another is in flight")
   func burstOfCapturePhoto() async throws {
     let camera = try TestCamera()
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let controller = camera.controller
     let photos = try await withThrowingTaskGroup(of: HVTCapture.self) { group in
       for _ in 0..<8 { group.addTask { try await controller.capturePhoto() } }
@@ -61,14 +61,14 @@ struct EventMachineTests {
       let age = try #require(photo.metadata.frameAge)
       #expect(age >= 0 && age < 2, "frame age \(age)")
     }
-    await controller.dismiss()
+    await controller.dismissAndWait()
   }
 
   @Test("takePicture() has no effect while a photo is in flight; isReadyForCapture says so, with events")
   func readiness() async throws {
     let camera = try TestCamera(present: false)
     #expect(!camera.controller.isReadyForCapture)
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     #expect(camera.controller.isReadyForCapture)
     camera.controller.takePicture()
     #expect(!camera.controller.isReadyForCapture)
@@ -76,7 +76,7 @@ struct EventMachineTests {
     _ = try await camera.delegate.nextCapture(.image)
     _ = try await camera.delegate.nextEvent { if case .readyForCapture(true) = $0 { true } else { nil } }
     #expect(camera.controller.isReadyForCapture)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
     #expect(camera.delegate.captures.count == 1)
     let readiness = camera.delegate.calls.compactMap { call -> Bool? in
       if case .event(.readyForCapture(let ready)) = call { ready } else { nil }
@@ -90,16 +90,16 @@ struct EventMachineTests {
     await #expect(throws: HVTCameraError.notPresented) { try await camera.controller.capturePhoto() }
     await #expect(throws: HVTCameraError.notPresented) { try await camera.controller.recordMovie() }
     #expect(!camera.controller.startVideoCapture())
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     camera.controller.cameraCaptureMode = .photo
     await #expect(throws: HVTCameraError.wrongCaptureMode(.video)) { try await camera.controller.recordMovie() }
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("cancelling the task of recordMovie() ends the recording and still returns the movie")
   func cancellingRecordMovie() async throws {
     let camera = try TestCamera(mode: .video)
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let controller = camera.controller
     let recording = Task { try await controller.recordMovie(maximumDuration: 60) }
     _ = try await camera.delegate.nextEvent { if case .recordingProgress(1, _) = $0 { true } else { nil } }
@@ -108,6 +108,6 @@ struct EventMachineTests {
     #expect(movie.metadata.stopReason == .requested)
     #expect((movie.metadata.duration ?? 0) >= 1)
     #expect(try await MediaInspector.discover(movie.url.path).isH264)
-    await controller.dismiss()
+    await controller.dismissAndWait()
   }
 }

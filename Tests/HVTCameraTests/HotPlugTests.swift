@@ -21,7 +21,7 @@ struct HotPlugTests {
     #expect(camera.controller.isPresented)
     camera.controller.takePicture()
     _ = try await camera.delegate.nextCapture(.image)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("the camera in use going away finalizes the recording and reports a typed error")

@@ -78,7 +78,7 @@ struct MetadataTests {
     camera.controller.preset = try HVTPreset.named("webm-vp8")
     camera.controller.mediaTags = HVTMediaTags(title: "Dated", artist: "A. Person")
     camera.controller.location = HVTLocation(latitude: 48.8583, longitude: 2.2945)
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let movie = try await camera.controller.recordMovie(maximumDuration: 0.5)
     #expect(movie.metadata.tags == HVTMediaTags(title: "Dated", artist: "A. Person"))
     #expect(movie.metadata.utcOffset == 0 && movie.metadata.location == nil, "\(movie.metadata)")

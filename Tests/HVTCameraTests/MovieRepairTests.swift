@@ -20,7 +20,7 @@ struct MovieRepairTests {
     if let preset { camera.controller.preset = try HVTPreset.named(preset) }
     camera.controller.capturesAudio = capturesAudio
     camera.controller.videoQuality = .type640x480
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     guard camera.controller.startVideoCapture() else { throw TestFailure("startVideoCapture() returned false") }
     let partial = try await camera.delegate.nextEvent { if case .recordingStarted(let url) = $0 { url } else { nil } }
     var copy = Data()
@@ -31,7 +31,7 @@ struct MovieRepairTests {
     }
     camera.controller.stopVideoCapture()
     let movie = try await camera.delegate.nextCapture(.movie)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
     return (copy, partial, try movie.metadata.frameCount ?? 0)
   }
 
@@ -220,7 +220,7 @@ struct MovieRepairTests {
     let photo = try await camera.controller.capturePhoto()
     let url = photo.url
     #expect(throws: HVTCameraError.notAMovie(path: url.path, found: "image/jpeg")) { try HVTMovieRepair.repair(url) }
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("default destinations: .partial is dropped, any other name gets .repaired")

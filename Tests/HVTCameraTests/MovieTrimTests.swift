@@ -132,7 +132,7 @@ struct MovieTrimTests {
     let camera = try TestCamera(mode: .video, present: false)
     camera.controller.capturesAudio = false
     camera.controller.videoKeyFrameInterval = 0.5
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let original = try await camera.controller.recordMovie(maximumDuration: 2)
     let originalBytes = try Data(contentsOf: original.url)
     let originalFrames = try #require(original.metadata.frameCount)

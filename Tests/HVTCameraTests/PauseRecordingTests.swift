@@ -26,7 +26,7 @@ extension AudioRecordingTests {
     let camera = try TestCamera(mode: .video, present: false)
     camera.controller.videoQuality = .type640x480
     camera.controller.videoMaximumDuration = 2
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     #expect(!camera.controller.pauseVideoCapture(), "nothing records yet")
     try await camera.startRecording()
     try await camera.waitForRecorded(seconds: 1)
@@ -71,7 +71,7 @@ extension AudioRecordingTests {
     let camera = try TestCamera(mode: .video, present: false)
     camera.controller.videoQuality = .type640x480
     camera.controller.videoMaximumDuration = 60
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     try await camera.startRecording()
     try await camera.waitForRecorded(seconds: 1)
     let pausedAt = try await pause(camera)

@@ -38,24 +38,37 @@ struct PhotoTests {
     #expect(metadata.configuration.size == size)
     #expect(metadata.fileSize == image.jpegData.count)
     #expect(url.lastPathComponent.hasPrefix("IMG_") && url.pathExtension == "jpg")
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
-  @Test("a second takePicture while one is in flight has no effect")
+  @Test("a second takePicture while one is in flight has no effect, and says so")
   func secondCallIgnored() async throws {
     let camera = try TestCamera()
     _ = try await camera.delegate.nextEvent { if case .configured = $0 { true } else { nil } }
-    // With the delegate queue held, the first photo cannot have reached the delegate: it is in flight
-    // for the second call whatever the timing.
-    camera.delegate.queue.suspend()
-    camera.controller.takePicture()
-    camera.controller.takePicture()
-    camera.delegate.queue.resume()
+    // With the main actor held, the first photo cannot have reached the delegate: it is in flight for
+    // the second call whatever the timing.
+    await MainActor.run {
+      camera.controller.takePicture()
+      camera.controller.takePicture()
+    }
+    let call = try await camera.delegate.nextEvent { if case .callIgnored(let call, _) = $0 { call } else { nil } }
+    #expect(call == "takePicture()")
     _ = try await camera.delegate.nextCapture(.image)
-    await camera.controller.dismiss()  // delivers anything still in flight
-    camera.delegate.flush()
+    await camera.controller.dismissAndWait()  // delivers anything still in flight
+    await camera.delegate.flush()
     #expect(camera.delegate.captures.count == 1)
     #expect(try FileManager.default.contentsOfDirectory(atPath: camera.directory.path).count == 1)
+  }
+
+  @Test("the delegate takes the next picture from inside the callback that receives one")
+  func pictureFromTheCallback() async throws {
+    let camera = try TestCamera()
+    let chain = PictureChain(count: 3)
+    camera.controller.cameraDelegate = chain
+    await MainActor.run { camera.controller.takePicture() }
+    let names = try await chain.names()
+    #expect(Set(names).count == 3)
+    await camera.controller.dismissAndWait()
   }
 
   @Test("photos in a row get unique names; each is the newest frame at its call")
@@ -71,7 +84,7 @@ struct PhotoTests {
     }
     #expect(names.count == 3)
     #expect(timestamps == timestamps.sorted())
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("the flash fires with .on on the rear camera: a lit frame taken after the call")
@@ -93,7 +106,7 @@ struct PhotoTests {
     let litLuma = try await MediaInspector.meanLuma(ofJPEG: lit.imageURL)
     let unlitLuma = try await MediaInspector.meanLuma(ofJPEG: unlit.imageURL)
     #expect(litLuma > unlitLuma + 0.1, "lit \(litLuma), unlit \(unlitLuma)")
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test(".auto fires only in a dark scene")
@@ -110,12 +123,12 @@ struct PhotoTests {
     let camera = try TestCamera(present: false)
     camera.controller.cameraDevice = .front
     camera.controller.cameraFlashMode = .on
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     camera.controller.takePicture()
     let photo = try await camera.delegate.nextCapture(.image)
     #expect(try photo.metadata.flashFired == false)
     #expect(try photo.metadata.configuration.device == .front)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("takePicture reports why it takes nothing when not presented or without .image")
@@ -123,12 +136,46 @@ struct PhotoTests {
     let camera = try TestCamera(present: false)
     camera.controller.takePicture()
     try camera.controller.setMediaTypes([.movie])
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     camera.controller.takePicture()
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
     #expect(camera.delegate.captures.isEmpty)
     let errors = camera.delegate.errors.compactMap { $0 as? HVTCameraError }
     #expect(errors == [.notPresented, .mediaTypeNotEnabled(.image)])
     await #expect(throws: HVTCameraError.notPresented) { try await camera.controller.capturePhoto() }
+  }
+}
+
+/// A main-actor delegate, as an app's, that calls `takePicture()` from inside the callback that receives
+/// each photo until it has `count`, then hands their names to the test.
+@MainActor private final class PictureChain: HVTCameraControllerDelegate {
+  private let count: Int
+  private var received: [String] = []
+  private let done = AsyncStream<[String]>.makeStream()
+
+  nonisolated init(count: Int) { self.count = count }
+
+  /// The file names, once `count` photos have arrived; throws when the test's time runs out first.
+  nonisolated func names() async throws -> [String] {
+    for await names in done.stream { return names }
+    throw CancellationError()
+  }
+
+  func cameraController(
+    _ controller: HVTCameraController, didFinishCapturingMediaWithInfo info: [HVTCameraController.InfoKey: any Sendable]
+  ) {
+    received.append((info[.imageURL] as? URL)?.lastPathComponent ?? "")
+    if received.count < count {
+      controller.takePicture()
+    } else {
+      done.continuation.yield(received)
+      done.continuation.finish()
+    }
+  }
+
+  func cameraControllerDidCancel(_ controller: HVTCameraController) {}
+
+  func cameraController(_ controller: HVTCameraController, didFailWithError error: any Error) {
+    done.continuation.finish()
   }
 }

@@ -15,7 +15,7 @@ extension AudioRecordingTests {
     camera.controller.preRollDuration = 2
     camera.controller.videoKeyFrameInterval = keyFrameInterval
     camera.controller.capturesAudio = capturesAudio
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let fill = try await camera.delegate.nextEvent { if case .preRollFilled(let fill) = $0 { fill } else { nil } }
     #expect(fill.seconds >= 2 && fill.seconds < 2 + keyFrameInterval + 2 * frame && fill.bytes > 0, "\(fill)")
     return camera
@@ -106,7 +106,7 @@ extension AudioRecordingTests {
     preset.audioSource = HVTElementDescription("filesrc", ["location": "/nonexistent/microphone"])
     camera.controller.preset = preset
     camera.controller.preRollDuration = 1
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let reason = try await camera.delegate.nextEvent {
       if case .audioUnavailable(let reason) = $0 { reason } else { nil }
     }

@@ -35,9 +35,9 @@ struct PresetCandidateTests {
     camera.controller.preset = preset
     camera.controller.videoQuality = .type640x480
     camera.controller.videoMaximumDuration = 1
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let movie = try await camera.controller.recordMovie()
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
     #expect(movie.metadata.encoder == candidate.factory)
     let report = try await MediaInspector.discover(movie.url)
     #expect(!report.failed && report.size == "640x480", "\(report)")

@@ -23,7 +23,7 @@ struct PresetTests {
     #expect(camera.controller.videoQuality == preset.quality)
     camera.controller.videoQuality = .type640x480
     camera.controller.videoMaximumDuration = 1
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     #expect(camera.controller.configuration?.preset == name)
     camera.controller.takePicture()
     let photo = try await camera.delegate.nextCapture(.image)
@@ -56,7 +56,7 @@ struct PresetTests {
       #expect(model.source.contains { $0.factory == "jpegdec" })
       #expect(model.source.contains { $0.value(of: "caps")?.hasPrefix("image/jpeg") == true })
     }
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("a preset can name its own source and filters")
@@ -75,7 +75,7 @@ struct PresetTests {
     let camera = try TestCamera(mode: .video, present: false)
     camera.controller.preset = preset
     camera.controller.videoMaximumDuration = 1
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let model = try camera.controller.pipelineModel()
     #expect(model.source[0].value(of: "pattern") == "ball")
     #expect(model.source.contains { $0.factory == "videoflip" && $0.name == "filter-0" })
@@ -86,6 +86,6 @@ struct PresetTests {
     // Without x264enc in the list, OpenH264 records: a machine without x264 still records.
     #expect(try movie.metadata.encoder == "openh264enc")
     #expect(try await MediaInspector.discover(movie.movieURL.path).isH264)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 }

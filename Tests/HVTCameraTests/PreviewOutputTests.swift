@@ -13,9 +13,9 @@ struct PreviewOutputTests {
     let camera = try TestCamera(present: false)
     let frames = FrameCollector()
     camera.controller.previewOutput = frames.output(format)
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     await frames.next(31)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
     let kept = frames.kept
     let frame = try #require(kept.last)
     #expect(frame.format == format && frame.width == 640 && frame.height == 480)
@@ -51,13 +51,13 @@ struct PreviewOutputTests {
     let frames = FrameCollector(holding: true)
     defer { frames.release() }
     camera.controller.previewOutput = frames.output(.rgba)
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     // The app's handler holds on to its first frame for the whole recording.
     await frames.untilHolding()
     let movie = try await camera.controller.recordMovie(maximumDuration: 2)
     let handled = frames.count
     frames.release()
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
     let recorded = try #require(movie.metadata.frameCount)
     let inFile = try await MediaInspector.frameCount(movie.url)
     let duration = try #require(movie.metadata.duration)
@@ -76,7 +76,7 @@ struct PreviewOutputTests {
   func switchWhileRecording() async throws {
     let camera = try TestCamera(mode: .video, present: false)
     camera.controller.previewOutput = .none
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let session = try #require(camera.controller.read(\.session))
     try await camera.startRecording()
     let frames = FrameCollector()
@@ -99,7 +99,7 @@ struct PreviewOutputTests {
     #expect(abs(try #require(metadata.duration) - Double(count) / 30) < 0.001, "\(count) frames")
     #expect(try await MediaInspector.frameCount(try movie.movieURL) == count)
     #expect(camera.delegate.errors.isEmpty, "\(camera.delegate.errors)")
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("the front camera's preview is mirrored, its photo is not; mirrorsFrontPreview = false switches it off")
@@ -108,7 +108,7 @@ struct PreviewOutputTests {
     camera.controller.cameraDevice = .front
     let frames = FrameCollector()
     camera.controller.previewOutput = frames.output(.rgba)
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     await frames.next(2)
     // The simulated front camera shows a moving white ball on black: the photo's frame, found in the
     // preview by its timestamp, has the ball at the mirrored place. Photos are taken until the ball is
@@ -136,7 +136,7 @@ struct PreviewOutputTests {
     await frames.next(3)
     let plain = try #require(try await ballPositions(), "no photo with the ball off the centre")
     #expect(abs(plain.preview - plain.photo) < 12, "\(plain)")
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   /// The mean x of the bright pixels (the ball) in an RGB image.
@@ -158,7 +158,7 @@ struct PreviewOutputTests {
     let camera = try TestCamera(present: false)
     let frames = FrameCollector()
     camera.controller.previewOutput = frames.output(.rgba)
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     await frames.next()
     camera.controller.previewOutput = .embedded(windowHandle: 0x123)
     let error = try await camera.delegate.next { call -> HVTCameraError? in
@@ -167,6 +167,6 @@ struct PreviewOutputTests {
     guard case .noDisplay = error else { throw TestFailure("expected noDisplay, got \(error)") }
     await frames.next(5)
     #expect(camera.controller.isPresented)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 }

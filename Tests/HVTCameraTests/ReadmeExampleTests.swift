@@ -5,8 +5,8 @@ import Testing
 @testable import HVTCamera
 
 /// The README's embedding example, verbatim but for the simulated source and a signal for the test.
-final class Shooter: HVTCameraControllerDelegate, @unchecked Sendable {
-  let saved = DispatchSemaphore(value: 0)
+final class Shooter: HVTCameraControllerDelegate {
+  nonisolated let saved = DispatchSemaphore(value: 0)
   func cameraController(
     _ camera: HVTCameraController, didFinishCapturingMediaWithInfo info: [HVTCameraController.InfoKey: any Sendable]
   ) {
@@ -17,7 +17,7 @@ final class Shooter: HVTCameraControllerDelegate, @unchecked Sendable {
     camera.dismiss()
     cancelled.signal()
   }
-  let cancelled = DispatchSemaphore(value: 0)
+  nonisolated let cancelled = DispatchSemaphore(value: 0)
 }
 
 @Suite("README")
@@ -27,12 +27,11 @@ struct ReadmeExampleTests {
     let shooter = Shooter()
     let camera = try HVTCameraController(source: .simulated)
     camera.cameraDelegate = shooter
-    camera.delegateQueue = DispatchQueue(label: "readme")
     camera.videoQuality = .type640x480
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     camera.outputDirectory = directory
-    try await camera.present()
+    try await camera.presentAndWait()
     camera.takePicture()
     await withCheckedContinuation { continuation in
       Thread.detachNewThread {
@@ -60,11 +59,11 @@ struct ReadmeExampleTests {
     camera.outputDirectory = directory
     try camera.setMediaTypes([.image, .movie])
     camera.cameraCaptureMode = .video
-    try await camera.present()
+    try await camera.presentAndWait()
     let photo = try await camera.capturePhoto()  // the frame of this call's moment
     let movie = try await camera.recordMovie(maximumDuration: 1)  // returns the finalized movie
     print(photo.url.path, movie.url.path, movie.metadata.frameCount ?? 0)
-    await camera.dismiss()  // once every callback has run
+    await camera.dismissAndWait()  // once every callback has run
     #expect(movie.metadata.frameCount == 30)
     #expect(!camera.isPresented)
   }

@@ -76,7 +76,7 @@ struct RealCameraPathTests {
     let controller = try HVTCameraController(source: .device("/dev/null"))
     controller.videoQuality = .type640x480
     await #expect {
-      try await controller.present()
+      try await controller.presentAndWait()
     } throws: { error in
       guard case .gstreamer(let message) = error as? HVTCameraError else { return false }
       return message.domain == "gst-resource-error-quark" && message.element.contains("GstV4l2Src:camera")

@@ -20,8 +20,8 @@ struct ReconfigurationTests {
     #expect(try movie.metadata.stopReason == .cameraStopped)
     camera.controller.takePicture()
     let after = try await camera.delegate.nextCapture(.image).metadata.frameTimestamp
-    await camera.controller.dismiss()
-    camera.delegate.flush()
+    await camera.controller.dismissAndWait()
+    await camera.delegate.flush()
     // One pipeline throughout: configured once, never left PLAYING until dismissed, and the running time
     // of its frames kept growing.
     let calls = camera.delegate.calls
@@ -49,7 +49,7 @@ struct ReconfigurationTests {
     let photo = try await camera.delegate.nextCapture(.image)
     #expect(try photo.image.width == 1280 && photo.image.height == 720)
     #expect(try photo.metadata.configuration.requestedQuality == .type1280x720)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("changing the device switches cameras; a recording in progress is delivered first")
@@ -68,7 +68,7 @@ struct ReconfigurationTests {
     #expect(front.deviceName.contains("ball"))
     camera.controller.takePicture()
     #expect(try await camera.delegate.nextCapture(.image).metadata.configuration.device == .front)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("a change made while dismissed takes effect at the next present()")
@@ -77,10 +77,10 @@ struct ReconfigurationTests {
     camera.controller.videoQuality = .type1280x720
     camera.controller.cameraDevice = .front
     #expect(camera.controller.configuration == nil)
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     #expect(camera.controller.configuration?.size == HVTFrameSize(width: 1280, height: 720))
     #expect(camera.controller.configuration?.device == .front)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 }
 
@@ -120,6 +120,6 @@ struct MediaTypeTests {
     try camera.controller.setMediaTypes([.image])
     #expect(try await camera.delegate.nextCapture(.movie).metadata.stopReason == .cameraStopped)
     #expect(!camera.controller.startVideoCapture())
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 }

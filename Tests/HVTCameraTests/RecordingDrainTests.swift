@@ -33,7 +33,7 @@ struct RecordingDrainTests {
     // Ten times the interval between two frames' progress: the suite's other camera tests load the same
     // two cores, and a 1 s timeout was once reached between two of them.
     camera.controller.drainStallTimeout = 3
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let movie = try await camera.controller.recordMovie(maximumDuration: 1.5)
     #expect(movie.interruption == nil)
     let frames = try #require(movie.metadata.frameCount)
@@ -42,7 +42,7 @@ struct RecordingDrainTests {
     #expect(counted.frames == frames, "\(counted.output)")
     let discovery = try await MediaInspector.discover(movie.url.path)
     #expect(abs((discovery.duration ?? 0) - 1.5) <= 1.0 / 30 + 1e-6, "\(discovery)")
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("a branch that makes no progress for drainStallTimeout ends with drainStalled, naming the partial file")
@@ -50,7 +50,7 @@ struct RecordingDrainTests {
     let camera = try TestCamera(mode: .video, present: false)
     camera.controller.preset = try Self.slowPreset(microseconds: 4_000_000)
     camera.controller.drainStallTimeout = 0.5
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let error = await #expect(throws: HVTCameraError.self) {
       try await camera.controller.recordMovie(maximumDuration: 0.5)
     }
@@ -62,14 +62,14 @@ struct RecordingDrainTests {
     #expect(partial.hasSuffix(".partial.mp4") && FileManager.default.fileExists(atPath: partial))
     // The camera keeps running: a photo still works.
     #expect(try await camera.controller.capturePhoto().image?.width == 640)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("an encoder that stops for longer than the recording queue holds the camera back: it is not given up")
   func backPressureIsNoStall() async throws {
     let camera = try TestCamera(mode: .video, present: false)
     camera.controller.videoMaximumDuration = 9
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     try await camera.startRecording()
     // The encoder's thread stops for 7.5 s once: the queue before it holds 3 s, so the tee then waits for
     // room, with a frame inside it, for 4.5 s. A stalled camera would be given up after 3.5 s (0.5 s to
@@ -93,6 +93,6 @@ struct RecordingDrainTests {
     #expect(metadata.frameCount == 270, "9 s at 30 fps")
     let counted = try await MediaInspector.frameCount(try movie.movieURL.path)
     #expect(counted.frames == 270, "\(counted.output)")
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 }

@@ -19,7 +19,7 @@ struct RecordingTests {
     #expect(camera.controller.isRecording)
     camera.controller.stopVideoCapture()
     _ = try await camera.delegate.nextCapture(.movie)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("a recording is an H.264 MP4 of the right size and duration; twice in a row works")
@@ -51,7 +51,7 @@ struct RecordingTests {
     let files = try FileManager.default.contentsOfDirectory(atPath: camera.directory.path)
     #expect(files.sorted() == urls.map(\.lastPathComponent).sorted())
     #expect(camera.controller.isPresented)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("videoMaximumDuration stops the recording; the file lasts the limit within one frame", arguments: [1.0, 1.5])
@@ -67,7 +67,7 @@ struct RecordingTests {
     #expect(try movie.metadata.stopReason == .maximumDurationReached)
     #expect(try await MediaInspector.frameCount(movie.movieURL) == Int((limit * 30).rounded()))
     #expect(!camera.controller.isRecording)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("a photo taken while recording does not disturb the recording")
@@ -90,7 +90,7 @@ struct RecordingTests {
     let frames = try await MediaInspector.frameCount(url)
     #expect(frames == metadata.frameCount)
     #expect(abs(Double(frames) / 30 - (try #require(try await MediaInspector.discover(url).duration))) <= 1.0 / 30)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("dismiss() finalizes and delivers a recording in progress")
@@ -98,7 +98,7 @@ struct RecordingTests {
     let camera = try TestCamera(mode: .video)
     try await camera.startRecording()
     try await camera.waitForRecorded(seconds: 1)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
     let movie = try await camera.delegate.nextCapture(.movie)
     #expect(try movie.metadata.stopReason == .cameraStopped)
     #expect(try await MediaInspector.discover(movie.movieURL).isH264)
@@ -123,7 +123,7 @@ struct RecordingTests {
     let movie = try await camera.delegate.nextCapture(.movie)
     #expect(try movie.movieURL.deletingLastPathComponent() == partial.deletingLastPathComponent())
     #expect(!FileManager.default.fileExists(atPath: partial.path))
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("a movie starts with the frame of the moment, and a stop right after the start still plays")
@@ -143,6 +143,6 @@ struct RecordingTests {
     #expect(try #require(metadata.frameCount) >= RecordingBranch.minimumFrames)
     let report = try await MediaInspector.discover(movie.movieURL)
     #expect(report.isH264 && !report.failed, "\(report)")
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 }

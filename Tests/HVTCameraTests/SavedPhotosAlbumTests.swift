@@ -124,13 +124,13 @@ struct SavedPhotosAlbumTests {
     let movie = try await recordMovie(with: camera)
     camera.controller.cameraCaptureMode = .photo
     let photo = try await camera.controller.capturePhoto()
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
     try await withAlbum { _, _ in
       let saved = try await HVTSavedPhotosAlbum.saveVideo(atPath: movie.path)
       let image = try await HVTSavedPhotosAlbum.writeImage(try #require(photo.image), named: "still.jpg")
       camera.controller.sourceType = .savedPhotosAlbum
       await #expect(throws: HVTCameraError.sourceTypeNotCamera(.savedPhotosAlbum)) {
-        try await camera.controller.present()
+        try await camera.controller.presentAndWait()
       }
       #expect(!camera.controller.isPresented)
       let items = camera.controller.library.items

@@ -26,7 +26,7 @@ struct SimulatedCameraControlsTests {
     camera.controller.cameraSettingsStore = store(in: camera)
     let frames = FrameCollector(keeping: 1)
     camera.controller.previewOutput = frames.output(.i420)
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let controls = try camera.controller.cameraControls()
     #expect(controls.path == nil && controls.cameraID == "simulated:rear")
     #expect(
@@ -55,7 +55,7 @@ struct SimulatedCameraControlsTests {
     let whole = try await RGBImage.decode(plain.url.path, width: 640, height: 480)
     #expect([whole.colourName(20, 160), whole.colourName(620, 160)] == ["white", "blue"])
     #expect(try controls.control(named: "zoom_absolute").value == 200)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("values kept for the simulated camera are applied before its first frame when it starts again")
@@ -63,15 +63,15 @@ struct SimulatedCameraControlsTests {
     let first = try TestCamera(present: false)
     let store = store(in: first)
     first.controller.cameraSettingsStore = store
-    try await first.controller.present()
+    try await first.controller.presentAndWait()
     let plain = try await first.controller.capturePhoto()
     try first.controller.cameraControls().set("brightness", to: 200)
-    await first.controller.dismiss()
+    await first.controller.dismissAndWait()
     #expect(store.values(for: "simulated:rear") == ["brightness": 200])
 
     let second = try TestCamera(present: false)
     second.controller.cameraSettingsStore = store
-    try await second.controller.present()
+    try await second.controller.presentAndWait()
     let (applied, failed) = try await second.delegate.nextEvent { event in
       if case .cameraControlsApplied(let applied, let failed) = event { (applied, failed) } else { nil }
     }
@@ -83,7 +83,7 @@ struct SimulatedCameraControlsTests {
     )
     #expect(keptLuma > plainLuma + 0.1, "kept brightness 200: \(keptLuma), 128: \(plainLuma)")
     #expect(try second.controller.cameraControls().control(named: "brightness").value == 200)
-    await second.controller.dismiss()
+    await second.controller.dismissAndWait()
   }
 
   @Test("a value out of range and a control the camera lacks are refused, saying why; nothing is kept")
@@ -91,7 +91,7 @@ struct SimulatedCameraControlsTests {
     let camera = try TestCamera(present: false)
     let store = store(in: camera)
     camera.controller.cameraSettingsStore = store
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let controls = try camera.controller.cameraControls()
     #expect(
       throws: HVTCameraError.controlRejected(
@@ -102,6 +102,6 @@ struct SimulatedCameraControlsTests {
     let unknown = #expect(throws: HVTCameraError.self) { try controls.set("exposure_time_absolute", to: 10) }
     #expect("\(unknown.map { "\($0)" } ?? "")".contains("brightness, contrast, saturation, zoom_absolute"))
     #expect(store.values(for: "simulated:rear").isEmpty)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 }

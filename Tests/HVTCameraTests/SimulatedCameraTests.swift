@@ -45,7 +45,7 @@ struct SimulatedCameraTests {
     let photo = try await camera.delegate.nextCapture(.image)
     let report = try await MediaInspector.discover(try photo.imageURL)
     #expect(report.width == 3840 && report.height == 2160)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test(
@@ -56,7 +56,7 @@ struct SimulatedCameraTests {
     #expect(HVTCameraController.availableMediaTypes(for: .camera) == nil)
     let controller = try HVTCameraController()
     await #expect {
-      try await controller.present()
+      try await controller.presentAndWait()
     } throws: { error in
       guard case .noCameraAvailable(let reason) = error as? HVTCameraError else { return false }
       return reason.contains("HVT_CAMERA_SOURCE=simulated")

@@ -33,7 +33,7 @@ extension AudioRecordingTests {
       }
       return playing
     }
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let target = HVTStreamTarget.rtspServer(port: 0, address: "127.0.0.1")
     try await camera.controller.startStreaming(to: target)
 
@@ -71,7 +71,7 @@ extension AudioRecordingTests {
 
     // With no stream left, the next movie encodes for itself.
     _ = try await camera.controller.recordMovie(maximumDuration: 0.5)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
     encoders.cancel()
     let seen = await encoders.value.map { $0.split(separator: ":").last.map(String.init) ?? $0 }
     #expect(seen == ["stream-encoding-encoder", "movie-encoder"], "the encoders that ran, in order: \(seen)")

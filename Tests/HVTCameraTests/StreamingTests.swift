@@ -69,11 +69,11 @@ struct StreamingTests {
       }
       return playing
     }
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let url = try await camera.controller.startStreaming(to: .rtspServer(port: 0, address: "127.0.0.1"))
     let movie = try await camera.controller.recordMovie(maximumDuration: 1)
     #expect(try await Self.probe(url) == "h264,640,480")
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
     encoders.cancel()
     let seen = await encoders.value
     #expect(seen.count == 1, "the encoders that ran: \(seen)")
@@ -95,7 +95,7 @@ struct StreamingTests {
       }
       return playing
     }
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let small = HVTStreamEncoding(size: HVTFrameSize(width: 320, height: 240), bitRate: 300_000)
     let url = try await camera.controller.startStreaming(
       to: .rtspServer(port: 0, address: "127.0.0.1"), encoding: small)
@@ -104,7 +104,7 @@ struct StreamingTests {
     let movie = try await camera.controller.recordMovie(maximumDuration: 1)
     #expect(try await Self.probe(url) == "h264,320,240")
     #expect(try await Self.probe(second) == "h264,320,240")
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
     encoders.cancel()
     #expect(
       await encoders.value == ["stream-320x240-300000bps-encoder", "movie-encoder"], "the encoders that ran")

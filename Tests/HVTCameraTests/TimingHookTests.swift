@@ -10,14 +10,14 @@ struct TimingHookTests {
     let camera = try TestCamera(present: false)
     #expect(camera.controller.previewStatistics == nil)
     let before = ContinuousClock.now
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let started = try await camera.delegate.nextEvent { if case .previewStarted(let at) = $0 { at } else { nil } }
     #expect(started > before)
     #expect(started <= ContinuousClock.now)
     let statistics = try #require(camera.controller.previewStatistics)
     #expect(statistics.frames >= 1)
     #expect(statistics.firstFrameTimestamp != nil)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
     #expect(camera.controller.previewStatistics == nil)
   }
 
@@ -29,7 +29,7 @@ struct TimingHookTests {
     _ = try await camera.delegate.nextEvent { if case .previewStarted = $0 { true } else { nil } }
     let statistics = try #require(camera.controller.previewStatistics)
     #expect(statistics.frames >= 1)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("previewStatistics counts every frame the preview sink receives, with increasing timestamps")
@@ -40,7 +40,7 @@ struct TimingHookTests {
     for _ in 0..<3 {
       camera.controller.takePicture()
       _ = try await camera.delegate.nextCapture(.image)
-      camera.delegate.flush()
+      await camera.delegate.flush()
     }
     let statistics = try #require(camera.controller.previewStatistics)
     let first = try #require(statistics.firstFrameTimestamp)
@@ -50,7 +50,7 @@ struct TimingHookTests {
     let made = Int(((latest - first) * 30).rounded()) + 1
     #expect(statistics.frames <= UInt64(made), "\(statistics.frames) frames for \(made) timestamps")
     #expect(statistics.frames <= camera.controller.sourceFrameCount)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("a movie's encodingStartedAt lies between startVideoCapture() and the delivery; photos have none")
@@ -66,6 +66,6 @@ struct TimingHookTests {
     let started = try #require(try movie.metadata.encodingStartedAt)
     #expect(started > before)
     #expect(started < ContinuousClock.now)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 }

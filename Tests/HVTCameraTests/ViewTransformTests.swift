@@ -19,7 +19,7 @@ struct ViewTransformTests {
     let camera = try TestCamera(present: false)
     try camera.controller.setCameraViewTransform(transform)
     camera.controller.previewOutput = frames.output(.rgba)
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     await frames.next(3)
     return camera
   }
@@ -45,7 +45,7 @@ struct ViewTransformTests {
     let panned = await frames.next()
     #expect(
       colours(panned, at: [(90, 160), (275, 160), (457, 160), (600, 160)]) == ["white", "yellow", "cyan", "green"])
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("a quarter turn clockwise: the preview is 480×640, the frame's left edge at its top")
@@ -56,7 +56,7 @@ struct ViewTransformTests {
     #expect(frame.width == 480 && frame.height == 640)
     // The source's top (the bars) is on the right; its white bar at the top, its blue bar at the bottom.
     #expect(colours(frame, at: [(440, 45), (440, 595)]) == ["white", "blue"])
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("shears, other angles, scales below 1 and non-finite entries are refused; the transform stays")
@@ -98,7 +98,7 @@ struct ViewTransformTests {
     let burned = try await camera.controller.capturePhoto()
     let burnedImage = try await RGBImage.decode(burned.url.path, width: 640, height: 480)
     #expect(burnedImage.colourName(400, 300) == "green", "burned into the photo")
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("a text overlay is drawn on the preview; burned into movies, it is in the recording (a watermark)")
@@ -109,7 +109,7 @@ struct ViewTransformTests {
     // Top right, over the blue bar.
     try camera.controller.setCameraOverlays([HVTCameraOverlay(.text("HVT"), x: 1, y: 0, size: 0.1)])
     camera.controller.overlayBurnsIntoCaptures = .movies
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let frame = await frames.next(3)
     let corner = { (image: RGBImage) in
       (560..<640).flatMap { x in (0..<50).map { y in image.pixel(x, y) } }.filter { $0.r > 200 && $0.g > 200 }.count
@@ -120,7 +120,7 @@ struct ViewTransformTests {
     #expect(corner(try await RGBImage.decode(photo.url.path, width: 640, height: 480)) == 0, "not in photos")
     let movie = try await camera.controller.recordMovie(maximumDuration: 0.5)
     #expect(corner(try await RGBImage.decode(movie.url.path, width: 640, height: 480)) > 50, "in the movie")
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("app-drawn RGBA pixels are drawn on the preview; new pixels replace them on the running branch")
@@ -148,7 +148,7 @@ struct ViewTransformTests {
         HVTCameraOverlay(.rgba(HVTRGBAImage(width: 4, height: 4, pixels: Data(count: 10))))
       ])
     } throws: { "\($0)".contains("holds 64 bytes, not 10") }
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("an overlay that cannot be drawn is refused: a missing file, values out of range, empty text")

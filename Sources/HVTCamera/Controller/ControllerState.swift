@@ -21,7 +21,7 @@ extension HVTCameraController {
     var cameraCaptureMode = CameraCaptureMode.photo
     var cameraFlashMode = CameraFlashMode.auto
     var outputDirectory = CaptureFiles.defaultDirectory
-    var previewOutput = HVTPreviewOutput.preset
+    var previewOutput = HVTPreviewOutput.automatic
     var mirrorsFrontPreview = true
     var previewRectangle: HVTRect?
     var cameraViewTransform = HVTAffineTransform.identity
@@ -50,11 +50,17 @@ extension HVTCameraController {
       videoSize.map(\.requested) ?? videoQuality.requestedSize
     }
 
+    /// Where the preview goes: ``previewOutput`` with ``HVTPreviewOutput/automatic`` resolved for the
+    /// preset and this process's display.
+    var shownPreview: HVTPreviewOutput {
+      previewOutput.resolved(presetPreview: preset.preview, environment: ProcessInfo.processInfo.environment)
+    }
+
     /// What the preview branch is built from, with the controls as they look while nothing is recorded
     /// or reviewed (the controller queue adds those: ``HVTCameraController/currentPreview(_:)``).
     var preview: HVTPipelineModel.PreviewSettings {
       .init(
-        output: previewOutput, mirrorsFront: mirrorsFrontPreview, transform: cameraViewTransform,
+        output: shownPreview, mirrorsFront: mirrorsFrontPreview, transform: cameraViewTransform,
         overlays: drawnOverlays,
         controls: showsCameraControls
           ? CameraControls.Look(
@@ -176,6 +182,10 @@ extension HVTCameraController {
     var readyWaiters: [@Sendable (Result<Void, HVTCameraError>) -> Void] = []
     /// `dismiss()` callers waiting for the camera to be stopped.
     var stopWaiters: [@Sendable () -> Void] = []
+    /// `waitUntilDismissed()` callers, by number, until the camera is no longer presented.
+    var dismissWaiters: [UInt64: @Sendable () -> Void] = [:]
+    /// Numbers `dismissWaiters`.
+    var dismissWaiterCount: UInt64 = 0
     /// The readiness last announced with ``HVTCameraEvent/readyForCapture(_:)``.
     var announcedReadiness = false
     /// The object path of the pipeline (the same name for every session), to recognise its own messages.
@@ -206,8 +216,8 @@ extension HVTCameraController {
     /// The photo's frame, shown still on the preview and cropped for the edited image.
     let frame: FrameTap.Frame
     let destination: Destination
-    /// Runs once the review ends (the photo stops being in flight).
-    let afterwards: (@Sendable () -> Void)?
+    /// Runs once the photo is handed over or discarded (it stops being in flight).
+    let handedOver: (@Sendable () -> Void)?
     /// The crop box, with editing, in the pixels of the review screen: those of the photo, mirrored
     /// when the front camera's preview is.
     var crop: HVTRect?

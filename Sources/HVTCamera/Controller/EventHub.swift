@@ -1,6 +1,10 @@
 import Dispatch
 
-/// Fans events out to the delegate (on its queue) and to every `AsyncStream` handed out.
+/// Fans events out to the delegate (on the main actor) and to every `AsyncStream` handed out.
+///
+/// Delegate calls are queued on the main dispatch queue, in the order they are made, and run there under
+/// `MainActor.assumeIsolated`: the main queue is the main actor's executor, and the check traps at run
+/// time if it ever were not.
 final class EventHub: Sendable {
   /// Holds the delegate weakly; a new box is made each time the delegate changes.
   final class DelegateBox: @unchecked Sendable {
@@ -10,7 +14,6 @@ final class EventHub: Sendable {
 
   private struct State {
     var delegate = DelegateBox(nil)
-    var queue = DispatchQueue.main
     var streams: [Int: AsyncStream<HVTCameraEvent>.Continuation] = [:]
     var busStreams: [Int: AsyncStream<HVTBusMessage>.Continuation] = [:]
     var nextStream = 0
@@ -21,11 +24,6 @@ final class EventHub: Sendable {
   var delegate: (any HVTCameraControllerDelegate)? {
     get { state.withLock { $0.delegate.delegate } }
     set { state.withLock { $0.delegate = DelegateBox(newValue) } }
-  }
-
-  var queue: DispatchQueue {
-    get { state.withLock { $0.queue } }
-    set { state.withLock { $0.queue = newValue } }
   }
 
   /// A new stream of every event from now on; it ends when the controller goes away.
@@ -64,21 +62,25 @@ final class EventHub: Sendable {
     continuations.forEach { $0.yield(message) }
   }
 
-  /// Runs `call` with the delegate on the delegate queue (if there is a delegate then), then `afterwards`
+  /// Runs `call` with the delegate on the main actor (if there is a delegate then), then `afterwards`
   /// there too, delegate or not.
   func toDelegate(
-    _ call: @escaping @Sendable (any HVTCameraControllerDelegate) -> Void,
+    _ call: @escaping @MainActor @Sendable (any HVTCameraControllerDelegate) -> Void,
     afterwards: (@Sendable () -> Void)? = nil
   ) {
-    let (box, queue) = state.withLock { ($0.delegate, $0.queue) }
-    queue.async {
-      if let delegate = box.delegate { call(delegate) }
+    let box = state.withLock { $0.delegate }
+    DispatchQueue.main.async {
+      MainActor.assumeIsolated {
+        if let delegate = box.delegate { call(delegate) }
+      }
       afterwards?()
     }
   }
 
   /// Sends an event to the streams and, through `deliver`, to the delegate.
-  func publish(_ event: HVTCameraEvent, deliver: @escaping @Sendable (any HVTCameraControllerDelegate) -> Void) {
+  func publish(
+    _ event: HVTCameraEvent, deliver: @escaping @MainActor @Sendable (any HVTCameraControllerDelegate) -> Void
+  ) {
     let continuations = state.withLock { Array($0.streams.values) }
     continuations.forEach { $0.yield(event) }
     toDelegate(deliver)

@@ -56,7 +56,7 @@ extension HVTCameraController {
   /// Brings the running preview's controls up to date (after a recording's progress, a mode or flash
   /// change, the review).
   func refreshControls() {
-    guard read(\.settings.showsCameraControls), read(\.settings.previewOutput).hasWindow else { return }
+    guard read(\.settings.showsCameraControls), read(\.settings.shownPreview).hasWindow else { return }
     updatePreview(rebuilding: false, announcing: false)
   }
 
@@ -149,14 +149,14 @@ extension HVTCameraController {
   func reviewsPhoto(for destination: Destination) -> Bool {
     guard case .delegate = destination else { return false }
     let settings = read(\.settings)
-    return settings.showsCameraControls && settings.previewOutput.hasWindow && state.phase == .running
+    return settings.showsCameraControls && settings.shownPreview.hasWindow && state.phase == .running
   }
 
   /// Shows `capture` for review: its frame held still on the preview, the review's buttons, and the crop
-  /// box with editing. `afterwards` runs when the review ends.
+  /// box with editing. `handedOver` runs when the photo is handed over or discarded.
   func beginReview(
     _ capture: HVTCapture, frame: FrameTap.Frame, destination: Destination,
-    afterwards: (@Sendable () -> Void)?
+    handedOver: (@Sendable () -> Void)?
   ) {
     endReview(using: false)
     let settings = read(\.settings)
@@ -166,7 +166,7 @@ extension HVTCameraController {
       return mirrored ? square.mirrored(within: image.width) : square
     }
     state.review = Review(
-      capture: capture, frame: frame, destination: destination, afterwards: afterwards,
+      capture: capture, frame: frame, destination: destination, handedOver: handedOver,
       crop: settings.allowsEditing ? crop : nil, mirrored: mirrored)
     shared.withLock { $0.isReviewing = true }
     state.session?.previewHooks.stillFrame.withLock { $0 = frame.buffer }
@@ -186,23 +186,23 @@ extension HVTCameraController {
     publish(.reviewEnded(used: using))
     guard using else {
       try? FileManager.default.removeItem(at: review.capture.url)
-      review.afterwards?()
+      review.handedOver?()
       return
     }
     deliver(
       review.capture, frame: review.frame, to: review.destination, crop: review.photoCrop,
-      afterwards: review.afterwards)
+      handedOver: review.handedOver)
   }
 
   /// Delivers a photo; with ``allowsEditing``, first makes its edited image (on the photo queue) of
-  /// `crop`, or of ``editingCropRect`` made square.
+  /// `crop`, or of ``editingCropRect`` made square. `handedOver` as in ``deliver(_:to:handedOver:)``.
   func deliver(
     _ capture: HVTCapture, frame: FrameTap.Frame, to destination: Destination, crop: HVTRect? = nil,
-    afterwards: (@Sendable () -> Void)?
+    handedOver: (@Sendable () -> Void)?
   ) {
     let settings = read(\.settings)
     guard settings.allowsEditing, let image = capture.image, let encoder = state.session?.model.photoEncoder.last
-    else { return deliver(.success(capture), to: destination, afterwards: afterwards) }
+    else { return deliver(.success(capture), to: destination, handedOver: handedOver) }
     let crop = crop ?? EditedPhoto.square(settings.editingCropRect, width: image.width, height: image.height)
     photoQueue.async {
       let result = Result { () throws -> HVTCapture in
@@ -213,7 +213,7 @@ extension HVTCameraController {
         return capture
       }
       self.queue.async {
-        self.deliver(result.mapError(HVTCameraError.init), to: destination, afterwards: afterwards)
+        self.deliver(result.mapError(HVTCameraError.init), to: destination, handedOver: handedOver)
       }
     }
   }

@@ -55,7 +55,7 @@ extension HVTCameraController {
   /// Opens the library window for `settings` on the worker (reading the library and decoding the first
   /// page take a while), unless one is open; `opened` gets the outcome, on the worker.
   func openLibraryWindow(_ settings: Settings, opened: @escaping @Sendable (Result<Void, HVTCameraError>) -> Void) {
-    guard case .window(let title) = settings.previewOutput else {
+    guard case .window(let title) = settings.shownPreview else {
       return opened(.failure(.sourceTypeNotCamera(settings.sourceType)))
     }
     let window = HVTLibraryWindow(
@@ -94,6 +94,7 @@ extension HVTCameraController {
   /// Forgets the library window, which has closed.
   private func libraryWindowClosed() {
     shared.withLock { $0.libraryWindow = nil }
+    queue.async { self.resolveDismissWaiters() }
   }
 
   /// Closes the library window, if one is open, without a pick or a cancel (`dismiss()`), on the worker.
@@ -104,5 +105,6 @@ extension HVTCameraController {
       })
     else { return }
     worker.async { window.close() }
+    queue.async { self.resolveDismissWaiters() }
   }
 }

@@ -16,15 +16,20 @@ extension HVTCameraController {
   /// (GStreamer's device monitor; in a Flatpak sandbox the Camera portal, which may ask the user, and whose
   /// refusal is thrown: ``HVTCameraError/cameraAccessDenied`` and the other portal errors); call it off
   /// the main thread if that matters.
+  ///
+  /// Not available from `async` code, where ``presentAndWait()`` says what it does: it returns once
+  /// frames flow.
+  @available(*, noasync, message: "use presentAndWait(), which returns once the camera delivers frames")
   public func present() throws {
     try presentNow()
   }
 
   /// Starts the camera and waits until it delivers frames (``isReadyForCapture``), or throws why it did
-  /// not: the errors of the synchronous `present()`, GStreamer's error when the device fails to start
-  /// (also reported to the delegate), ``HVTCameraError/startTimedOut(seconds:)``, or
-  /// ``HVTCameraError/notPresented`` when `dismiss()` came first. Returns at once if already running.
-  public func present() async throws {
+  /// not: the errors of ``present()``, GStreamer's error when the device fails to start (also reported
+  /// to the delegate), ``HVTCameraError/startTimedOut(seconds:)``, or ``HVTCameraError/notPresented``
+  /// when `dismiss()` came first. Returns at once if already running. For a library ``sourceType``, opens
+  /// the library window and returns once it shows.
+  public func presentAndWait() async throws {
     if read(\.settings.sourceType) != .camera { return try await presentLibrary() }
     try presentNow()
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -37,6 +42,10 @@ extension HVTCameraController {
   /// Stops the camera and returns at once. A recording in progress is finalized and delivered, and
   /// photos in progress are delivered, before the pipeline stops (off the caller's thread). Does nothing
   /// when not presented.
+  ///
+  /// Not available from `async` code, where a program that returned from here and exited would lose the
+  /// movie being finalized: use ``dismissAndWait()`` there.
+  @available(*, noasync, message: "use dismissAndWait(), which returns once the last movie is finalized")
   public func dismiss() {
     dismissNow()
   }
@@ -55,9 +64,9 @@ extension HVTCameraController {
     }
   }
 
-  /// Stops the camera like `dismiss()`, and returns once it has stopped and every delegate callback of
-  /// the session (the last movie, the last photo) has run on ``delegateQueue``.
-  public func dismiss() async {
+  /// Stops the camera like ``dismiss()``, and returns once it has stopped and every delegate callback of
+  /// the session (the last movie, the last photo) has run on the main actor.
+  public func dismissAndWait() async {
     dismissNow()
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       queue.async {
@@ -69,6 +78,63 @@ extension HVTCameraController {
         }
       }
     }
+  }
+
+  /// Waits until the camera interface is dismissed — by the delegate (on the user's Cancel, or once it
+  /// has what it wanted), by ``dismiss()``, or by a failure that stops the camera — and every delegate
+  /// callback of the session has run; for a library ``sourceType``, until its window has closed. Returns
+  /// at once when nothing is presented, and when the calling task is cancelled.
+  ///
+  /// An app with a main loop needs no such wait; a command-line program's top-level code does, to keep
+  /// running (and serving the main actor, where the delegate is called) while the user works the camera:
+  ///
+  /// ```swift
+  /// try await camera.presentAndWait()
+  /// await camera.waitUntilDismissed()  // the delegate dismisses on Cancel, or after a photo
+  /// ```
+  public func waitUntilDismissed() async {
+    // The waiter's number once registered, and whether the task was cancelled: whichever of the queue's
+    // registration and the cancellation comes second answers the waiter.
+    let registration = Locked<(number: UInt64?, cancelled: Bool)>((nil, false))
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        queue.async {
+          let done: @Sendable () -> Void = { continuation.resume() }
+          guard self.isShowingSomething, !registration.withLock({ $0.cancelled }) else {
+            return self.hub.toDelegate({ _ in }, afterwards: done)
+          }
+          self.state.dismissWaiterCount += 1
+          let number = self.state.dismissWaiterCount
+          self.state.dismissWaiters[number] = done
+          let cancelled = registration.withLock { registration in
+            registration.number = number
+            return registration.cancelled
+          }
+          if cancelled { self.state.dismissWaiters.removeValue(forKey: number)?() }
+        }
+      }
+    } onCancel: {
+      let number = registration.withLock { registration in
+        registration.cancelled = true
+        return registration.number
+      }
+      guard let number else { return }
+      queue.async { self.state.dismissWaiters.removeValue(forKey: number)?() }
+    }
+  }
+
+  /// Whether the camera is presented, or still stopping, or the library window is open (on the queue).
+  private var isShowingSomething: Bool {
+    read { $0.isPresented || $0.libraryWindow != nil } || state.phase != .idle
+  }
+
+  /// Answers the `waitUntilDismissed()` callers once nothing is shown any more, after the delegate
+  /// callbacks queued so far (on the queue).
+  func resolveDismissWaiters() {
+    guard !isShowingSomething, !state.dismissWaiters.isEmpty else { return }
+    let waiters = state.dismissWaiters.values
+    state.dismissWaiters = [:]
+    waiters.forEach { hub.toDelegate({ _ in }, afterwards: $0) }
   }
 
   /// The user's cancel: announces ``HVTCameraEvent/cancelled`` and calls `cameraControllerDidCancel` on
@@ -163,7 +229,7 @@ extension HVTCameraController {
     // controller is never released (and its pipeline stopped) on a streaming thread.
     let controller = WeakReference(self)
     let session = try CaptureSession(
-      model: model, output: settings.previewOutput, name: name,
+      model: model, output: settings.shownPreview, name: name,
       simulatedControls: model.configuration.deviceID.flatMap { simulatedCameras[$0] },
       onNavigation: { [queue] event, size in queue.async { controller.target?.handleNavigation(event, size: size) } },
       onPreRollFilled: { [queue] fill in queue.async { controller.target?.publish(.preRollFilled(fill)) } }
@@ -381,6 +447,7 @@ extension HVTCameraController {
       state.stopWaiters = []
       waiters.forEach { hub.toDelegate({ _ in }, afterwards: $0) }
     }
+    resolveDismissWaiters()
   }
 
   /// What follows a stop.
@@ -413,6 +480,7 @@ extension HVTCameraController {
             self.resolveReadyWaiters(.failure(HVTCameraError(error)))
             self.markDismissed()
             self.abandonWaitingRequests()
+            self.resolveDismissWaiters()
           }
         }
       }

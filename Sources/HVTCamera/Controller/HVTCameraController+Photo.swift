@@ -33,8 +33,10 @@ extension HVTCameraController {
   /// JPEG at the configured quality's size, written into ``outputDirectory`` and delivered to the
   /// delegate.
   ///
-  /// As with `UIImagePickerController`, has no effect while a photo is in flight (until the delegate has
-  /// returned from receiving it; see ``isReadyForCapture``). When the camera is not presented, without
+  /// As with `UIImagePickerController`, has no effect while a photo is in flight — until the delegate
+  /// receives it in `cameraController(_:didFinishCapturingMediaWithInfo:)`, from where the next
+  /// `takePicture()` may be called (see ``isReadyForCapture``); the call that has no effect is announced
+  /// as ``HVTCameraEvent/callIgnored(call:reason:)``. When the camera is not presented, without
   /// `.image` in ``mediaTypes``, or when the file cannot be created, the delegate receives the error
   /// (``HVTCameraError/notPresented``, ``HVTCameraError/mediaTypeNotEnabled(_:)``, a file error).
   /// Works while recording, without disturbing it. In photo mode on a camera with a flash, a flash that
@@ -49,7 +51,9 @@ extension HVTCameraController {
       return true
     }
     guard let allowed else { return queue.async { self.fail(HVTCameraError.notPresented) } }
-    guard allowed else { return }
+    guard allowed else {
+      return ignored("takePicture()", because: "a photo is in flight until the delegate receives it")
+    }
     if case .failure(let error) = requestPhoto(to: nil, replacing: false, destination: .delegate, isInFlight: true) {
       shared.withLock { $0.photoInFlight = false }
       queue.async {
@@ -180,28 +184,28 @@ extension HVTCameraController {
   }
 
   /// Hands the photo over — to the review screen first with the default controls, edited with
-  /// ``allowsEditing`` — ; a `takePicture()` photo stays in flight until the delegate has returned.
+  /// ``allowsEditing`` — ; a `takePicture()` photo stays in flight until the delegate receives it.
   private func photoFinished(
     _ request: PhotoRequest, _ result: Result<HVTCapture, HVTCameraError>, counted: Bool,
     frame: FrameTap.Frame? = nil
   ) {
     if counted { state.photosInProgress -= 1 }
-    let afterwards: (@Sendable () -> Void)? =
+    let handedOver: (@Sendable () -> Void)? =
       request.isInFlight
       ? { @Sendable in
-        // On the delegate queue, as soon as the delegate has returned: a `takePicture()` made from the
-        // delegate callback's queue right after it takes a photo.
+        // On the main actor, right before the delegate receives the photo: a `takePicture()` made from
+        // the delegate's method takes the next one.
         self.shared.withLock { $0.photoInFlight = false }
         self.queue.async { self.announceReadiness() }
       } : nil
     if case .success(let capture) = result, let frame {
       if reviewsPhoto(for: request.destination) {
-        beginReview(capture, frame: frame, destination: request.destination, afterwards: afterwards)
+        beginReview(capture, frame: frame, destination: request.destination, handedOver: handedOver)
       } else {
-        deliver(capture, frame: frame, to: request.destination, afterwards: afterwards)
+        deliver(capture, frame: frame, to: request.destination, handedOver: handedOver)
       }
     } else {
-      deliver(result, to: request.destination, afterwards: afterwards)
+      deliver(result, to: request.destination, handedOver: handedOver)
     }
     continueStopping()
   }

@@ -1,7 +1,9 @@
 import HVTGStreamer
 
 extension HVTCameraController {
-  /// Where the live preview goes (default `.preset`: the preset's sink). Changing it on a presented camera
+  /// Where the live preview goes. The default, ``HVTPreviewOutput/automatic``, presents the camera
+  /// interface — a window with the default controls — when the process has a display, and runs headless
+  /// without one; tools, services and tests that want no window whatever the display set `.none`. Changing it on a presented camera
   /// swaps the preview branch behind the tee — the source, photos and recordings go on — and announces
   /// ``HVTCameraEvent/previewChanged(_:)``; an output that cannot be shown (no display, say) is reported
   /// to the delegate and the previous preview stays.

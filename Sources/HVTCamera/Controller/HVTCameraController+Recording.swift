@@ -22,9 +22,13 @@ extension HVTCameraController {
 
   /// Stops recording: the branch is drained with EOS, the movie finalized, and the delegate (or the
   /// ``recordMovie(to:replacingExisting:maximumDuration:)`` caller) receives it. Does nothing when not
-  /// recording.
+  /// recording, which is announced as ``HVTCameraEvent/callIgnored(call:reason:)``.
   public func stopVideoCapture() {
-    shared.withLock { stopRecording(in: &$0, reason: .requested) }
+    let stopped = shared.withLock { shared in
+      defer { stopRecording(in: &shared, reason: .requested) }
+      return shared.recording != nil
+    }
+    if !stopped { ignored("stopVideoCapture()", because: "no movie is being recorded") }
   }
 
   /// Records a movie and returns it once it is finalized: stopped by ``stopVideoCapture()``, by

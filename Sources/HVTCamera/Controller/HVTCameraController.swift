@@ -20,9 +20,15 @@ import HVTGStreamer
 /// Every method and property may be called from any thread, and none of them waits for GStreamer:
 /// getters read a snapshot, and calls hand their work to the controller's private serial queue, which
 /// advances a state machine (idle → starting → running → stopping) as GStreamer's events arrive. What
-/// takes time (the camera starting, a movie draining) arrives as events and delegate callbacks, on
-/// ``delegateQueue``, never on a GStreamer thread; the `async` calls (`present()`, ``capturePhoto()``,
-/// ``recordMovie(to:duration:)``, `dismiss()`) wait for them.
+/// takes time (the camera starting, a movie draining) arrives as events and as delegate callbacks on the
+/// main actor, never on a GStreamer thread.
+///
+/// The UIKit-named calls (``present()``, ``dismiss()``, ``takePicture()``, ``startVideoCapture()``,
+/// ``stopVideoCapture()``) return at once, as UIKit's do. The calls that wait have names of their own:
+/// ``presentAndWait()``, ``dismissAndWait()``, ``capturePhoto(to:replacingExisting:)`` and
+/// ``recordMovie(to:replacingExisting:maximumDuration:)``. `present()` and `dismiss()` cannot be called
+/// from `async` code (the compiler says so): there, a call that returns before the camera runs, or before
+/// a movie is finalized, is a trap, so only the waiting forms are offered.
 public final class HVTCameraController: @unchecked Sendable {
   /// The cameras this controller uses.
   public let source: HVTCameraSource
@@ -149,16 +155,11 @@ public final class HVTCameraController: @unchecked Sendable {
 
   // MARK: - Delegate and events
 
-  /// The delegate, held weakly.
+  /// The delegate, held weakly. Its methods run on the main actor (see ``HVTCameraControllerDelegate``
+  /// for when the main actor runs them in a program without an app's main loop).
   public var cameraDelegate: (any HVTCameraControllerDelegate)? {
     get { hub.delegate }
     set { hub.delegate = newValue }
-  }
-
-  /// The queue delegate callbacks run on (default: the main queue). Use a serial queue.
-  public var delegateQueue: DispatchQueue {
-    get { hub.queue }
-    set { hub.queue = newValue }
   }
 
   /// Every event from now on, as a stream; it ends when the controller is released. Each access
@@ -231,31 +232,44 @@ public final class HVTCameraController: @unchecked Sendable {
     refreshControls()
   }
 
-  /// Reports an error to the delegate and the streams; `afterwards` runs on the delegate queue after it.
-  func fail(_ error: any Error, afterwards: (@Sendable () -> Void)? = nil) {
+  /// Reports an error to the delegate and the streams; `handedOver` runs on the main actor right before
+  /// the delegate's method.
+  func fail(_ error: any Error, handedOver: (@Sendable () -> Void)? = nil) {
     let cameraError = HVTCameraError(error)
     publish(.error(cameraError))
-    hub.toDelegate(
-      { [self] delegate in delegate.cameraController(self, didFailWithError: cameraError) }, afterwards: afterwards)
+    hub.toDelegate { [self] delegate in
+      handedOver?()
+      delegate.cameraController(self, didFailWithError: cameraError)
+    }
   }
 
-  /// Hands a capture to its destination; for the delegate, `afterwards` runs on the delegate queue after it.
+  /// Hands a capture to its destination. `handedOver` runs as it is handed over: for the delegate on
+  /// the main actor right before the delegate's method (a `takePicture()` photo stops being in flight
+  /// there, so that the delegate may take the next one), for a caller before it resumes.
   func deliver(
     _ result: Result<HVTCapture, HVTCameraError>, to destination: Destination,
-    afterwards: (@Sendable () -> Void)? = nil
+    handedOver: (@Sendable () -> Void)? = nil
   ) {
     switch (destination, result) {
     case (.delegate, .success(let capture)):
       let info = capture.info
-      hub.toDelegate(
-        { [self] delegate in delegate.cameraController(self, didFinishCapturingMediaWithInfo: info) },
-        afterwards: afterwards)
+      hub.toDelegate { [self] delegate in
+        handedOver?()
+        delegate.cameraController(self, didFinishCapturingMediaWithInfo: info)
+      }
     case (.delegate, .failure(let error)):
-      fail(error, afterwards: afterwards)
+      fail(error, handedOver: handedOver)
     case (.caller(let resume), _):
+      handedOver?()
       resume(result)
-      afterwards?()
     }
+  }
+
+  /// Says that a call had no effect, and why: in the log, and as ``HVTCameraEvent/callIgnored(call:reason:)``
+  /// (from any thread).
+  func ignored(_ call: String, because reason: String) {
+    debugLog.log(.info, "\(call) had no effect: \(reason)")
+    queue.async { self.publish(.callIgnored(call: call, reason: reason)) }
   }
 
   /// Announces a change of ``isReadyForCapture`` (on the queue).

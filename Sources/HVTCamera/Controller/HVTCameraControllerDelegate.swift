@@ -1,13 +1,38 @@
-/// Receives what a camera controller captures and what happens to it, on the controller's
-/// `delegateQueue`, as `UIImagePickerControllerDelegate` does.
+/// Receives what a camera controller captures and what happens to it, on the main actor, as
+/// `UIImagePickerControllerDelegate` does.
+///
+/// The protocol is `@MainActor`, so a main-actor class conforms plainly and Swift checks what its
+/// methods touch:
+///
+/// ```swift
+/// @MainActor final class Shooter: HVTCameraControllerDelegate {
+///   func cameraController(
+///     _ camera: HVTCameraController, didFinishCapturingMediaWithInfo info: [HVTCameraController.InfoKey: any Sendable]
+///   ) {
+///     print("saved", info[.imageURL] ?? info[.mediaURL] ?? "nothing")
+///   }
+///   func cameraControllerDidCancel(_ camera: HVTCameraController) { camera.dismiss() }
+/// }
+/// ```
+///
+/// The controller calls these methods through the main dispatch queue, which is the main actor's
+/// executor, so they run only while the main thread serves it: in an app's main loop (GTK's, Qt's,
+/// `RunLoop.main.run()`, `dispatchMain()`), or, in a command-line program whose top-level code uses
+/// `await`, whenever that code is suspended at an `await`. A program that blocks its main thread (a
+/// semaphore, `sleep`, a busy loop) receives nothing until it stops blocking; use the `async` calls
+/// (``HVTCameraController/capturePhoto(to:replacingExisting:)``, ``HVTCameraController/recordMovie(to:replacingExisting:maximumDuration:)``)
+/// or ``HVTCameraController/events`` there instead.
+@MainActor
 public protocol HVTCameraControllerDelegate: AnyObject {
   /// A photo or movie is ready. `info[.mediaType]` says which; photos carry `.originalImage` and
-  /// `.imageURL`, movies `.mediaURL`; both carry `.mediaMetadata`.
+  /// `.imageURL`, movies `.mediaURL`; both carry `.mediaMetadata`. Another `takePicture()` may be called
+  /// from here: the controller takes it once this photo has been handed to this method.
   func cameraController(
     _ controller: HVTCameraController, didFinishCapturingMediaWithInfo info: [HVTCameraController.InfoKey: any Sendable]
   )
 
-  /// The user cancelled (`cancel()`). The camera stays presented until `dismiss()`.
+  /// The user cancelled (``HVTCameraController/cancel()``, the Cancel button or Escape). The camera stays
+  /// presented until ``HVTCameraController/dismiss()``.
   func cameraControllerDidCancel(_ controller: HVTCameraController)
 
   /// Something failed: GStreamer reported an error (an ``HVTCameraError/gstreamer(_:)`` with its domain,

@@ -84,6 +84,10 @@ public enum HVTCameraEvent: Sendable {
   case streamReconnected(HVTStreamTarget, attempts: Int)
   /// A stream ended: ``HVTCameraController/stopStreaming(_:)``, or the camera was dismissed.
   case streamStopped(HVTStreamTarget)
+  /// A call had no effect, and `reason` says why: `takePicture()` while a photo is in flight (until the
+  /// delegate has received it), `stopVideoCapture()` with nothing recording. The same line goes to the
+  /// `hvtcamera` debug category (`GST_DEBUG=hvtcamera:4`).
+  case callIgnored(call: String, reason: String)
   /// The whole pipeline reached end-of-stream (`GST_MESSAGE_EOS`).
   case endOfStream
   /// An error, also delivered to ``HVTCameraControllerDelegate/cameraController(_:didFailWithError:)``.
@@ -119,4 +123,59 @@ public struct HVTGStreamerMessage: Sendable, Hashable, CustomStringConvertible {
   public var description: String {
     "\(message) (\(element))" + (debug.map { "\n\($0)" } ?? "")
   }
+}
+
+extension HVTCameraEvent: CustomStringConvertible {
+  /// One line a person reads, e.g. `state changed: ready → playing`, `recording progress: 3.00 of 600 s`,
+  /// `warning: Can't record audio fast enough (/GstPipeline:hvtcamera1/GstPulseSrc:microphone)`.
+  public var description: String {
+    switch self {
+    case .stateChanged(let from, let to): "state changed: \(from) → \(to)"
+    case .configured(let configuration): "configured: \(configuration)"
+    case .previewStarted: "preview started"
+    case .previewChanged(let output): "preview changed: \(output)"
+    case .navigation(let event): "navigation: \(event)"
+    case .cancelled: "cancelled"
+    case .reviewStarted(let url): "review started: \(url.path)"
+    case .reviewEnded(let used): used ? "review ended: used" : "review ended: discarded"
+    case .readyForCapture(let ready): ready ? "ready for capture" : "not ready for capture"
+    case .warning(let message): "warning: \(message)"
+    case .info(let message): "info: \(message)"
+    case .recordingStarted(let url): "recording started: \(url.path)"
+    case .recordingProgress(let elapsed, let limit):
+      "recording progress: \(Self.seconds(elapsed)) of \(Self.seconds(limit)) s"
+    case .recordingPaused(let elapsed): "recording paused at \(Self.seconds(elapsed)) s"
+    case .recordingResumed(let elapsed, let pausedFor):
+      "recording resumed at \(Self.seconds(elapsed)) s after \(Self.seconds(pausedFor)) s"
+    case .recordingStopped(let elapsed, let reason): "recording stopped at \(Self.seconds(elapsed)) s: \(reason)"
+    case .preRollFilled(let fill): "pre-roll filled: \(fill)"
+    case .audioUnavailable(let reason): "no sound: \(reason)"
+    case .cameraConnected(let name, let path): "camera connected: \(name)" + (path.map { " (\($0))" } ?? "")
+    case .cameraDisconnected(let name, let path): "camera disconnected: \(name)" + (path.map { " (\($0))" } ?? "")
+    case .cameraStalled(let seconds): "camera stalled: no frame for \(Self.seconds(seconds)) s"
+    case .cameraRecovered(let after): "camera recovered after \(Self.seconds(after)) s"
+    case .cameraControlsApplied(let applied, let failed):
+      "camera controls applied: "
+        + (applied.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        + failed.sorted { $0.key < $1.key }.map { "\($0.key) failed (\($0.value))" }).joined(separator: ", ")
+    case .libraryShown(let items): "library shown: \(items) items"
+    case .librarySelectionChanged(let index, let item): "library selection: \(index + 1), \(item.url.path)"
+    case .streamStarted(let target, let url): "stream started: \(target) at \(url)"
+    case .streamDisconnected(let target, let reason, let retryIn):
+      "stream disconnected: \(target): \(reason)" + (retryIn.map { ", retrying in \(Self.seconds($0)) s" } ?? "")
+    case .streamReconnected(let target, let attempts): "stream reconnected: \(target) after \(attempts) tries"
+    case .streamStopped(let target): "stream stopped: \(target)"
+    case .callIgnored(let call, let reason): "\(call) had no effect: \(reason)"
+    case .endOfStream: "end of stream"
+    case .error(let error): "error: \(error)"
+    }
+  }
+
+  /// Seconds with two decimals.
+  private static func seconds(_ value: Double) -> String { String(format: "%.2f", value) }
+}
+
+extension HVTPipelineState: CustomStringConvertible {
+  /// `null`, `ready`, `paused` or `playing`, as GStreamer names the states.
+  public var description: String { rawValue }
 }

@@ -146,7 +146,7 @@ public struct HVTFrameRate: Sendable, Hashable, Comparable, CustomStringConverti
 }
 
 /// Why a recording ended.
-public enum HVTRecordingStopReason: String, Sendable, Hashable {
+public enum HVTRecordingStopReason: String, Sendable, Hashable, CustomStringConvertible {
   /// `stopVideoCapture()` was called.
   case requested
   /// `videoMaximumDuration` was reached.
@@ -155,4 +155,14 @@ public enum HVTRecordingStopReason: String, Sendable, Hashable {
   case cameraStopped
   /// The pipeline failed; the file holds what was captured until then.
   case error
+
+  /// What stopped it, in words: `stopped`, `maximum duration reached`, `camera stopped`, `error`.
+  public var description: String {
+    switch self {
+    case .requested: "stopped"
+    case .maximumDurationReached: "maximum duration reached"
+    case .cameraStopped: "camera stopped"
+    case .error: "error"
+    }
+  }
 }

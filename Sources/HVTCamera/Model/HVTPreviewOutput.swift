@@ -1,7 +1,14 @@
 /// Where the live preview goes (``HVTCameraController/previewOutput``). Switching it on a presented camera
 /// replaces the preview branch behind the tee; the source, photos and recordings go on.
 public enum HVTPreviewOutput: Sendable, Equatable, CustomStringConvertible {
-  /// The preset's preview sink (the default).
+  /// The camera interface where there is one to show (the default): the preset's own preview sink when
+  /// it names one other than `fakesink`; else a window of its own (``window(title:)``, with the default
+  /// controls) when the process has a display (`WAYLAND_DISPLAY` or `DISPLAY`); else nowhere, as
+  /// ``none``, so that a service or a test without a display runs headless with no error. A display that
+  /// is named but cannot be opened is an error (``HVTCameraError/noDisplay(reason:)``), not a reason to
+  /// run headless.
+  case automatic
+  /// The preset's preview sink (`fakesink` in the built-in presets).
   case preset
   /// Nowhere (`fakesink`): headless capture, services, tests.
   case none
@@ -23,16 +30,17 @@ public enum HVTPreviewOutput: Sendable, Equatable, CustomStringConvertible {
   /// has its own handler), so setting one always installs it.
   public static func == (lhs: HVTPreviewOutput, rhs: HVTPreviewOutput) -> Bool {
     switch (lhs, rhs) {
-    case (.preset, .preset), (.none, .none): true
+    case (.automatic, .automatic), (.preset, .preset), (.none, .none): true
     case (.window(let a), .window(let b)): a == b
     case (.embedded(let a), .embedded(let b)): a == b
     default: false
     }
   }
 
-  /// `preset`, `none`, `window`, `embedded` or `frames`, with their values.
+  /// `automatic`, `preset`, `none`, `window`, `embedded` or `frames`, with their values.
   public var description: String {
     switch self {
+    case .automatic: "automatic"
     case .preset: "preset"
     case .none: "none"
     case .window(let title): "window" + (title.map { " \"\($0)\"" } ?? "")
@@ -41,12 +49,21 @@ public enum HVTPreviewOutput: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  /// Whether the preview is drawn in a window, where the default controls are shown and clicked.
+  /// Whether the preview is drawn in a window, where the default controls are shown and clicked
+  /// (for ``automatic``, resolve it first).
   var hasWindow: Bool {
     switch self {
     case .window, .embedded: true
-    case .preset, .none, .frames: false
+    case .automatic, .preset, .none, .frames: false
     }
+  }
+
+  /// What the output stands for: ``automatic`` as its rule says for a preset whose preview slot is
+  /// `presetPreview` and a process with `environment`; any other output itself.
+  func resolved(presetPreview: HVTElementSlot, environment: [String: String]) -> HVTPreviewOutput {
+    guard case .automatic = self else { return self }
+    if presetPreview.candidates.contains(where: { $0.factory != "fakesink" }) { return .preset }
+    return WindowSink.candidates(environment: environment).isEmpty ? .none : .window()
   }
 }
 

@@ -150,7 +150,8 @@ extension HVTPipelineModel {
   ) throws -> [HVTElementDescription] {
     let queue = HVTElementDescription(
       "queue", name: "preview-queue", ["leaky": "downstream", "max-size-buffers": "2"])
-    let output = settings.output
+    let output = settings.output.resolved(
+      presetPreview: preset.preview, environment: ProcessInfo.processInfo.environment)
     let size = configuration.size
     let geometry = try PreviewGeometry(
       transform: settings.reviewing ? .identity : settings.transform,
@@ -171,7 +172,7 @@ extension HVTPipelineModel {
           name: "preview", ["sync": "false"])
     }
     switch output {
-    case .preset:
+    case .automatic, .preset:
       return [queue, try resolve(preset.preview, "preview").named("preview")]
     case .none:
       return [queue, HVTElementDescription("fakesink", name: "preview", ["sync": "false"])]

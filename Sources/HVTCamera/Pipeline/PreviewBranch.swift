@@ -44,7 +44,7 @@ final class PreviewBranch: @unchecked Sendable {
         handler(frame)
       }
       sink.onNewSample { mailbox.post($0) }
-    case .preset, .none, .window:
+    case .automatic, .preset, .none, .window:
       break
     }
   }

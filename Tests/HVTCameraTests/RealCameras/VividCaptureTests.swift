@@ -20,7 +20,7 @@ struct VividCaptureTests {
     let report = try await MediaInspector.discover(try photo.imageURL.path)
     #expect(report.isJPEG && report.size == "640x480", "\(report)")
     #expect(try photo.metadata.configuration == configuration)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test(
@@ -60,20 +60,20 @@ struct VividCaptureTests {
       abs(meanInterval - interval) <= interval / 4,
       "\(frames) frames and \(lost) lost in \(duration) s: \(meanInterval) s apart, not \(interval) s")
     #expect(try await MediaInspector.frameCount(url.path).frames == frames)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("the front camera is the second node")
   func front() async throws {
     let camera = try TestCamera(source: .automatic, quality: .type640x480, present: false)
     camera.controller.cameraDevice = .front
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     camera.controller.takePicture()
     let photo = try await camera.delegate.nextCapture(.image)
     #expect(try photo.metadata.configuration.devicePath == VividCameras.front)
     #expect(try photo.metadata.configuration.device == .front)
     #expect(try await MediaInspector.discover(try photo.imageURL.path).isJPEG)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("a preset's format is taken where the camera offers it at the preset's rate; MJPEG falls back to a raw format")
@@ -92,12 +92,12 @@ struct VividCaptureTests {
       ).write(to: file)
       let camera = try TestCamera(source: .automatic, present: false)
       camera.controller.preset = try HVTPreset.load(contentsOf: file)
-      try await camera.controller.present()
+      try await camera.controller.presentAndWait()
       camera.controller.takePicture()
       let photo = try await camera.delegate.nextCapture(.image)
       #expect(try photo.metadata.configuration.sourceFormat == expected, "preset format \(format)")
       #expect(try await MediaInspector.discover(try photo.imageURL.path).size == "640x480")
-      await camera.controller.dismiss()
+      await camera.controller.dismissAndWait()
     }
   }
 }

@@ -37,7 +37,7 @@ struct VividControlsTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let camera = try TestCamera(source: .automatic, quality: .type640x480, present: false)
     camera.controller.cameraSettingsStore = HVTCameraSettingsStore(url: directory.appendingPathComponent("c.json"))
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let controls = try camera.controller.cameraControls()
     try controls.set("brightness", to: 128)
     camera.controller.takePicture()
@@ -55,7 +55,7 @@ struct VividControlsTests {
     #expect(throws: HVTCameraError.self) { try controls.set("brightness", to: 300) }
     #expect(throws: HVTCameraError.self) { try controls.set("no_such_control", to: 1) }
     try controls.set("brightness", to: 128)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 }
 

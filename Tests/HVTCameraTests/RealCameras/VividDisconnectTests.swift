@@ -36,7 +36,7 @@ struct VividDisconnectTests {
     #expect(try #require(report.duration) >= 1)
     #expect(try await MediaInspector.frameCount(try movie.movieURL.path).frames == metadata.frameCount)
     #expect(!camera.controller.isPresented)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   /// Pulls the cable of the camera at `path` from this process: vivid's `disconnect` button pressed on a

@@ -79,12 +79,12 @@ extension VividReplugTests {
     #expect(try await VividCameras.control("brightness", on: VividCameras.rear) == 128)
     let camera = try TestCamera(source: .automatic, quality: .type640x480, present: false)
     camera.controller.cameraSettingsStore = store
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let (applied, failed) = try await camera.delegate.nextEvent { event in
       if case .cameraControlsApplied(let applied, let failed) = event { (applied, failed) } else { nil }
     }
     #expect(applied == ["brightness": 200] && failed.isEmpty)
     #expect(try await VividCameras.control("brightness", on: VividCameras.rear) == 200)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 }

@@ -12,7 +12,7 @@ struct VividStallTests {
   func transientStall() async throws {
     let camera = try TestCamera(source: .automatic, quality: .type640x480, present: false)
     camera.controller.cameraStallTimeout = 60
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     let starved = ContinuousClock.now
     try await VividCameras.setControl("percentage_of_dropped_buffers", to: 100, on: VividCameras.rear)
     let silence = try await camera.delegate.nextEvent { if case .cameraStalled(let s) = $0 { s } else { nil } }
@@ -22,14 +22,14 @@ struct VividStallTests {
     let after = try await camera.delegate.nextEvent { if case .cameraRecovered(let a) = $0 { a } else { nil } }
     #expect(after >= silence)
     #expect(camera.controller.isPresented)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("stalled past the timeout: the movie is delivered, cameraStalled reported, the camera reopened once")
   func stallWhileRecording() async throws {
     let camera = try TestCamera(source: .automatic, quality: .type640x480, mode: .video, present: false)
     camera.controller.cameraStallTimeout = 2
-    try await camera.controller.present()
+    try await camera.controller.presentAndWait()
     try await camera.startRecording()
     try await camera.waitForRecorded(seconds: 1)
     try await VividCameras.setControl("percentage_of_dropped_buffers", to: 100, on: VividCameras.rear)
@@ -48,7 +48,7 @@ struct VividStallTests {
     try await VividCameras.setControl("percentage_of_dropped_buffers", to: 0, on: VividCameras.rear)
     _ = try await camera.delegate.nextEvent { if case .cameraRecovered = $0 { true } else { nil } }
     #expect(camera.controller.isPresented)
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 
   @Test("frames the driver drops while recording are counted in the movie's metadata")
@@ -68,6 +68,6 @@ struct VividStallTests {
     #expect(lost >= 10, "\(lost) lost of \(frames)")
     let span = Int((try #require(metadata.duration) * 25).rounded())
     #expect(abs(frames + lost - span) <= 3, "\(frames) written + \(lost) lost over \(span) intervals")
-    await camera.controller.dismiss()
+    await camera.controller.dismissAndWait()
   }
 }

@@ -16,6 +16,7 @@ final class TestCamera {
     controller = try HVTCameraController(source: source)
     directory = try makeTemporaryDirectory()
     delegate.attach(to: controller)
+    controller.previewOutput = .none  // headless whatever display the test process has
     controller.outputDirectory = directory
     controller.videoQuality = quality
     try controller.setMediaTypes(mediaTypes)

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import HVTCamera
+@testable import HVTCamera
 import Testing
 
 /// One delegate callback, as received.
@@ -11,40 +11,49 @@ enum DelegateCall: Sendable {
   case event(HVTCameraEvent)
 }
 
-/// A delegate that records every callback, checks that each arrives on its own delegate queue, and lets
-/// a test await them in order.
-final class DelegateRecorder: HVTCameraControllerDelegate, @unchecked Sendable {
-  let queue = DispatchQueue(label: "test.delegate")
-  private let key = DispatchSpecificKey<Bool>()
-  private let lock = NSLock()
-  private var received: [DelegateCall] = []
-  private var offQueueCalls = 0
-  /// Calls no `next` has taken yet, in arrival order.
-  private var unclaimed: [DelegateCall] = []
-  /// The `next` waiting for a new call, if any.
-  private var waiter: CheckedContinuation<Void, Never>?
-  /// How many calls have arrived, to tell whether one came between a search and a wait.
-  private var arrivals = 0
+/// A delegate on the main actor, as an app's is, that records every callback, checks that each runs on
+/// the main queue, and lets a test (off the main actor) await them in order. Everything but the
+/// callbacks is nonisolated: the recorded calls are behind a lock.
+@MainActor final class DelegateRecorder: HVTCameraControllerDelegate {
+  private let box = Locked(Box())
 
-  init() {
-    queue.setSpecific(key: key, value: true)
+  /// What the recorder holds, under its lock.
+  private struct Box {
+    var received: [DelegateCall] = []
+    var offMainCalls = 0
+    /// Calls no `next` has taken yet, in arrival order.
+    var unclaimed: [DelegateCall] = []
+    /// The `next` waiting for a new call, if any.
+    var waiter: CheckedContinuation<Void, Never>?
+    /// How many calls have arrived, to tell whether one came between a search and a wait.
+    var arrivals = 0
   }
 
-  /// Becomes the controller's delegate on this recorder's queue.
-  func attach(to controller: HVTCameraController) {
-    controller.delegateQueue = queue
+  nonisolated init() { _ = Self.mainQueueKey }
+
+  /// Becomes the controller's delegate.
+  nonisolated func attach(to controller: HVTCameraController) {
     controller.cameraDelegate = self
   }
 
+  /// Marks the main queue, so that a callback can tell it runs there: the main actor's executor is the
+  /// main queue, which is not always served by the main thread (`dispatchMain()` on Linux hands it to a
+  /// thread of the pool, as Swift Testing's runner does).
+  private nonisolated static let mainQueueKey = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+  }()
+
   private func record(_ call: DelegateCall) {
-    let onQueue = DispatchQueue.getSpecific(key: key) == true
-    let wake = lock.withLock {
-      received.append(call)
-      unclaimed.append(call)
-      arrivals += 1
-      if !onQueue { offQueueCalls += 1 }
-      defer { waiter = nil }
-      return waiter
+    let onMain = DispatchQueue.getSpecific(key: Self.mainQueueKey) == true
+    let wake = box.withLock { box in
+      box.received.append(call)
+      box.unclaimed.append(call)
+      box.arrivals += 1
+      if !onMain { box.offMainCalls += 1 }
+      defer { box.waiter = nil }
+      return box.waiter
     }
     wake?.resume()
   }
@@ -57,37 +66,38 @@ final class DelegateRecorder: HVTCameraControllerDelegate, @unchecked Sendable {
   func cameraController(_ controller: HVTCameraController, didReceive event: HVTCameraEvent) { record(.event(event)) }
 
   /// Every callback so far.
-  var calls: [DelegateCall] { lock.withLock { received } }
+  nonisolated var calls: [DelegateCall] { box.withLock { $0.received } }
 
-  /// Callbacks that did not run on the delegate queue.
-  var callsOffQueue: Int { lock.withLock { offQueueCalls } }
+  /// Callbacks that did not run on the main queue.
+  nonisolated var callsOffMain: Int { box.withLock { $0.offMainCalls } }
 
   /// Captures delivered so far.
-  var captures: [[HVTCameraController.InfoKey: any Sendable]] {
+  nonisolated var captures: [[HVTCameraController.InfoKey: any Sendable]] {
     calls.compactMap { if case .finished(let info) = $0 { info } else { nil } }
   }
 
   /// Errors delivered so far.
-  var errors: [any Error] { calls.compactMap { if case .failed(let error) = $0 { error } else { nil } } }
+  nonisolated var errors: [any Error] { calls.compactMap { if case .failed(let error) = $0 { error } else { nil } } }
 
-  /// Waits until every callback already queued has run.
-  func flush() { queue.sync {} }
+  /// Waits until every callback already queued on the main actor has run: the controller queues them
+  /// on the main dispatch queue, in order, and this job follows them there.
+  nonisolated func flush() async { await MainActor.run {} }
 
   /// The first callback not yet taken for which `match` returns a value, waiting for it if needed. It is
   /// taken with every event before it (events are moments); captures passed over stay for later calls,
   /// so captures may arrive in any order. Throws when an error not yet taken comes before the match,
   /// unless `match` accepts it.
-  func next<T>(_ match: (DelegateCall) -> T?) async throws -> T {
+  nonisolated func next<T>(_ match: (DelegateCall) -> T?) async throws -> T {
     while true {
       try Task.checkCancellation()
-      let (found, searched): (Result<T, any Error>?, Int) = lock.withLock {
-        (search(match), arrivals)
+      let (found, searched): (Result<T, any Error>?, Int) = box.withLock { box in
+        (Self.search(match, in: &box.unclaimed), box.arrivals)
       }
       if let found { return try found.get() }
       await withCheckedContinuation { continuation in
-        let arrived = lock.withLock {
-          if arrivals > searched { return true }
-          waiter = continuation
+        let arrived = box.withLock { box in
+          if box.arrivals > searched { return true }
+          box.waiter = continuation
           return false
         }
         if arrived { continuation.resume() }
@@ -95,9 +105,11 @@ final class DelegateRecorder: HVTCameraControllerDelegate, @unchecked Sendable {
     }
   }
 
-  /// Takes the first call `match` accepts (or an error before it), dropping the events passed over;
-  /// called with the lock held.
-  private func search<T>(_ match: (DelegateCall) -> T?) -> Result<T, any Error>? {
+  /// Takes the first call of `unclaimed` that `match` accepts (or an error before it), dropping the
+  /// events passed over; called with the lock held.
+  private nonisolated static func search<T>(
+    _ match: (DelegateCall) -> T?, in unclaimed: inout [DelegateCall]
+  ) -> Result<T, any Error>? {
     var kept: [DelegateCall] = []
     defer { unclaimed = kept }
     for (index, call) in unclaimed.enumerated() {
@@ -119,7 +131,7 @@ final class DelegateRecorder: HVTCameraControllerDelegate, @unchecked Sendable {
   }
 
   /// The next capture of a media type.
-  func nextCapture(_ type: HVTMediaType) async throws -> Capture {
+  nonisolated func nextCapture(_ type: HVTMediaType) async throws -> Capture {
     try await next { call in
       guard case .finished(let info) = call, info[.mediaType] as? HVTMediaType == type else { return nil }
       return Capture(info)
@@ -127,12 +139,12 @@ final class DelegateRecorder: HVTCameraControllerDelegate, @unchecked Sendable {
   }
 
   /// The next event `match` accepts.
-  func nextEvent<T>(_ match: @escaping (HVTCameraEvent) -> T?) async throws -> T {
+  nonisolated func nextEvent<T>(_ match: @escaping (HVTCameraEvent) -> T?) async throws -> T {
     try await next { call in if case .event(let event) = call { match(event) } else { nil } }
   }
 
   /// The next error.
-  func nextError() async throws -> any Error {
+  nonisolated func nextError() async throws -> any Error {
     try await next { call in if case .failed(let error) = call { error } else { nil } }
   }
 }
