@@ -172,9 +172,16 @@ final class Subprocess: @unchecked Sendable {
 
   /// The child's process id.
   let processIdentifier: Int32
+  /// How long a wait on this process may last before it counts as hung (``hangLimit`` unless given).
+  private let hangAfter: Double
 
-  /// Starts `executable` with `arguments` and exactly `environment`, in `directory` if given.
-  init(_ executable: URL, _ arguments: [String], environment: [String: String], directory: URL? = nil) throws {
+  /// Starts `executable` with `arguments` and exactly `environment`, in `directory` if given; a wait on
+  /// it longer than `hangLimit` seconds counts as a hang.
+  init(
+    _ executable: URL, _ arguments: [String], environment: [String: String], directory: URL? = nil,
+    hangLimit: Double = Subprocess.hangLimit
+  ) throws {
+    hangAfter = hangLimit
     process.executableURL = executable
     process.arguments = arguments
     process.environment = environment
@@ -206,9 +213,10 @@ final class Subprocess: @unchecked Sendable {
   /// Runs a program to the end and returns what it printed and how it ended.
   static func run(
     _ executable: URL, _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
-    directory: URL? = nil
+    directory: URL? = nil, hangLimit: Double = Subprocess.hangLimit
   ) async throws -> ProcessResult {
-    try await Subprocess(executable, arguments, environment: environment, directory: directory).result()
+    try await Subprocess(executable, arguments, environment: environment, directory: directory, hangLimit: hangLimit)
+      .result()
   }
 
   /// Runs a program found on `PATH`.
@@ -228,16 +236,16 @@ final class Subprocess: @unchecked Sendable {
     }
   }
 
-  /// After ``hangLimit`` seconds (unless cancelled first): a process still running gets `SIGABRT`, then
+  /// After the hang limit (unless cancelled first): a process still running gets `SIGABRT`, then
   /// `SIGKILL` a few seconds later; one that ended without Foundation reporting it (its pid gone) is
   /// recorded as ended, with status -1.
   private func watchHang() -> DispatchWorkItem {
     let collector = collector
-    let pid = processIdentifier
+    let (pid, limit) = (processIdentifier, hangAfter)
     let item = DispatchWorkItem {
       guard !collector.hasExited else { return }
       if kill(pid, 0) == 0 {
-        FileHandle.standardError.write(Data("subprocess \(pid) hung for \(Self.hangLimit) s: SIGABRT\n".utf8))
+        FileHandle.standardError.write(Data("subprocess \(pid) hung for \(limit) s: SIGABRT\n".utf8))
         kill(pid, SIGABRT)
         DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
           if !collector.hasExited { kill(pid, SIGKILL) }
@@ -246,7 +254,7 @@ final class Subprocess: @unchecked Sendable {
         collector.exited(status: -1, signalled: false)
       }
     }
-    DispatchQueue.global().asyncAfter(deadline: .now() + Self.hangLimit, execute: item)
+    DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: item)
     return item
   }
 
