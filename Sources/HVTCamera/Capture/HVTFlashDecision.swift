@@ -1,13 +1,13 @@
 import HVTGStreamer
 
 /// When the flash (photo mode) or torch (video mode) is lit.
-public enum HVTFlashDecision {
+enum HVTFlashDecision {
   /// Mean luma (0…1) below which `.auto` fires: about a dim room.
-  public static let darkSceneThreshold = 0.25
+  static let darkSceneThreshold = 0.25
 
   /// Whether to light up for this flash mode, given the mean luma of the current frame
   /// (`nil` when it could not be measured, which `.auto` treats as bright).
-  public static func fires(_ mode: HVTCameraController.CameraFlashMode, meanLuma: Double?) -> Bool {
+  static func fires(_ mode: HVTCameraController.CameraFlashMode, meanLuma: Double?) -> Bool {
     switch mode {
     case .off: false
     case .on: true

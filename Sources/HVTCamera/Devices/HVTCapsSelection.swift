@@ -2,25 +2,25 @@ import Foundation
 import HVTGStreamer
 
 /// The format to ask of a camera: what `HVTCapsSelection` picks from the device's caps.
-public struct HVTCapsChoice: Sendable, Hashable, CustomStringConvertible {
+struct HVTCapsChoice: Sendable, Hashable, CustomStringConvertible {
   /// The frame size.
-  public var size: HVTFrameSize
+  var size: HVTFrameSize
   /// The frame rate.
-  public var frameRate: HVTFrameRate
+  var frameRate: HVTFrameRate
   /// A raw format name such as `"YUY2"`, or `"MJPEG"` for `image/jpeg` (decoded with `jpegdec`).
-  public var format: String
+  var format: String
 
   /// Whether the camera delivers JPEG frames that need `jpegdec`.
-  public var isMJPEG: Bool { format == "MJPEG" }
+  var isMJPEG: Bool { format == "MJPEG" }
 
   /// The caps to put after the source, e.g. `video/x-raw,format=YUY2,width=640,height=480,framerate=30/1`.
-  public var caps: String {
+  var caps: String {
     let media = isMJPEG ? "image/jpeg" : "video/x-raw,format=\(format)"
     return "\(media),width=\(size.width),height=\(size.height),framerate=\(frameRate)"
   }
 
   /// The caps, as in ``caps``.
-  public var description: String { caps }
+  var description: String { caps }
 }
 
 /// Chooses what to ask of a camera, given what it offers: a pure function of the device's caps, the
@@ -40,7 +40,7 @@ public struct HVTCapsChoice: Sendable, Hashable, CustomStringConvertible {
 ///    format and size).
 ///
 /// Every choice is an intersection with the device's own caps, so it can always negotiate.
-public enum HVTCapsSelection {
+enum HVTCapsSelection {
   /// The raw formats tried first, in order: those `x264enc` and `jpegenc` take without conversion.
   static let preferredRawFormats = ["I420", "NV12", "YUY2"]
 
@@ -49,7 +49,7 @@ public enum HVTCapsSelection {
   ///
   /// A `preferredFormat` (a raw format name, or `MJPEG`) is taken first when it reaches the frame rate at
   /// the chosen size; otherwise the rules above apply.
-  public static func choose(
+  static func choose(
     deviceCaps: String, size requested: HVTFrameSize?, frameRate: HVTFrameRate, preferredFormat: String? = nil
   ) throws -> HVTCapsChoice? {
     let caps: Caps
