@@ -15,13 +15,15 @@
 /// }
 /// ```
 ///
-/// The controller calls these methods through the main dispatch queue, which is the main actor's
-/// executor, so they run only while the main thread serves it: in an app's main loop (GTK's, Qt's,
-/// `RunLoop.main.run()`, `dispatchMain()`), or, in a command-line program whose top-level code uses
-/// `await`, whenever that code is suspended at an `await`. A program that blocks its main thread (a
-/// semaphore, `sleep`, a busy loop) receives nothing until it stops blocking; use the `async` calls
-/// (``HVTCameraController/capturePhoto(to:replacingExisting:)``, ``HVTCameraController/recordMovie(to:replacingExisting:maximumDuration:)``)
-/// or ``HVTCameraController/events`` there instead.
+/// The controller queues these calls on the main dispatch queue, which is the main actor's executor, in
+/// the order they happen; they run when something serves that queue: `RunLoop.main.run()`,
+/// `dispatchMain()`, or, in a command-line program whose top-level code uses `await`, that code whenever
+/// it is suspended at an `await` (``HVTCameraController/waitUntilDismissed()`` keeps it there). A GLib
+/// main loop (`gtk_main()`, `g_main_loop_run()`) does not serve it. A program whose main thread blocks
+/// (a semaphore, `sleep()`, a loop) receives nothing until it stops blocking: there, use the `async` calls
+/// (``HVTCameraController/capturePhoto(to:replacingExisting:)``,
+/// ``HVTCameraController/recordMovie(to:replacingExisting:maximumDuration:)``) or
+/// ``HVTCameraController/events``, which need no main actor.
 @MainActor
 public protocol HVTCameraControllerDelegate: AnyObject {
   /// A photo or movie is ready. `info[.mediaType]` says which; photos carry `.originalImage` and
