@@ -16,9 +16,11 @@
 /// ```
 ///
 /// The controller calls these methods through the main dispatch queue, which is the main actor's
-/// executor, so they run only while the main thread serves it: in an app's main loop (GTK's, Qt's,
-/// `RunLoop.main.run()`, `dispatchMain()`), or, in a command-line program whose top-level code uses
-/// `await`, whenever that code is suspended at an `await`. A program that blocks its main thread (a
+/// executor, so they run only while something drains that queue: a main loop of Foundation or Dispatch
+/// (`RunLoop.main.run()`, `dispatchMain()`), or, in a command-line program whose top-level code uses
+/// `await`, that code whenever it is suspended at an `await`. A GLib main loop (`gtk_main()`,
+/// `g_main_loop_run()`) does not drain it: an app there must run the main queue from its loop (the
+/// article <doc:LifecycleAndThreading> shows how). A program that blocks its main thread (a
 /// semaphore, `sleep`, a busy loop) receives nothing until it stops blocking; use the `async` calls
 /// (``HVTCameraController/capturePhoto(to:replacingExisting:)``, ``HVTCameraController/recordMovie(to:replacingExisting:maximumDuration:)``)
 /// or ``HVTCameraController/events`` there instead.
