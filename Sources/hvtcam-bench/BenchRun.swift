@@ -148,7 +148,7 @@ struct BenchRun {
       .write(to: markdownURL, atomically: true, encoding: .utf8)
   }
 
-  /// The command that started this run, as the README documents it when run through `./dev bench`.
+  /// The command that started this run, as CONTRIBUTING.md documents it when run through `./dev bench`.
   static func command() -> String {
     if let documented = ProcessInfo.processInfo.environment["HVTCAM_BENCH_COMMAND"] { return documented }
     return (["hvtcam-bench"] + CommandLine.arguments.dropFirst()).joined(separator: " ")

@@ -14,7 +14,7 @@ extension HVTSavedPhotosAlbum {
 
   /// The photos and movies of a library source, newest first: the visible regular files of its
   /// ``folders(of:)`` (not their subfolders) that GStreamer reads as a still image or a movie
-  /// (``MediaDiscoverer``); anything else, and the hidden partial files of saves in progress, is left
+  /// (HVTGStreamer's `MediaDiscoverer`); anything else, and the hidden partial files of saves in progress, is left
   /// out. Blocks while it reads each file.
   public static func items(of source: HVTCameraController.SourceType) -> [HVTAlbumItem] {
     candidates(of: source).compactMap(item)

@@ -138,7 +138,7 @@ extension HVTCameraController {
   }
 
   /// The user's cancel: announces ``HVTCameraEvent/cancelled`` and calls `cameraControllerDidCancel` on
-  /// the delegate queue; a photo on the review screen is discarded. The camera stays presented until
+  /// the main actor; a photo on the review screen is discarded. The camera stays presented until
   /// `dismiss()`, as with `UIImagePickerController`.
   public func cancel() {
     queue.async {

@@ -49,7 +49,7 @@ extension HVTCameraController {
   /// The size of photos, when it differs from the movies' (`nil`, the default: photos at the movie size)
   /// — photos at the sensor's full size (`.largest`) while movies are 1920x1080, as phones take them.
   /// The camera then runs at the photo size: photos are its whole frames, and the recording branch crops
-  /// its frames to the movie's aspect ratio (`aspectratiocrop`) and scales them to the movie size
+  /// its frames to the movie's aspect ratio (`videocrop`, the middle of the frame) and scales them to the movie size
   /// (`videoscale`) before the encoder; a movie larger than the camera's frames is recorded at their
   /// size. A camera that gives the photo size only at a lower frame rate runs at that rate, and so do its
   /// movies. Each capture's metadata says its own size. Changing it while presented restarts the camera.

@@ -9,7 +9,7 @@ extension HVTCameraController {
   /// returns once the stream runs, with where to watch it (``HVTCameraEvent/streamStarted(_:url:)``
   /// says the same). Several targets may run at once. With the movies' `encoding` (the default:
   /// ``videoBitRate``, ``videoKeyFrameInterval``, the preset's encoder, the movies' size) they share one
-  /// encoder (a branch of the camera's tee, ``StreamEncoder``) with each other and with the recordings
+  /// encoder (a branch of the camera's tee, `StreamEncoder`) with each other and with the recordings
   /// made meanwhile, or, with a ``preRollDuration``, the pre-roll's encoder. A stream of another size,
   /// bit rate or key-frame interval (``HVTStreamEncoding``) gets an encoder of its own, shared by the
   /// streams of the same encoding. A stream asked for before the camera runs starts with it, and one that

@@ -6,7 +6,7 @@ extension HVTCameraController {
   /// a new file beside the original (`MOV_….trimmed.mp4`), whose ``HVTCapture/info`` has its
   /// `.mediaURL`. The original is kept as it was.
   ///
-  /// The seed's limit for edited movies applies: the edited movie lasts at most ``videoMaximumDuration``
+  /// UIKit's limit for edited movies applies: the edited movie lasts at most ``videoMaximumDuration``
   /// (a longer stretch ends there). It keeps the original's ``videoQuality``: its frames are copied, and
   /// those a frame-exact trim encodes again keep the size and about the bit rate. The end is exact to the
   /// frame; the start (``HVTMovieTrim/Precision``) is the last key frame at or before `start` (the
@@ -18,7 +18,7 @@ extension HVTCameraController {
   /// Runs off the controller's queue (GStreamer's `qtdemux ! mp4mux`, about as long as reading the file);
   /// works whether or not the camera is presented. Throws ``HVTCameraError/invalidTrim(path:reason:)``
   /// for a photo or a stretch the movie does not have, and the other errors of
-  /// ``HVTMovieTrim/trim(_:start:end:precision:to:replacingExisting:stallTimeout:)``.
+  /// ``HVTMovieTrim/trim(_:start:end:precision:to:replacingExisting:stallTimeout:)-1ifst``.
   public func trimMovie(
     _ movie: HVTCapture, start: Double, end: Double, precision: HVTMovieTrim.Precision = .keyFrame
   ) async throws -> HVTCapture {

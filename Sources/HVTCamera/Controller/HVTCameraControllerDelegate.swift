@@ -19,7 +19,8 @@
 /// the order they happen; they run when something serves that queue: `RunLoop.main.run()`,
 /// `dispatchMain()`, or, in a command-line program whose top-level code uses `await`, that code whenever
 /// it is suspended at an `await` (``HVTCameraController/waitUntilDismissed()`` keeps it there). A GLib
-/// main loop (`gtk_main()`, `g_main_loop_run()`) does not serve it. A program whose main thread blocks
+/// main loop (`gtk_main()`, `g_main_loop_run()`) does not serve it: an app there must run the main queue
+/// from its loop (the article <doc:LifecycleAndThreading> shows how). A program whose main thread blocks
 /// (a semaphore, `sleep()`, a loop) receives nothing until it stops blocking: there, use the `async` calls
 /// (``HVTCameraController/capturePhoto(to:replacingExisting:)``,
 /// ``HVTCameraController/recordMovie(to:replacingExisting:maximumDuration:)``) or

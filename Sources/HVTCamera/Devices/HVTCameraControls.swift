@@ -6,7 +6,7 @@ import Foundation
 /// too.
 ///
 /// A V4L2 camera's controls are the driver's: each call opens the device node beside any stream
-/// (``V4L2Node``: `VIDIOC_QUERY_EXT_CTRL`, `VIDIOC_G_EXT_CTRLS`, `VIDIOC_S_EXT_CTRLS`), and a value set
+/// (`V4L2Node`: `VIDIOC_QUERY_EXT_CTRL`, `VIDIOC_G_EXT_CTRLS`, `VIDIOC_S_EXT_CTRLS`), and a value set
 /// here reaches the `v4l2src` streaming from it at once. The simulated camera models `brightness`,
 /// `contrast`, `saturation` (`videobalance`) and `zoom_absolute` (`videocrop` and `videoscale`), held by
 /// the controller as a device holds its own and shown at once by its running pipeline.

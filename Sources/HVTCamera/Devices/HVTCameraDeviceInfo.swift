@@ -28,7 +28,7 @@ public struct HVTCameraDeviceInfo: Sendable, Hashable {
   /// V4L2 node, a camera of the Camera portal, whose node is the host's).
   public var path: String?
   /// How the device was found: `"v4l2"`, `"libcamera"` or `"pipewire"` (the `GstDeviceMonitor` provider;
-  /// see ``CameraDiscovery/api(deviceType:properties:)``), or `"simulated"`.
+  /// see `CameraDiscovery.api(deviceType:properties:elementFactory:)`), or `"simulated"`.
   public var api: String
   /// Whether the device has a flash: the simulated rear camera has one; a V4L2 device has one when its
   /// node has the flash LED mode control (`V4L2_CID_FLASH_LED_MODE`, asked with `VIDIOC_QUERYCTRL`).

@@ -3,7 +3,7 @@ import HVTGStreamer
 
 /// Why the camera could not do what was asked. Every case says what failed and where: GStreamer's own
 /// reports keep their `GError` domain, code, text and debug string, and failures of the GStreamer wrapper
-/// keep their kind (``HVTGStreamer/GStreamerError``).
+/// keep their kind (HVTGStreamer's `GStreamerError`).
 public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
   /// No camera: no V4L2 device was found and the simulated camera is not enabled.
   case noCameraAvailable(reason: String)
@@ -127,7 +127,7 @@ public enum HVTCameraError: Error, Sendable, Hashable, CustomStringConvertible {
   /// connection, a server gone, a port in use, or GStreamer's error from the stream's sink. The camera,
   /// its preview and any recording go on.
   case streamFailed(target: String, reason: String)
-  /// ``HVTCameraController/startStreaming(to:)`` was given a target it cannot stream to (a port out of
+  /// ``HVTCameraController/startStreaming(to:encoding:)`` was given a target it cannot stream to (a port out of
   /// range, a URL of another scheme), or one it streams to already.
   case invalidStreamTarget(target: String, reason: String)
 

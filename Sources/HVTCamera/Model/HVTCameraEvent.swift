@@ -72,7 +72,7 @@ public enum HVTCameraEvent: Sendable {
   case libraryShown(items: Int)
   /// The library window's selection moved to `item`, at `index` (from 0, newest first).
   case librarySelectionChanged(index: Int, item: HVTAlbumItem)
-  /// A stream (``HVTCameraController/startStreaming(to:)``) runs: its branch is linked and its sink
+  /// A stream (``HVTCameraController/startStreaming(to:encoding:)``) runs: its branch is linked and its sink
   /// started (an RTSP server listens, an SRT caller or RTMP sink is connected). `url` is where to watch
   /// it or what it reaches, e.g. `rtsp://127.0.0.1:8554/cam` with the port an RTSP server took.
   case streamStarted(HVTStreamTarget, url: String)

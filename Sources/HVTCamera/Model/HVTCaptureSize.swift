@@ -8,7 +8,7 @@ public enum HVTCaptureSize: Sendable, Hashable, CustomStringConvertible {
   /// webcam's 2 fps still mode).
   case largest
 
-  /// `WIDTHxHEIGHT` (from 16x16 to 7680x4320), or `largest`: what `hvtcam --size` and `--photo-size` take.
+  /// `WIDTHxHEIGHT` (from 16x16 to 7680x4320), or `largest`: what `hvtcam --quality` and `--photo-size` take.
   public init?(commandLineName name: String) {
     if name == "largest" {
       self = .largest

@@ -17,8 +17,9 @@ public enum HVTPreviewOutput: Sendable, Equatable, CustomStringConvertible {
   /// display, ``HVTCameraError/noDisplay(reason:)``. The title reaches the sink as a tag (`taginject`).
   case window(title: String? = nil)
   /// Into the application's own X11 window, by its id (`gdk_x11_window_get_xid`, Qt's `winId()`, SDL's
-  /// `SDL_SysWMinfo.info.x11.window`), through `GstVideoOverlay` (`xvimagesink` or `ximagesink`). After
-  /// the app's widget moves or is resized, call ``HVTCameraController/setPreviewRectangle(x:y:width:height:)``.
+  /// `SDL_SysWMinfo.info.x11.window`), through `GstVideoOverlay` (`xvimagesink`, `glimagesink` or
+  /// `ximagesink`, the sinks that scale the picture to the window first). After
+  /// the app's widget moves or is resized, call ``HVTCameraController/setPreviewRectangle(_:)``.
   case embedded(windowHandle: UInt)
   /// Every preview frame to `handler`, converted to `format`, through an `appsink` (`max-buffers=1
   /// drop=true`): a handler slower than the camera loses frames, never delays the camera or a capture.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where ``HVTCameraController/startStreaming(to:)`` sends the camera: an RTSP server of the process's
+/// Where ``HVTCameraController/startStreaming(to:encoding:)`` sends the camera: an RTSP server of the process's
 /// own, or an existing server the stream is pushed to (RTSP, SRT, RTMP), or a folder of HLS segments. Each
 /// takes the movies' H.264 (``HVTCameraController/videoBitRate``, key frames as
 /// ``HVTCameraController/videoKeyFrameInterval`` says, and one at once for a new client or connection).

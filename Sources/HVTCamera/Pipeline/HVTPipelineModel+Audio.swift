@@ -11,7 +11,8 @@ extension HVTPipelineModel {
   ///   → queue ! audioconvert ! <encoder> [! <parser>] ! muxer.
   /// ```
   public struct Audio: Sendable, Hashable {
-    /// From the microphone to raw audio in ``HVTPipelineModel/recordedAudio``'s format.
+    /// From the microphone to raw audio in the format every movie's sound is cut from (`recordedAudio`:
+    /// `S16LE`, 48 kHz, stereo).
     public var source: [HVTElementDescription]
     /// From the recording branch's audio entry to the encoder and its parser, which link to the muxer.
     public var encoding: [HVTElementDescription]

@@ -1,7 +1,7 @@
 extension HVTPipelineModel {
   /// Movies that begin before they are asked for (``HVTCameraController/preRollDuration``): the camera's
   /// frames are encoded all the time, by a branch of the tee that ends in a second tee of its own
-  /// (`encoded`), and the newest seconds of the encoded stream are kept in memory (``PreRollBuffer``).
+  /// (`encoded`), and the newest seconds of the encoded stream are kept in memory (`PreRollBuffer`).
   /// A recording then links to the encoded tee and holds only a queue, the muxer and the file sink.
   public struct PreRoll: Sendable, Hashable {
     /// The seconds of encoded video kept: a movie begins at the newest key frame at least this old.
