@@ -118,8 +118,8 @@ struct MovieRepairTests {
     ] {
       let headers = directory.appendingPathComponent("\(name).partial.mp4")
       try recorded.data.prefix(length).write(to: headers)
-      #expect {
-        try HVTMovieRepair.repair(headers)
+      await #expect {
+        try await HVTMovieRepair.repair(headers)
       } throws: { error in
         guard case .nothingRecoverable(let path, _) = error as? HVTCameraError else { return false }
         return path == headers.path && "\(error)".contains(headers.path)
@@ -168,13 +168,15 @@ struct MovieRepairTests {
     try recorded.data.write(to: source)
     let taken = directory.appendingPathComponent("taken.mp4")
     try Data("mine".utf8).write(to: taken)
-    #expect(throws: HVTCameraError.fileExists(path: taken.path, kept: nil)) { try HVTMovieRepair.repair(source) }
+    await #expect(throws: HVTCameraError.fileExists(path: taken.path, kept: nil)) {
+      try await HVTMovieRepair.repair(source)
+    }
     #expect(try Data(contentsOf: taken) == Data("mine".utf8))
 
     let folder = directory.appendingPathComponent("folder.mp4")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
-    #expect(throws: HVTCameraError.notARegularFile(path: folder.path, kept: nil)) {
-      try HVTMovieRepair.repair(source, to: folder, replacingExisting: true)
+    await #expect(throws: HVTCameraError.notARegularFile(path: folder.path, kept: nil)) {
+      try await HVTMovieRepair.repair(source, to: folder, replacingExisting: true)
     }
 
     let movie = try await HVTMovieRepair.repair(source, replacingExisting: true)
@@ -188,7 +190,7 @@ struct MovieRepairTests {
   }
 
   @Test("files that are not partial movies fail with an error naming the file and what is wrong")
-  func notMovies() throws {
+  func notMovies() async throws {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let text = directory.appendingPathComponent("notes.partial.mp4")
@@ -204,7 +206,7 @@ struct MovieRepairTests {
       (directory, .fileReadFailed(path: directory.path, reason: "not a regular file")),
     ]
     for (file, expected) in cases {
-      let error = #expect(throws: HVTCameraError.self) { try HVTMovieRepair.repair(file) }
+      let error = await #expect(throws: HVTCameraError.self) { try await HVTMovieRepair.repair(file) }
       #expect(error == expected)
       #expect(error?.description.contains(file.path) == true, "\(String(describing: error))")
     }
@@ -219,7 +221,9 @@ struct MovieRepairTests {
     let camera = try TestCamera()
     let photo = try await camera.controller.capturePhoto()
     let url = photo.url
-    #expect(throws: HVTCameraError.notAMovie(path: url.path, found: "image/jpeg")) { try HVTMovieRepair.repair(url) }
+    await #expect(throws: HVTCameraError.notAMovie(path: url.path, found: "image/jpeg")) {
+      try await HVTMovieRepair.repair(url)
+    }
     await camera.controller.dismissAndWait()
   }
 

@@ -37,20 +37,9 @@ public enum HVTMovieRepair {
     return folder.appendingPathComponent(ext.isEmpty ? name : "\(name).\(ext)")
   }
 
-  /// Repairs the movie at `source` into `destination` (by default ``defaultDestination(for:)``) and
-  /// returns what was recovered.
-  ///
-  /// Blocks the calling thread until the file is written — about as long as reading the file takes —
-  /// or until `stallTimeout` seconds pass without progress: call it off the main thread, or use the
-  /// `async` variant. Never re-encodes: the frames are copied as they are (`qtdemux ! mp4mux`,
-  /// `matroskademux ! matroskamux` or `webmmux`).
-  ///
-  /// Throws ``HVTCameraError``: `.fileReadFailed` (missing or unreadable source), `.notAMovie` (not MP4,
-  /// QuickTime, Matroska or WebM), `.nothingRecoverable` (an empty file, headers without a frame),
-  /// `.fileExists` / `.notARegularFile` / `.fileInUse` (the destination is taken; `replacingExisting`
-  /// allows replacing a regular file), `.repairFailed` (GStreamer's error), `.repairStalled`. On failure
-  /// nothing is left at the destination.
-  public static func repair(
+  /// ``repair(_:to:replacingExisting:stallTimeout:)`` on the calling thread, which it blocks until the
+  /// file is written.
+  static func repairBlocking(
     _ source: URL, to destination: URL? = nil, replacingExisting: Bool = false,
     stallTimeout: Double = defaultStallTimeout
   ) throws -> RepairedMovie {
@@ -87,10 +76,20 @@ public enum HVTMovieRepair {
     return movie
   }
 
-  /// ``repair(_:to:replacingExisting:stallTimeout:)`` without blocking the caller: the pipelines run and
-  /// are waited for on a thread of the repair's own (a serial queue of its own, which gets a thread even
-  /// when the global queues' few threads are busy), never on one of Swift Concurrency's cooperative
-  /// threads. It is not cancelled with the task; `stallTimeout` bounds it.
+  /// Repairs the movie at `source` into `destination` (by default ``defaultDestination(for:)``) and
+  /// returns what was recovered, once the file is written — about as long as reading the file takes — or
+  /// `stallTimeout` seconds pass without progress. Never re-encodes: the frames are copied as they are
+  /// (`qtdemux ! mp4mux`, `matroskademux ! matroskamux` or `webmmux`).
+  ///
+  /// The pipelines run and are waited for on a thread of the repair's own (a serial queue of its own,
+  /// which gets a thread even when the global queues' few threads are busy), never on one of Swift
+  /// Concurrency's cooperative threads. It is not cancelled with the task; `stallTimeout` bounds it.
+  ///
+  /// Throws ``HVTCameraError``: `.fileReadFailed` (missing or unreadable source), `.notAMovie` (not MP4,
+  /// QuickTime, Matroska or WebM), `.nothingRecoverable` (an empty file, headers without a frame),
+  /// `.fileExists` / `.notARegularFile` / `.fileInUse` (the destination is taken; `replacingExisting`
+  /// allows replacing a regular file), `.repairFailed` (GStreamer's error), `.repairStalled`. On failure
+  /// nothing is left at the destination.
   public static func repair(
     _ source: URL, to destination: URL? = nil, replacingExisting: Bool = false,
     stallTimeout: Double = defaultStallTimeout
@@ -99,7 +98,8 @@ public enum HVTMovieRepair {
       DispatchQueue(label: "hvtcamera.repair").async {
         continuation.resume(
           with: Result {
-            try repair(source, to: destination, replacingExisting: replacingExisting, stallTimeout: stallTimeout)
+            try repairBlocking(
+              source, to: destination, replacingExisting: replacingExisting, stallTimeout: stallTimeout)
           })
       }
     }

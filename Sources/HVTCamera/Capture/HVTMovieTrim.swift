@@ -80,21 +80,9 @@ public enum HVTMovieTrim {
     return source.deletingLastPathComponent().appendingPathComponent(ext.isEmpty ? name : "\(name).\(ext)")
   }
 
-  /// Writes the stretch of the movie at `source` from `start` to `end` seconds (counted from its first
-  /// frame) into `destination` — by default `name.trimmed.ext` beside it, numbered when taken — and
-  /// returns what was written. An `end` past the movie's end keeps it to its end. `precision` says where
-  /// it begins: at a key frame, or at the frame asked (a smart cut, H.264 only).
-  ///
-  /// Blocks the calling thread about as long as reading the file takes, or until `stallTimeout` seconds
-  /// pass without progress: call it off the main thread, or use the `async` variant.
-  ///
-  /// Throws ``HVTCameraError``: `.invalidTrim` (a negative or non-finite time, an end not after the start,
-  /// a start past the last frame, no video), `.fileReadFailed`, `.notAMovie`, `.fileExists` /
-  /// `.notARegularFile` / `.fileInUse` (a chosen destination is taken; `replacingExisting` allows
-  /// replacing a regular file, never the source), `.trimFailed` (GStreamer's error), `.trimStalled`;
-  /// `.invalidTrim` also for a frame-exact trim of video other than H.264 (VP8 or VP9 in WebM). On
-  /// failure nothing is left at the destination.
-  public static func trim(
+  /// ``trim(_:start:end:precision:to:replacingExisting:stallTimeout:)`` on the calling thread, which it
+  /// blocks until the file is written.
+  static func trimBlocking(
     _ source: URL, start: Double, end: Double, precision: Precision = .keyFrame, to destination: URL? = nil,
     replacingExisting: Bool = false, stallTimeout: Double = HVTMovieRepair.defaultStallTimeout
   ) throws -> TrimmedMovie {
@@ -136,9 +124,21 @@ public enum HVTMovieTrim {
     return movie
   }
 
-  /// ``trim(_:start:end:precision:to:replacingExisting:stallTimeout:)`` without blocking the caller: the pipelines
-  /// run and are waited for on a serial queue of the trim's own, never on one of Swift Concurrency's
-  /// cooperative threads. It is not cancelled with the task; `stallTimeout` bounds it.
+  /// Writes the stretch of the movie at `source` from `start` to `end` seconds (counted from its first
+  /// frame) into `destination` — by default `name.trimmed.ext` beside it, numbered when taken — and
+  /// returns what was written, once written: about as long as reading the file takes, or until
+  /// `stallTimeout` seconds pass without progress. An `end` past the movie's end keeps it to its end.
+  /// `precision` says where it begins: at a key frame, or at the frame asked (a smart cut, H.264 only).
+  ///
+  /// The pipelines run and are waited for on a serial queue of the trim's own, never on one of Swift
+  /// Concurrency's cooperative threads. It is not cancelled with the task; `stallTimeout` bounds it.
+  ///
+  /// Throws ``HVTCameraError``: `.invalidTrim` (a negative or non-finite time, an end not after the start,
+  /// a start past the last frame, no video), `.fileReadFailed`, `.notAMovie`, `.fileExists` /
+  /// `.notARegularFile` / `.fileInUse` (a chosen destination is taken; `replacingExisting` allows
+  /// replacing a regular file, never the source), `.trimFailed` (GStreamer's error), `.trimStalled`;
+  /// `.invalidTrim` also for a frame-exact trim of video other than H.264 (VP8 or VP9 in WebM). On
+  /// failure nothing is left at the destination.
   public static func trim(
     _ source: URL, start: Double, end: Double, precision: Precision = .keyFrame, to destination: URL? = nil,
     replacingExisting: Bool = false, stallTimeout: Double = HVTMovieRepair.defaultStallTimeout
@@ -147,7 +147,7 @@ public enum HVTMovieTrim {
       DispatchQueue(label: "hvtcamera.trim").async {
         continuation.resume(
           with: Result {
-            try trim(
+            try trimBlocking(
               source, start: start, end: end, precision: precision, to: destination,
               replacingExisting: replacingExisting, stallTimeout: stallTimeout)
           })

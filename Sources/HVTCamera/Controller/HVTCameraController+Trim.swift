@@ -18,7 +18,7 @@ extension HVTCameraController {
   /// Runs off the controller's queue (GStreamer's `qtdemux ! mp4mux`, about as long as reading the file);
   /// works whether or not the camera is presented. Throws ``HVTCameraError/invalidTrim(path:reason:)``
   /// for a photo or a stretch the movie does not have, and the other errors of
-  /// ``HVTMovieTrim/trim(_:start:end:precision:to:replacingExisting:stallTimeout:)-1ifst``.
+  /// ``HVTMovieTrim/trim(_:start:end:precision:to:replacingExisting:stallTimeout:)``.
   public func trimMovie(
     _ movie: HVTCapture, start: Double, end: Double, precision: HVTMovieTrim.Precision = .keyFrame
   ) async throws -> HVTCapture {

@@ -32,7 +32,7 @@ extension HVTCameraController {
   public enum CameraFlashMode: String, Sendable, Hashable, CaseIterable {
     /// Never fire.
     case off
-    /// Fire when the scene is dark (mean luma of the frame below ``HVTFlashDecision/darkSceneThreshold``).
+    /// Fire when the scene is dark (mean luma of the frame below 0.25 (a quarter of full scale)).
     case auto
     /// Always fire.
     case on
