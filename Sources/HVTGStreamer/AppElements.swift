@@ -14,11 +14,28 @@ extension Element {
     }
   }
 
-  /// Waits up to `timeout` seconds for the next sample from an `appsink` element; `nil` on timeout or EOS.
-  /// Wraps `gst_app_sink_try_pull_sample`.
+  /// Ends the stream of an `appsrc` element: once the samples pushed before have gone downstream, an
+  /// end of stream follows them. Returns whether the element took it (not when it is flushing, being
+  /// stopped). Wraps `gst_app_src_end_of_stream`, the element's own `end-of-stream` action: an EOS event
+  /// sent to `appsrc` from outside (``sendEndOfStream()``) before its first buffer never reaches
+  /// downstream in GStreamer 1.26, though it does in 1.22.
+  @discardableResult
+  public func endAppSourceStream() -> Bool {
+    let source = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstAppSrc.self)
+    return gst_app_src_end_of_stream(source) == GST_FLOW_OK
+  }
+
+  /// Waits up to `timeout` seconds for the next sample from an `appsink` element; `nil` on timeout or EOS
+  /// (``isAppSinkAtEndOfStream`` tells which). Wraps `gst_app_sink_try_pull_sample`.
   public func pullSample(timeout seconds: Double) -> Sample? {
     let sink = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstAppSink.self)
     return gst_app_sink_try_pull_sample(sink, ClockTime.from(seconds: seconds)).map(Sample.init(adopting:))
+  }
+
+  /// Whether an `appsink` element has received the end of the stream and handed out every sample before
+  /// it. Wraps `gst_app_sink_is_eos`.
+  public var isAppSinkAtEndOfStream: Bool {
+    gst_app_sink_is_eos(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstAppSink.self)) != 0
   }
 }
 

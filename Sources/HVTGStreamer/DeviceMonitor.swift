@@ -303,4 +303,10 @@ enum PipeWireDeviceProvider {
 
   /// Starts the provider the first time it is called, at once afterwards.
   static func keepRunning() { _ = isRunning }
+
+  /// Whether the installed provider's `stop` is sound: PipeWire 0.3.73 and later (see above; the
+  /// plugin's version is PipeWire's).
+  static var stopIsSound: Bool {
+    (GStreamer.pluginVersion("pipewire") ?? [0]).lexicographicallyPrecedes([0, 3, 73]) == false
+  }
 }

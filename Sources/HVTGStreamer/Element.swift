@@ -104,7 +104,9 @@ public class Element: @unchecked Sendable {
     }
   }
 
-  /// Sends an event into the element (e.g. EOS into a source). Wraps `gst_element_send_event`.
+  /// Sends an end-of-stream event into the element: into a pipeline, to each of its sources. For an
+  /// `appsrc` on its own, use ``endAppSourceStream()``. Wraps `gst_element_send_event` with
+  /// `gst_event_new_eos`.
   @discardableResult
   public func sendEndOfStream() -> Bool {
     gst_element_send_event(pointer, gst_event_new_eos()) != 0

@@ -27,6 +27,17 @@ public enum GStreamer {
     return String(ownedCString: gst_version_string())
   }
 
+  /// The version of an installed plugin, as its numbers (`[1, 4, 2]` for PipeWire's `pipewire` plugin of
+  /// PipeWire 1.4.2, which carries PipeWire's own version), or `nil` when no such plugin is registered.
+  /// Wraps `gst_registry_find_plugin` and `gst_plugin_get_version`.
+  public static func pluginVersion(_ name: String) -> [Int]? {
+    initialize()
+    guard let plugin = gst_registry_find_plugin(gst_registry_get(), name) else { return nil }
+    defer { gst_object_unref(UnsafeMutableRawPointer(plugin)) }
+    guard let version = gst_plugin_get_version(plugin) else { return nil }
+    return String(cString: version).split(separator: ".").map { Int($0.prefix { $0.isNumber }) ?? 0 }
+  }
+
   /// Whether an element factory of this name is registered (its plugin is installed).
   /// Wraps `gst_element_factory_find`.
   public static func hasElement(_ factory: String) -> Bool {

@@ -34,14 +34,14 @@ enum Microphones {
   }
 
   /// The microphones the ``providers(environment:)`` list (`Audio/Source` devices), each probed on an
-  /// instance of its own (``DeviceProvider/probe(_:properties:deviceClass:)``), leaving out PulseAudio's
+  /// instance of its own (`DeviceProvider.devices(_:properties:deviceClass:listing:)`), leaving out PulseAudio's
   /// monitors of outputs (`device.class=monitor`), which record what plays, not a room. Each comes with
   /// the source element its provider makes for it, and that element's `device`.
   static func available(environment: [String: String] = ProcessInfo.processInfo.environment) -> [HVTMicrophone] {
     providers(environment: environment).flatMap { provider in
       // `pulsedeviceprovider` lists PulseAudio's (API `pulse`), `alsadeviceprovider` ALSA's.
       let api = provider.replacingOccurrences(of: "deviceprovider", with: "")
-      return ((try? DeviceProvider.probe(provider, deviceClass: "Audio/Source")) ?? [])
+      return ((try? DeviceProvider.devices(provider, deviceClass: "Audio/Source")) ?? [])
         .filter { $0.properties["device.class"] != "monitor" }
         .compactMap { device -> HVTMicrophone? in
           guard let element = device.makeElement(), let factory = element.factoryName else { return nil }

@@ -14,13 +14,12 @@ struct PipeWireRemote: Sendable, Hashable {
   /// The descriptor's number, for `pipewiresrc fd=` and `pipewiredeviceprovider fd=`.
   var fd: Int32 { descriptor.rawValue }
 
-  /// The cameras the remote offers: GStreamer's PipeWire device provider (`pipewiredeviceprovider`),
-  /// probed once with `fd` set to this remote, for its `Video/Source` devices.
+  /// The cameras the remote offers: GStreamer's PipeWire device provider (`pipewiredeviceprovider`)
+  /// with `fd` set to this remote, asked once for its `Video/Source` devices
+  /// (`DeviceProvider.pipeWireCameras(fd:)`, which knows how each PipeWire version must be asked).
   func devices() throws(HVTCameraError) -> [MonitoredDevice] {
     do {
-      return try DeviceProvider.probe(
-        "pipewiredeviceprovider", properties: ["fd": String(fd)], deviceClass: "Video/Source"
-      ).map(MonitoredDevice.init)
+      return try DeviceProvider.pipeWireCameras(fd: fd).map(MonitoredDevice.init)
     } catch {
       throw HVTCameraError.pipelineSetupFailed(error)
     }
