@@ -43,7 +43,7 @@ let package = Package(
       resources: [.copy("Fixtures/BadPresets")]),
     .testTarget(
       name: "hvtcamTests", dependencies: ["hvtcam", "HVTCamera", "MediaInspection", "PipeWireHarness"],
-      resources: [.copy("Fixtures/rtsp_record_server.py")]),
+      resources: [.copy("Fixtures/rtsp_record_server.py"), .copy("Fixtures/silent_peer.py")]),
     .testTarget(name: "hvtcam-benchTests", dependencies: ["hvtcam-bench"]),
   ],
   swiftLanguageModes: [.v6]

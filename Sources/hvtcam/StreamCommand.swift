@@ -67,11 +67,24 @@ enum StreamCommand {
     let events = showEvents(of: controller)
     defer { events.cancel() }
     let movie = try await options.withPresented(controller) { () async throws -> HVTCapture? in
-      for stream in streams {
-        Console.error("streaming to \(try await controller.startStreaming(stream))")
+      // A stop signal ends whatever runs when it comes: a stream's start (which then throws), the
+      // recording (finalized), the wait.
+      let stop = StopSignals.shared.onStop { _ in
+        controller.stopStreaming()
+        controller.stopVideoCapture()
       }
-      let stop = StopSignals.shared.onStop { _ in controller.stopVideoCapture() }
       defer { StopSignals.shared.remove(stop) }
+      do {
+        for stream in streams {
+          if let signal = StopSignals.shared.received {
+            throw Interrupted(signal: signal, when: "before the streams started")
+          }
+          Console.error("streaming to \(try await controller.startStreaming(stream))")
+        }
+      } catch let error as HVTCameraError {
+        guard let signal = StopSignals.shared.received else { throw error }
+        throw Interrupted(signal: signal, when: "before the streams started")
+      }
       if let file = arguments["--record"] {
         return try await controller.recordMovie(to: URL(fileURLWithPath: file))
       }
@@ -175,6 +188,8 @@ enum StreamCommand {
           Console.progress("stream to \(target) back after \(attempts) tries\n")
         case .recordingStarted(let url):
           Console.error("recording to \(url.path)")
+          // A stop signal that came while the recording was being started stops it now.
+          if StopSignals.shared.received != nil { controller.stopVideoCapture() }
         case .recordingStopped(let elapsed, let reason):
           Console.progress("stopped after \(RecordCommand.clock(elapsed)) (\(reason.rawValue))\n")
         default:

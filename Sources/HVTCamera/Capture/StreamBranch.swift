@@ -11,6 +11,8 @@ final class StreamBranch: @unchecked Sendable {
   let target: HVTStreamTarget
   private let bin: Bin
   private let failed = Locked(false)
+  /// The first error an element of the branch posted.
+  private let failure = Locked<MessageReport?>(nil)
   private var teePad: Pad?
   private var tee: Element?
 
@@ -21,6 +23,12 @@ final class StreamBranch: @unchecked Sendable {
   /// stream branch, running or taken out: an element of one taken out may still post an error from its
   /// own thread (`rtspclientsink` says it failed to connect as it stops).
   static func isInside(_ path: String) -> Bool { path.contains(":\(namePrefix)") || path.contains("/\(namePrefix)") }
+
+  /// Whether an element's path is the branch named `name` or inside it, whether or not the branch is in
+  /// the pipeline yet.
+  static func path(_ path: String, isInside name: String) -> Bool {
+    path.hasSuffix(":\(name)") || path.contains(":\(name)/")
+  }
 
   /// Builds the branch for `stream` (not yet attached), named `name` (unique in the pipeline, starting
   /// with ``namePrefix``).
@@ -79,12 +87,16 @@ final class StreamBranch: @unchecked Sendable {
   /// Adds the branch to the session's running pipeline and links it to a new pad of `tee`, then asks the
   /// encoder for a key frame. Takes as long as the sink needs to start (an SRT caller connects, an RTMP
   /// sink opens its connection): call it off the controller queue. Throws when the branch does not
-  /// start, with the element's own reason when it posted one.
+  /// start, with the element's own error when it posted one.
   func attach(to session: CaptureSession, tee: Element) throws {
     try session.pipeline.add(bin)
-    session.onError(inside: bin.path) { [failed] in failed.withLock { $0 = true } }
+    session.onError(inside: bin.path) { [failed, failure] report in
+      failed.withLock { $0 = true }
+      failure.withLock { $0 = $0 ?? report }
+    }
     guard bin.syncStateWithParent(), let ghost = bin.staticPad("sink"), let pad = tee.requestPad("src_%u") else {
       remove(from: session)
+      if let report = failure.withLock({ $0 }) { throw HVTCameraError.gstreamer(HVTGStreamerMessage(report)) }
       throw HVTCameraError.streamFailed(target: target.description, reason: "its branch did not start")
     }
     (teePad, self.tee) = (pad, tee)

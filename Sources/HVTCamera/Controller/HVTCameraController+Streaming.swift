@@ -75,13 +75,28 @@ extension HVTCameraController {
     var target: HVTStreamTarget { request.target }
     var encoding: HVTStreamEncoding { request.encoding }
     var server: RTSPStreamServer?
+    /// The branch of the current try, once attached.
     var branch: StreamBranch?
+    /// The name of the current try's branch, set on the queue before the branch is made: an error
+    /// from inside it is this stream's whenever it arrives, also before ``attached`` (a refused
+    /// connection can be posted while the branch is still being linked). `nil` between tries.
+    var branchName: String?
+    /// The tries made so far, to name each one's branch.
+    var tries = 0
+    /// The current try's sink took data: the stream runs once its branch is in place too.
+    var flowed = false
     var attempts = 0
     var retry: DispatchWorkItem?
-    /// The branch whose sink took its first frame.
-    weak var flowingBranch: StreamBranch?
+    /// Ends the current try when nothing flows in time (``HVTStreamTarget/startTimeout``).
+    var deadline: DispatchWorkItem?
     /// The caller of ``HVTCameraController/startStreaming(to:)``, until the stream first runs or fails.
     var waiter: ((Result<String, any Error>) -> Void)?
+    /// Tells streams' branches apart, in this process.
+    let number = Stream.count.withLock { count in
+      count += 1
+      return count
+    }
+    private static let count = Locked(0)
 
     init(_ request: HVTStream, waiter: @escaping (Result<String, any Error>) -> Void) {
       self.request = request
@@ -95,6 +110,15 @@ extension HVTCameraController {
       waiter?(result)
       waiter = nil
     }
+
+    /// Ends the current try: its branch is no longer this stream's, and what its worker still returns is
+    /// taken out. Returns the branch, if attached, for the caller to remove.
+    func endTry() -> StreamBranch? {
+      defer { (branch, branchName, flowed) = (nil, nil, false) }
+      deadline?.cancel()
+      deadline = nil
+      return branch
+    }
   }
 
   private func beginStream(_ stream: Stream) {
@@ -107,13 +131,28 @@ extension HVTCameraController {
 
   /// Starts every stream's branch in a camera that now runs.
   func attachStreams(to session: CaptureSession) {
-    for stream in state.streams where stream.branch == nil && stream.retry == nil { attach(stream, to: session) }
+    for stream in state.streams where stream.branchName == nil && stream.retry == nil { attach(stream, to: session) }
   }
 
-  /// Starts the stream's server (once) and its branch, on the worker; the encoder too, for the first
-  /// stream of its encoding (but the movies' with a pre-roll, whose encoder runs).
+  /// Starts a try of the stream: its server (once) and its branch, on the worker; the encoder too, for the
+  /// first stream of its encoding (but the movies' with a pre-roll, whose encoder runs). The branch's
+  /// name is the stream's from here on, so that no error posted from inside it is missed, and the try
+  /// fails unless the stream runs within ``HVTStreamTarget/startTimeout``.
   private func attach(_ stream: Stream, to session: CaptureSession) {
-    let name = StreamBranch.namePrefix + String(UInt(bitPattern: ObjectIdentifier(stream).hashValue))
+    stream.tries += 1
+    let name = "\(StreamBranch.namePrefix)\(stream.number)-\(stream.tries)"
+    stream.branchName = name
+    stream.flowed = false
+    // Held by the queue until its time even when cancelled: it keeps nothing alive meanwhile.
+    let deadline = DispatchWorkItem { [weak self, weak stream, weak session] in
+      guard let self, let stream, let session, stream.branchName == name else { return }
+      let seconds = Int(HVTStreamTarget.startTimeout)
+      self.streamFailed(
+        stream, .streamFailed(target: stream.target.description, reason: "nothing reached it within \(seconds) s"),
+        in: session)
+    }
+    stream.deadline = deadline
+    queue.asyncAfter(deadline: .now() + HVTStreamTarget.startTimeout, execute: deadline)
     let encodesOwn = session.model.needsStreamEncoder(for: stream.encoding)
     let needsEncoder = encodesOwn && state.streamEncoders[stream.encoding] == nil
     let encoder: StreamEncoder?
@@ -135,44 +174,50 @@ extension HVTCameraController {
           throw HVTCameraError.streamFailed(target: stream.target.description, reason: "no encoder runs")
         }
         let controller = WeakReference(self)
-        let flows = Locked<StreamBranch?>(nil)
         let branch = try StreamBranch(stream: stream.request, name: name) { [queue = self.queue] in
-          queue.async { flows.withLock { $0 }.map { controller.target?.flowing(stream, $0, in: session) } }
+          queue.async { controller.target?.flowing(stream, name, in: session) }
         }
-        flows.withLock { $0 = branch }
         if let server = stream.server { server.feed(from: branch) }
         try branch.attach(to: session, tee: tee)
         return branch
       }
-      self.queue.async { self.attached(stream, result, in: session) }
+      self.queue.async { self.attached(stream, name, result, in: session) }
     }
   }
 
-  private func attached(_ stream: Stream, _ result: Result<StreamBranch, any Error>, in session: CaptureSession) {
+  /// The worker made the try `name` of the stream, or failed to. A try that ended meanwhile (its error
+  /// came first, it was stopped, the camera stopped) is taken out.
+  private func attached(
+    _ stream: Stream, _ name: String, _ result: Result<StreamBranch, any Error>, in session: CaptureSession
+  ) {
+    let current = stream.branchName == name && state.session === session && state.streams.contains { $0 === stream }
     switch result {
-    case .success(let branch):
-      guard state.streams.contains(where: { $0 === stream }), state.session === session else {
-        // Stopped meanwhile, or the camera did: the branch goes with it.
-        return worker.async { branch.remove(from: session) }
-      }
+    case .success(let branch) where current:
       stream.branch = branch
       // A server of the process's own (RTSP, an SRT listener) or a folder runs once started; a push
-      // target once its sink took a frame without failing.
-      if stream.flowingBranch === branch || !stream.target.reconnects { announce(stream, in: session) }
-    case .failure(let error):
+      // target once its sink took data without failing.
+      if stream.flowed || !stream.target.reconnects { announce(stream, in: session) }
+    case .success(let branch):
+      worker.async { branch.remove(from: session) }
+    case .failure(let error) where current:
       streamFailed(stream, HVTCameraError(error), in: session)
+    case .failure:
+      break
     }
   }
 
-  /// The stream's sink took its first frame: the stream runs (again), once its branch is in place.
-  private func flowing(_ stream: Stream, _ branch: StreamBranch, in session: CaptureSession) {
-    stream.flowingBranch = branch
-    if stream.branch === branch, stream.target.reconnects { announce(stream, in: session) }
+  /// The sink of the stream's try `name` took data: the stream runs (again), once its branch is in place.
+  private func flowing(_ stream: Stream, _ name: String, in session: CaptureSession) {
+    guard stream.branchName == name else { return }
+    stream.flowed = true
+    if stream.branch != nil, stream.target.reconnects { announce(stream, in: session) }
   }
 
   /// Says that the stream runs, and answers the caller still waiting for it.
   private func announce(_ stream: Stream, in session: CaptureSession) {
     guard state.session === session, state.streams.contains(where: { $0 === stream }) else { return }
+    stream.deadline?.cancel()
+    stream.deadline = nil
     debugLog.log(.info, "streaming to \(stream.target) (\(stream.url))", object: session.pipeline)
     if stream.attempts > 0 {
       publish(.streamReconnected(stream.target, attempts: stream.attempts))
@@ -183,14 +228,13 @@ extension HVTCameraController {
     stream.answer(.success(stream.url))
   }
 
-  /// The stream's branch failed, or did not start: it is taken out; a push target that ran once is
-  /// tried again later, anything else ends (and a caller still waiting gets the error).
+  /// The stream's current try failed, or did not start: its branch is taken out; a push target that ran
+  /// once is tried again later, anything else ends (and a caller still waiting gets the error).
   func streamFailed(_ stream: Stream, _ error: HVTCameraError, in session: CaptureSession) {
     let reason: String
     if case .streamFailed(_, let own) = error { reason = own } else { reason = Self.cause(of: error) }
     debugLog.log(.warning, "the stream to \(stream.target) failed: \(reason)")
-    if let branch = stream.branch { worker.async { branch.remove(from: session) } }
-    stream.branch = nil
+    if let branch = stream.endTry() { worker.async { branch.remove(from: session) } }
     let retries = stream.target.reconnects && stream.waiter == nil && state.streams.contains { $0 === stream }
     let delays = HVTStreamTarget.reconnectDelays
     let delay = retries ? delays[min(stream.attempts, delays.count - 1)] : nil
@@ -202,8 +246,8 @@ extension HVTCameraController {
       return end(stream, announcing: false)
     }
     stream.attempts += 1
-    let retry = DispatchWorkItem { [weak self] in
-      guard let self else { return }
+    let retry = DispatchWorkItem { [weak self, weak stream] in
+      guard let self, let stream else { return }
       stream.retry = nil
       guard self.state.streams.contains(where: { $0 === stream }), self.state.phase == .running,
         let session = self.state.session
@@ -214,9 +258,10 @@ extension HVTCameraController {
     queue.asyncAfter(deadline: .now() + delay, execute: retry)
   }
 
-  /// The stream whose branch `source` (an element's path) is inside, if any.
+  /// The stream whose current try's branch `source` (an element's path) is inside, if any: known from
+  /// the moment the try began, before its branch is attached.
   func stream(containing source: String) -> Stream? {
-    state.streams.first { stream in stream.branch.map { source.hasPrefix($0.path + "/") } ?? false }
+    state.streams.first { stream in stream.branchName.map { StreamBranch.path(source, isInside: $0) } ?? false }
   }
 
   /// Ends a stream taken out of the list: its branch and server stop on the worker, and the encoder
@@ -225,8 +270,7 @@ extension HVTCameraController {
     stream.retry?.cancel()
     stream.retry = nil
     stream.answer(.failure(HVTCameraError.streamFailed(target: stream.target.description, reason: "stopped")))
-    let (branch, server, session) = (stream.branch, stream.server, state.session)
-    stream.branch = nil
+    let (branch, server, session) = (stream.endTry(), stream.server, state.session)
     worker.async {
       if let session { branch?.remove(from: session) }
       server?.stop()
@@ -253,7 +297,7 @@ extension HVTCameraController {
   func detachStreams(ending: Bool) {
     state.streamEncoders = [:]
     for stream in state.streams {
-      stream.branch = nil
+      _ = stream.endTry()
       stream.retry?.cancel()
       stream.retry = nil
     }

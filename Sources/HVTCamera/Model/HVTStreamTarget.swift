@@ -74,6 +74,11 @@ public enum HVTStreamTarget: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// The seconds a try to start a stream (or to reach a push target's server again) may take: a stream
+  /// that has not started by then fails (``HVTCameraError/streamFailed(target:reason:)``), whatever its
+  /// elements say or leave unsaid.
+  public static let startTimeout: Double = 15
+
   /// The seconds waited before each new try to reach a push target's server: 1, 2, 4, 8, then 10 each
   /// time after.
   public static let reconnectDelays: [Double] = [1, 2, 4, 8, 10]

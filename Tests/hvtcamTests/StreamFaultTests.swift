@@ -1,0 +1,42 @@
+import Foundation
+import MediaInspection
+import Testing
+
+/// How `hvtcam stream` ends when its targets misbehave on 127.0.0.1: every start ends by itself, in
+/// `streaming to` or an error naming the target, whatever order GStreamer reports in; every stop
+/// signal ends the process.
+@Suite("hvtcam stream: faults", .serialized, .timeLimit(.minutes(4)))
+struct StreamFaultTests {
+  @Test("a refused RTMP server, 20 runs in a row: each ends by itself with an error naming the target")
+  func refusedRTMP() async throws {
+    let url = "rtmp://127.0.0.1:\(try FreePort.tcp())/live/cam"
+    for run in 1...20 {
+      let result = try await HVTCam.run(["stream"] + HVTCam.simulated + ["--rtmp", url, "--duration", "30"])
+      try #require(
+        result.status == 1 && !result.signalled && result.standardError.contains("the stream to \(url) failed")
+          && result.standardError.contains("Connection refused"), "run \(run): \(result)")
+    }
+  }
+
+  @Test(
+    "a stop signal while a stream starts (an RTSP server that accepts and never answers) ends the process: SIGINT, SIGTERM, SIGHUP, SIGQUIT",
+    arguments: ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"])
+  func signalDuringStart(signal: String) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let peer = try await SilentPeer("tcp")
+    defer { peer.process.send(SIGKILL) }
+    let stream = try HVTCam.start(
+      ["stream"] + HVTCam.simulated + [
+        "--rtsp-push", "rtspt://127.0.0.1:\(peer.port)/live", "--record", directory.path("movie.mp4"), "--duration",
+        "60",
+      ])
+    try await peer.waitUntilReached()
+    stream.send(["SIGINT": SIGINT, "SIGTERM": SIGTERM, "SIGHUP": SIGHUP, "SIGQUIT": SIGQUIT][signal] ?? SIGKILL)
+    let result = await stream.result()
+    #expect(
+      result.status == 1 && !result.signalled
+        && result.standardError.contains("interrupted by \(signal) before the streams started"), "\(result)")
+    #expect(try directory.contents().isEmpty, "the recording never started: nothing is left")
+  }
+}
