@@ -11,7 +11,10 @@ enum StreamCommand {
       SIGQUIT: --rtsp serves RTSP clients itself (TCP and UDP), --rtsp-push records into an RTSP server's \
       mount, --srt sends MPEG-TS over SRT, --rtmp pushes FLV to an ingest, --hls writes a playlist and \
       segments any web server can serve; any together, and the --preset's own streams. Says "streaming to URL" (on stderr) for each once it runs. With --record, also records a movie \
-      (its path printed at the end); a stream that fails never touches it: push targets are tried again.
+      (its path printed at the end); a stream that fails never touches it. A push target that loses its \
+      server is tried again until it is back ("stream to URL lost: …; trying again in S s (try N)", then \
+      "back after N tries" once data reaches the server), after 1 s doubling up to 30 s, with jitter. A \
+      start that fails, or that nothing reaches within 15 s, is an error (exit 1).
       """,
     options: [CameraOptions.device, CameraOptions.quality, CameraOptions.preset, CameraOptions.preview]
       + targetOptions + [
@@ -182,8 +185,8 @@ enum StreamCommand {
       for await event in events {
         switch event {
         case .streamDisconnected(let target, let reason, let retry):
-          Console.progress(
-            "stream to \(target) lost: \(reason)\(retry.map { "; trying again in \(Int($0)) s" } ?? "")\n")
+          let next = retry.map { "; trying again in \(String(format: "%.1f", $0.delay)) s (try \($0.attempt))" }
+          Console.progress("stream to \(target) lost: \(reason)\(next ?? "")\n")
         case .streamReconnected(let target, let attempts):
           Console.progress("stream to \(target) back after \(attempts) tries\n")
         case .recordingStarted(let url):

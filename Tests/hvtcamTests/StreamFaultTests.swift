@@ -39,4 +39,21 @@ struct StreamFaultTests {
         && result.standardError.contains("interrupted by \(signal) before the streams started"), "\(result)")
     #expect(try directory.contents().isEmpty, "the recording never started: nothing is left")
   }
+
+  @Test(
+    "push targets that accept and never answer (RTMP, RTSP push over TCP, SRT over UDP): each start ends by itself in an error naming the target",
+    arguments: ["rtmp", "rtsp-push", "srt"])
+  func silentServer(kind: String) async throws {
+    let peer = try await SilentPeer(kind == "srt" ? "udp" : "tcp")
+    defer { peer.process.send(SIGKILL) }
+    let url = [
+      "rtmp": "rtmp://127.0.0.1:\(peer.port)/live/cam", "rtsp-push": "rtspt://127.0.0.1:\(peer.port)/live",
+      "srt": "srt://127.0.0.1:\(peer.port)",
+    ][kind]!
+    let result = try await HVTCam.run(["stream"] + HVTCam.simulated + ["--\(kind)", url, "--duration", "60"])
+    #expect(
+      result.status == 1 && !result.signalled && result.standardError.contains("the stream to \(url) failed"),
+      "\(result)")
+    #expect(!result.standardError.contains("streaming to"), "\(result)")
+  }
 }

@@ -32,9 +32,11 @@ final class StreamBranch: @unchecked Sendable {
 
   /// Builds the branch for `stream` (not yet attached), named `name` (unique in the pipeline, starting
   /// with ``namePrefix``).
-  /// `onFlowing` is called once, on a streaming thread, when the sink took its first frame without
-  /// failing (its second reaches it): an SRT caller or RTMP sink reached its server, which their start
-  /// does not wait for.
+  /// `onFlowing` is called once, on a streaming thread, when the sink took its first data without
+  /// failing (the next reaches it): an SRT caller connected, `rtspclientsink` RECORDs, `rtmp2sink` has
+  /// its connection, which it sets only once the server answered its handshake and `publish` (its
+  /// render waits for it). Headers (`GST_BUFFER_FLAG_HEADER`, as `flvmux` marks its FLV header and codec
+  /// data) do not count: `rtmp2sink` takes them without waiting, whether or not a server answers.
   init(stream: HVTStream, name: String, onFlowing: @escaping @Sendable () -> Void) throws {
     let target = stream.target
     self.target = target
@@ -54,7 +56,8 @@ final class StreamBranch: @unchecked Sendable {
     try bin.addGhostPad("sink", target: entry)
     let frames = Locked(0)
     // Where the sink's input comes from: rtspclientsink's pads are requested, so it has no "sink" pad.
-    chain.elements[chain.elements.count - 2].staticPad("src")?.addProbe([.buffer, .bufferList]) { _, _ in
+    chain.elements[chain.elements.count - 2].staticPad("src")?.addProbe([.buffer, .bufferList]) { _, info in
+      if info.buffer?.isHeader == true { return .ok }
       let count = frames.withLock { count in
         count += 1
         return count

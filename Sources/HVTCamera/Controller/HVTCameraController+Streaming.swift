@@ -17,11 +17,13 @@ extension HVTCameraController {
   ///
   /// Throws ``HVTCameraError/invalidStreamTarget(target:reason:)`` for a target it cannot stream to or
   /// streams to already, and ``HVTCameraError/streamFailed(target:reason:)`` when the stream does not
-  /// start (a port in use, a server that refuses the connection). A push target that cannot be reached
-  /// later (``HVTStreamTarget/reconnects``) is tried again after a growing delay, with
-  /// ``HVTCameraEvent/streamDisconnected(_:reason:retryIn:)`` and
-  /// ``HVTCameraEvent/streamReconnected(_:attempts:)``; network faults never touch the recording or
-  /// the preview.
+  /// start (a port in use, a server that refuses the connection, nothing reaching it within
+  /// ``HVTStreamTarget/startTimeout``). A push target (``HVTStreamTarget/reconnects``) that ran and
+  /// loses its server is tried again, after a delay that doubles up to a cap, with jitter
+  /// (``HVTStreamBackoff``), until it runs again or is stopped:
+  /// ``HVTCameraEvent/streamDisconnected(_:reason:retry:)`` for each try that fails and
+  /// ``HVTCameraEvent/streamReconnected(_:attempts:)`` once data reaches the server again. Network
+  /// faults never touch the recording or the preview.
   /// The stream's ``HVTStream/tuning`` sets properties of its branch's elements (a preset's `streams`
   /// declare them).
   @discardableResult
@@ -85,7 +87,8 @@ extension HVTCameraController {
     var tries = 0
     /// The current try's sink took data: the stream runs once its branch is in place too.
     var flowed = false
-    var attempts = 0
+    /// The tries to reach a push target's server again since it last ran.
+    var retries = StreamRetries()
     var retry: DispatchWorkItem?
     /// Ends the current try when nothing flows in time (``HVTStreamTarget/startTimeout``).
     var deadline: DispatchWorkItem?
@@ -219,12 +222,12 @@ extension HVTCameraController {
     stream.deadline?.cancel()
     stream.deadline = nil
     debugLog.log(.info, "streaming to \(stream.target) (\(stream.url))", object: session.pipeline)
-    if stream.attempts > 0 {
-      publish(.streamReconnected(stream.target, attempts: stream.attempts))
+    let attempts = stream.retries.back(at: Self.uptime)
+    if attempts > 0 {
+      publish(.streamReconnected(stream.target, attempts: attempts))
     } else {
       publish(.streamStarted(stream.target, url: stream.url))
     }
-    stream.attempts = 0
     stream.answer(.success(stream.url))
   }
 
@@ -236,16 +239,14 @@ extension HVTCameraController {
     debugLog.log(.warning, "the stream to \(stream.target) failed: \(reason)")
     if let branch = stream.endTry() { worker.async { branch.remove(from: session) } }
     let retries = stream.target.reconnects && stream.waiter == nil && state.streams.contains { $0 === stream }
-    let delays = HVTStreamTarget.reconnectDelays
-    let delay = retries ? delays[min(stream.attempts, delays.count - 1)] : nil
-    publish(.streamDisconnected(stream.target, reason: reason, retryIn: delay))
-    guard let delay else {
+    let next = retries ? stream.retries.lost(at: Self.uptime, jitter: Double.random(in: 0..<1)) : nil
+    publish(.streamDisconnected(stream.target, reason: reason, retry: next))
+    guard let next else {
       state.streams.removeAll { $0 === stream }
       shared.withLock { $0.streams.removeAll { $0 == stream.target } }
       stream.answer(.failure(HVTCameraError.streamFailed(target: stream.target.description, reason: reason)))
       return end(stream, announcing: false)
     }
-    stream.attempts += 1
     let retry = DispatchWorkItem { [weak self, weak stream] in
       guard let self, let stream else { return }
       stream.retry = nil
@@ -255,8 +256,11 @@ extension HVTCameraController {
       self.attach(stream, to: session)
     }
     stream.retry = retry
-    queue.asyncAfter(deadline: .now() + delay, execute: retry)
+    queue.asyncAfter(deadline: .now() + next.delay, execute: retry)
   }
+
+  /// Seconds on the system's monotonic clock, for the retries' bookkeeping.
+  private static var uptime: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
   /// The stream whose current try's branch `source` (an element's path) is inside, if any: known from
   /// the moment the try began, before its branch is attached.

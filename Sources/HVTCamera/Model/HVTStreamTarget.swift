@@ -64,8 +64,9 @@ public enum HVTStreamTarget: Sendable, Hashable, CustomStringConvertible {
     return .rtspServer(port: port, path: String(spec[slash...]), address: address, credentials: credentials)
   }
 
-  /// Whether the stream goes to a server that may go away and come back: RTSP push, SRT as a caller and RTMP are
-  /// connected again after a failure, with a growing delay (``HVTStreamTarget/reconnectDelays``).
+  /// Whether the stream goes to a server that may go away and come back: RTSP push, SRT as a caller and
+  /// RTMP are connected again after a failure, after a growing delay (``HVTStreamBackoff``), until the
+  /// stream is stopped.
   public var reconnects: Bool {
     switch self {
     case .srt(let uri): !uri.contains("mode=listener")
@@ -78,10 +79,6 @@ public enum HVTStreamTarget: Sendable, Hashable, CustomStringConvertible {
   /// that has not started by then fails (``HVTCameraError/streamFailed(target:reason:)``), whatever its
   /// elements say or leave unsaid.
   public static let startTimeout: Double = 15
-
-  /// The seconds waited before each new try to reach a push target's server: 1, 2, 4, 8, then 10 each
-  /// time after.
-  public static let reconnectDelays: [Double] = [1, 2, 4, 8, 10]
 
   /// Why the target cannot be streamed to, or `nil`: a port out of range, a path not starting with `/`,
   /// a URL of the wrong scheme, an HLS segment duration or playlist length below 1.

@@ -8,15 +8,16 @@ struct SilentPeer {
   let process: Subprocess
   let port: Int
 
-  /// Starts the peer (`tcp` or `udp`) and waits until it is bound.
-  init(_ kind: String) async throws {
+  /// Starts the peer (`tcp` or `udp`) on `port` (0: a free one) and waits until it is bound.
+  init(_ kind: String, port: Int = 0) async throws {
     guard let script = Bundle.module.url(forResource: "silent_peer", withExtension: "py") else {
       throw TestFailure("silent_peer.py is not in the tests' resources")
     }
     process = try Subprocess(
-      URL(fileURLWithPath: "/usr/bin/python3"), [script.path, kind], environment: ProcessInfo.processInfo.environment)
+      URL(fileURLWithPath: "/usr/bin/python3"), [script.path, kind, String(port)],
+      environment: ProcessInfo.processInfo.environment)
     let line = try await process.requireStandardErrorLine("the silent peer listening") { $0.hasPrefix("listening ") }
-    port = try #require(Int(line.dropFirst("listening ".count)), "\(line)")
+    self.port = try #require(Int(line.dropFirst("listening ".count)), "\(line)")
   }
 
   /// Waits until the peer has been reached: a connection accepted, or a datagram received.
