@@ -48,6 +48,11 @@ struct PresetValidationTests {
     "stream-foreign-element": [
       "18:54: streams[0].tuning[0]: the srt stream has no element 'flvmux' (its elements: queue, h264parse, mpegtsmux, srtsink)"
     ],
+    "stream-open-server": [
+      "18:15: streams[0].rtsp: the RTSP server on 0.0.0.0 would let anyone on the network watch: give it credentials, listen on 127.0.0.1 (this machine only), or allow anonymous viewers explicitly",
+      "19:14: streams[1].srt: the SRT passphrase has 5 characters: SRT takes 10 to 79 (its key is derived from at least 10), or none for an unencrypted stream",
+      "20:54: streams[2].allowAnonymous: \"allowAnonymous\" is for an rtsp or srt stream",
+    ],
     "stream-two-targets": ["18:5: streams[0]: expected exactly one target (rtsp, rtspPush, srt, rtmp, hls), found 2"],
     "stream-unknown-property": [
       "18:59: streams[0].tuning[0]: element 'hlssink2' has no property 'max-filez'; did you mean 'max-files'?"

@@ -36,8 +36,9 @@ final class RTSPStreamServer: @unchecked Sendable {
     } catch {
       throw HVTCameraError.streamFailed(target: target.description, reason: "\(error)")
     }
-    let shown = address == "0.0.0.0" ? "127.0.0.1" : address
-    url = "rtsp://\(shown):\(server.port)\(path)"
+    // Where a client of this machine reaches a server on every interface.
+    let shown = ["0.0.0.0": HVTStreamTarget.loopback, "::": "::1"][address] ?? address
+    url = "rtsp://\(StreamURL.hostInURL(shown)):\(server.port)\(path)"
     let media = self.media
     let keyFrameRequest = self.keyFrameRequest
     server.mount(path: path, launch: Self.mediaLaunch, credentials: credentials.map { ($0.user, $0.password) }) {

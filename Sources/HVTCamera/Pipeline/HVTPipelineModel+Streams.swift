@@ -129,14 +129,15 @@ extension HVTPipelineModel {
     case .rtspPush(let url):
       // Its own payloader (rtph264pay) inside; the parser repeats the parameter sets at every key frame.
       return [parser, HVTElementDescription("rtspclientsink", name: streamSinkName, ["location": url])]
-    case .srt(let uri):
+    case .srt:
       return [
         parser, HVTElementDescription("mpegtsmux", name: "stream-muxer", ["alignment": "7"]),
         // The controller reconnects, with its events; srtsink's own retries would hold its thread.
         HVTElementDescription(
           "srtsink", name: streamSinkName,
           [
-            "uri": uri, "wait-for-connection": "false", "auto-reconnect": "false", "sync": "false", "async": "false",
+            "uri": target.srtSinkURI ?? "", "wait-for-connection": "false", "auto-reconnect": "false", "sync": "false",
+            "async": "false",
           ]),
       ]
     case .rtmp(let url):

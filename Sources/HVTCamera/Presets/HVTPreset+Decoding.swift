@@ -16,8 +16,8 @@ extension HVTPreset {
   /// The keys of one of `streams`: exactly one target (``streamTargetKeys``), then its settings.
   static let streamKeys: [(key: String, required: Bool)] =
     streamTargetKeys.map { ($0, false) } + [
-      ("credentials", false), ("segmentDuration", false), ("playlistLength", false), ("size", false),
-      ("bitrate", false), ("keyFrameInterval", false), ("tuning", false),
+      ("credentials", false), ("allowAnonymous", false), ("segmentDuration", false), ("playlistLength", false),
+      ("size", false), ("bitrate", false), ("keyFrameInterval", false), ("tuning", false),
     ]
   /// The keys that name a stream's target, as ``HVTStreamTarget/kind`` names them.
   static let streamTargetKeys = ["rtsp", "rtspPush", "srt", "rtmp", "hls"]
@@ -125,6 +125,11 @@ private struct PresetReader {
     for key in ["credentials"] where members[key] != nil && kind != "rtsp" {
       diagnostics.report("\"\(key)\" is for an rtsp stream", at: join(path, key), members[key]?.position)
     }
+    if members["allowAnonymous"] != nil && !["rtsp", "srt"].contains(kind) {
+      diagnostics.report(
+        "\"allowAnonymous\" is for an rtsp or srt stream", at: join(path, "allowAnonymous"),
+        members["allowAnonymous"]?.position)
+    }
     for key in ["segmentDuration", "playlistLength"] where members[key] != nil && kind != "hls" {
       diagnostics.report("\"\(key)\" is for an hls stream", at: join(path, key), members[key]?.position)
     }
@@ -147,6 +152,7 @@ private struct PresetReader {
     let bitRate = members["bitrate"].flatMap { wholeNumber($0, at: join(path, "bitrate")) }
     let keyFrameInterval = members["keyFrameInterval"].flatMap { number($0, at: join(path, "keyFrameInterval")) }
     let tuning = members["tuning"].map { elementList($0, at: join(path, "tuning")) } ?? []
+    let anonymous = members["allowAnonymous"].flatMap { boolean($0, at: join(path, "allowAnonymous")) } ?? false
     guard let target else { return nil }
     let encoding = HVTStreamEncoding(size: size, bitRate: bitRate, keyFrameInterval: keyFrameInterval)
     if let reason = target.invalidReason {
@@ -157,7 +163,11 @@ private struct PresetReader {
       diagnostics.report(reason, at: path, node.position)
       return nil
     }
-    let stream = HVTStream(target: target, encoding: encoding, tuning: tuning)
+    let stream = HVTStream(target: target, encoding: encoding, tuning: tuning, allowsAnonymous: anonymous)
+    if let reason = stream.openServerReason {
+      diagnostics.report(reason, at: targetPath, members[kind]?.position)
+      return nil
+    }
     let foreign = stream.untunable
     for index in foreign {
       let at = join(path, "tuning[\(index)]")
@@ -174,6 +184,15 @@ private struct PresetReader {
       return nil
     }
     return credentials
+  }
+
+  /// `true` or `false`.
+  mutating func boolean(_ node: JSONNode, at path: String) -> Bool? {
+    guard case .bool(let value) = node.value else {
+      diagnostics.report("expected true or false, found \(node.kind)", at: path, node.position)
+      return nil
+    }
+    return value
   }
 
   /// `WIDTHxHEIGHT`.
