@@ -36,6 +36,9 @@ enum DescribeCommand {
     let defaultName =
       captureMode == .photo ? "hvtcam-photo.\(model.photoExtension)" : "hvtcam-movie.\(model.movieExtension)"
     let output = arguments["--output"] ?? defaultName
+    if streams.contains(where: { !$0.target.secrets.isEmpty }) {
+      Console.error("hvtcam describe: the streams' secrets are written as ***: put them back to run the line")
+    }
     if arguments.flag("--engine") {
       Console.out(
         model.engineDescription(

@@ -12,7 +12,9 @@ enum StreamOptions {
         + "for every interface, which needs --rtsp-credentials or --allow-anonymous; PORT 0: a free one)."),
     .init(
       names: ["--rtsp-credentials"], valueName: "USER:PASSWORD",
-      help: "Clients of every RTSP server (--rtsp's and the preset's) must give these."),
+      help:
+        "Clients of every RTSP server (--rtsp's and the preset's) must give these; env:NAME or file:PATH reads "
+        + "them from the environment or a file's first line, out of ps (as --rtsp-push, --srt and --rtmp do)."),
     .init(
       names: ["--allow-anonymous"], valueName: nil,
       help:
@@ -53,10 +55,12 @@ enum StreamOptions {
     let encoding = try Self.encoding(arguments, command: command)
     let requested = try targets(arguments, command: command).map { HVTStream(target: $0, encoding: encoding) }
     var streams = preset.streams + requested
-    if let text = arguments["--rtsp-credentials"] {
-      guard let credentials = HVTStreamCredentials(userAndPassword: text) else {
+    if let option = try SecretOption("--rtsp-credentials", of: arguments, command: command) {
+      guard let credentials = HVTStreamCredentials(userAndPassword: option.value) else {
         throw UsageError("\(command): --rtsp-credentials takes USER:PASSWORD")
       }
+      Console.hide([credentials.password])
+      if option.onCommandLine { warnAboutCommandLine("--rtsp-credentials", command: command) }
       guard streams.contains(where: { $0.target.kind == "rtsp" }) else {
         throw UsageError(
           "\(command): --rtsp-credentials applies to an RTSP server (--rtsp, or a preset's), and none runs")
@@ -76,10 +80,18 @@ enum StreamOptions {
       }
       for index in open { streams[index].allowsAnonymous = true }
     }
+    Console.hide(streams.flatMap(\.target.secrets))
     for stream in streams {
       if let reason = stream.invalidReason { throw UsageError("\(command): \(reason)") }
     }
     return streams
+  }
+
+  /// Says, on stderr, that the secret `option` holds was given on the command line.
+  private static func warnAboutCommandLine(_ option: String, command: String) {
+    Console.error(
+      "\(command): note: ps shows the secret in \(option) to every user of this machine; "
+        + "\(option) env:NAME or file:PATH reads it from the environment or a file instead")
   }
 
   /// The targets the options name, in the order of the help.
@@ -91,9 +103,16 @@ enum StreamOptions {
       }
       targets.append(target)
     }
-    if let url = arguments["--rtsp-push"] { targets.append(.rtspPush(url: url)) }
-    if let uri = arguments["--srt"] { targets.append(.srt(uri: uri)) }
-    if let url = arguments["--rtmp"] { targets.append(.rtmp(url: url)) }
+    let pushes: [(option: String, target: (String) -> HVTStreamTarget)] = [
+      ("--rtsp-push", { .rtspPush(url: $0) }), ("--srt", { .srt(uri: $0) }), ("--rtmp", { .rtmp(url: $0) }),
+    ]
+    for (name, target) in pushes {
+      guard let option = try SecretOption(name, of: arguments, command: command) else { continue }
+      let made = target(option.value)
+      Console.hide(made.secrets)
+      if option.onCommandLine, !made.secrets.isEmpty { warnAboutCommandLine(name, command: command) }
+      targets.append(made)
+    }
     if let directory = arguments["--hls"] { targets.append(.hls(directory: URL(fileURLWithPath: directory))) }
     return targets
   }

@@ -129,6 +129,7 @@ extension HVTCameraController {
       return stream.answer(.failure(HVTCameraError.streamFailed(target: stream.target.description, reason: "stopped")))
     }
     state.streams.append(stream)
+    state.streamSecrets.formUnion(stream.target.secrets)
     if state.phase == .running, let session = state.session { attach(stream, to: session) }
   }
 
@@ -234,8 +235,9 @@ extension HVTCameraController {
   /// The stream's current try failed, or did not start: its branch is taken out; a push target that ran
   /// once is tried again later, anything else ends (and a caller still waiting gets the error).
   func streamFailed(_ stream: Stream, _ error: HVTCameraError, in session: CaptureSession) {
-    let reason: String
-    if case .streamFailed(_, let own) = error { reason = own } else { reason = Self.cause(of: error) }
+    let cause = if case .streamFailed(_, let own) = error { own } else { Self.cause(of: error) }
+    // GStreamer's message may quote the target's URL.
+    let reason = stream.target.masking(cause)
     debugLog.log(.warning, "the stream to \(stream.target) failed: \(reason)")
     if let branch = stream.endTry() { worker.async { branch.remove(from: session) } }
     let retries = stream.target.reconnects && stream.waiter == nil && state.streams.contains { $0 === stream }

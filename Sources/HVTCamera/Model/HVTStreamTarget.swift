@@ -4,7 +4,7 @@ import Foundation
 /// own, or an existing server the stream is pushed to (RTSP, SRT, RTMP), or a folder of HLS segments. Each
 /// takes the movies' H.264 (``HVTCameraController/videoBitRate``, key frames as
 /// ``HVTCameraController/videoKeyFrameInterval`` says, and one at once for a new client or connection).
-public enum HVTStreamTarget: Sendable, Hashable, CustomStringConvertible {
+public enum HVTStreamTarget: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
   /// An RTSP server in the process (`GstRTSPServer`, gst-rtsp-server) at `rtsp://ADDRESS:PORT/PATH`:
   /// the live camera, shared by every client, over TCP or UDP (RTP, `rtph264pay`). By default it
   /// listens on `127.0.0.1`, this machine only; another `address` (`0.0.0.0` or `::` for every
@@ -35,17 +35,20 @@ public enum HVTStreamTarget: Sendable, Hashable, CustomStringConvertible {
   /// and kept, older ones deleted.
   case hls(directory: URL, segmentDuration: Int = 2, playlistLength: Int = 5)
 
-  /// The target as a person reads it: `rtsp://127.0.0.1:8554/cam`, `srt://…` (an SRT listener's
-  /// left-out host as `127.0.0.1`, where it listens), `rtmp://…`, `hls:/var/www/cam`.
+  /// The target as a person reads it, its secrets masked (``secrets``): `rtsp://127.0.0.1:8554/cam`,
+  /// `rtsp://ann:***@host/live`, `srt://…?passphrase=***` (an SRT listener's left-out host as
+  /// `127.0.0.1`, where it listens), `rtmp://host/app/***`, `hls:/var/www/cam`.
   public var description: String {
     switch self {
     case .rtspServer(let port, let path, let address, _): "rtsp://\(StreamURL.hostInURL(address)):\(port)\(path)"
-    case .rtspPush(let url): url
-    case .srt(let uri): srtSinkURI ?? uri
-    case .rtmp(let url): url
+    case .rtspPush(let url), .rtmp(let url): masked(url)
+    case .srt(let uri): masked(srtSinkURI ?? uri)
     case .hls(let directory, _, _): "hls:\(directory.path)"
     }
   }
+
+  /// The same as ``description``: a target printed for debugging shows no secret either.
+  public var debugDescription: String { description }
 
   /// The kind of target, as `hvtcam stream`'s options and a preset's `streams` name it: `rtsp`,
   /// `rtspPush`, `srt`, `rtmp` or `hls`.
@@ -70,6 +73,13 @@ public enum HVTStreamTarget: Sendable, Hashable, CustomStringConvertible {
     return .rtspServer(
       port: port, path: String(spec[slash...]), address: url.host.isEmpty ? Self.loopback : url.host,
       credentials: credentials)
+  }
+
+  /// What a URL that is not of its target's kind starts with, to say so without quoting the rest (which
+  /// may hold a secret): ` (this one starts with "http://")`, or ` (this one has no scheme)`.
+  static func scheme(of url: String) -> String {
+    guard let separator = url.range(of: "://") else { return " (this one has no scheme)" }
+    return " (this one starts with \"\(url[..<separator.upperBound])\")"
   }
 
   /// The lengths of passphrase SRT takes (`SRTO_PASSPHRASE`): from 10 to 79 characters.
@@ -112,7 +122,7 @@ public enum HVTStreamTarget: Sendable, Hashable, CustomStringConvertible {
     guard case .srt(let uri) = self else { return nil }
     guard var url = StreamURL(uri), url.value("mode") == "listener", url.host.isEmpty else { return uri }
     url.host = Self.loopback
-    return url.text()
+    return url.text
   }
 
   /// Whether the stream goes to a server that may go away and come back: RTSP push, SRT as a caller and
@@ -144,18 +154,19 @@ public enum HVTStreamTarget: Sendable, Hashable, CustomStringConvertible {
     case .rtspPush(let url):
       let schemes = ["rtsp", "rtspt", "rtspu", "rtsps", "rtspst", "rtspsu"]
       guard let parsed = URLComponents(string: url), let scheme = parsed.scheme, schemes.contains(scheme) else {
-        return "the RTSP URL \"\(url)\" must start with \(schemes.map { $0 + "://" }.joined(separator: ", "))"
+        return
+          "the RTSP URL must start with \(schemes.map { $0 + "://" }.joined(separator: ", "))\(Self.scheme(of: url))"
       }
-      if parsed.host?.isEmpty ?? true { return "the RTSP URL \"\(url)\" names no server" }
+      if parsed.host?.isEmpty ?? true { return "the RTSP URL \"\(masked(url))\" names no server" }
     case .srt(let uri):
-      if !uri.hasPrefix("srt://") { return "the SRT URI \"\(uri)\" must start with srt://" }
+      if !uri.hasPrefix("srt://") { return "the SRT URI must start with srt://\(Self.scheme(of: uri))" }
       if let passphrase = StreamURL(uri)?.value("passphrase"), !Self.srtPassphraseLengths.contains(passphrase.count) {
         return "the SRT passphrase has \(passphrase.count) characters: SRT takes 10 to 79 "
           + "(its key is derived from at least 10), or none for an unencrypted stream"
       }
     case .rtmp(let url):
       if !(url.hasPrefix("rtmp://") || url.hasPrefix("rtmps://")) {
-        return "the RTMP URL \"\(url)\" must start with rtmp:// or rtmps://"
+        return "the RTMP URL must start with rtmp:// or rtmps://\(Self.scheme(of: url))"
       }
     case .hls(_, let segmentDuration, let playlistLength):
       if segmentDuration < 1 { return "the HLS segment duration must be at least 1 second" }
@@ -165,8 +176,9 @@ public enum HVTStreamTarget: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// A user name and password a client must give (HTTP basic authentication, over RTSP).
-public struct HVTStreamCredentials: Sendable, Hashable {
+/// A user name and password a client must give (HTTP basic authentication, over RTSP). Printed, it shows
+/// the user only: `ann:***`.
+public struct HVTStreamCredentials: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
   /// The user name.
   public var user: String
   /// The password.
@@ -177,6 +189,12 @@ public struct HVTStreamCredentials: Sendable, Hashable {
     self.user = user
     self.password = password
   }
+
+  /// `USER:***`: the password never shows.
+  public var description: String { "\(user):\(HVTStreamTarget.mask)" }
+
+  /// The same as ``description``.
+  public var debugDescription: String { description }
 
   /// Credentials written `USER:PASSWORD` (the password may hold colons), or `nil` without a user and a
   /// colon.

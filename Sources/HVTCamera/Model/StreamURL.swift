@@ -79,21 +79,43 @@ struct StreamURL: Sendable, Hashable {
   /// `host` as a URL writes it: an IPv6 address (one with a colon) in brackets.
   static func hostInURL(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
 
-  /// The URL written out again, `password` and each query value of `secrets` replaced as `replacing`
-  /// says (by default kept).
-  func text(replacing replace: (_ secret: String) -> String = { $0 }, secrets: Set<String> = []) -> String {
+  /// The URL written out again.
+  var text: String {
     var text = scheme + "://"
-    if let user {
-      text += user + (password.map { ":" + replace($0) } ?? "") + "@"
-    }
+    if let user { text += user + (password.map { ":" + $0 } ?? "") + "@" }
     text += hostInURL + (port.map { ":\($0)" } ?? "") + path
-    if !query.isEmpty {
-      text +=
-        "?"
-        + query.map { $0.name + "=" + (secrets.contains($0.name) ? replace($0.value) : $0.value) }
-        .joined(separator: "&")
-    }
+    if !query.isEmpty { text += "?" + query.map { $0.name + "=" + $0.value }.joined(separator: "&") }
     return text
+  }
+
+  /// The last segment of the path when the path has two or more (`/APP/KEY`): where an RTMP URL holds
+  /// its stream key.
+  var lastPathSegment: String? {
+    let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+    return segments.count >= 2 ? String(segments[segments.count - 1]) : nil
+  }
+
+  /// The same URL with `mask` in place of the password, of the values of the query's `secretNames`
+  /// and, with `keyInPath`, of the path's last segment (``lastPathSegment``).
+  func masked(_ mask: String, secretNames: Set<String>, keyInPath: Bool) -> StreamURL {
+    var masked = self
+    if masked.password != nil { masked.password = mask }
+    for index in masked.query.indices where secretNames.contains(masked.query[index].name.lowercased()) {
+      masked.query[index].value = mask
+    }
+    if keyInPath, let key = lastPathSegment, let range = path.range(of: key, options: .backwards) {
+      masked.path.replaceSubrange(range, with: mask)
+    }
+    return masked
+  }
+
+  /// What ``masked(_:secretNames:keyInPath:)`` takes out: the password, the secret query values, the
+  /// path's key; none empty.
+  func secrets(secretNames: Set<String>, keyInPath: Bool) -> [String] {
+    let values =
+      [password] + query.filter { secretNames.contains($0.name.lowercased()) }.map(\.value)
+      + [keyInPath ? lastPathSegment : nil]
+    return values.compactMap { $0 }.filter { !$0.isEmpty }
   }
 }
 

@@ -165,7 +165,8 @@ extension HVTPipelineModel {
   /// The streams' chains, each as `gst-launch-1.0` words with what it is: `streams` for the encoder of
   /// each encoding the streams have (the movies' first, then in order of first use; none for the movies'
   /// encoding with a pre-roll), then `stream TARGET` for each stream's branch, whose elements are named after its place
-  /// in `streams` (`stream1-queue`, …) so that the names stay unique.
+  /// in `streams` (`stream1-queue`, …) so that the names stay unique. The targets' secrets are masked: the
+  /// chains are shown, never run.
   func streamChains(_ streams: [HVTStream], namingCapsFilters: Bool = false) -> [(title: String, words: [String])] {
     var chains: [(title: String, words: [String])] = []
     var encodings: [HVTStreamEncoding] = []
@@ -178,7 +179,9 @@ extension HVTPipelineModel {
         ("streams", ["\(Self.teeName).", "!"] + Self.launchWords(chain + [tee], namingCapsFilters: namingCapsFilters)))
     }
     for (index, stream) in streams.enumerated() {
-      let branch = Self.streamBranch(for: stream).map { element in
+      var shown = stream
+      shown.target = stream.target.masked
+      let branch = Self.streamBranch(for: shown).map { element in
         let name = element.name ?? element.factory
         return element.named("stream\(index + 1)-" + (name.hasPrefix("stream-") ? name.dropFirst(7) : name[...]))
       }
