@@ -30,7 +30,12 @@ enum StreamOptions {
         + "srt://ADDRESS:PORT?mode=listener on ADDRESS (with a passphrase of 10 to 79 characters, or "
         + "--allow-anonymous); latency in ms."),
     .init(names: ["--rtmp"], valueName: "URL", help: "Push to an RTMP ingest, e.g. rtmp://HOST/APP/KEY."),
-    .init(names: ["--hls"], valueName: "DIR", help: "Write DIR/playlist.m3u8 and its segments (2 s, the newest 5)."),
+    .init(
+      names: ["--hls"], valueName: "DIR",
+      help:
+        "Write DIR/playlist.m3u8, listing the newest 5 segments of 2 s, and the segments (with the 2 before "
+        + "them, for players still reading them, and the one being written) into a new or empty DIR, or one an "
+        + "earlier stream wrote: a DIR holding anything else is refused, never touched."),
     .init(
       names: ["--stream-size"], valueName: "WIDTHxHEIGHT",
       help: "Stream at this size (cropped to its shape and scaled) with an encoder of their own, not the movies'."),
@@ -113,7 +118,10 @@ enum StreamOptions {
       if option.onCommandLine, !made.secrets.isEmpty { warnAboutCommandLine(name, command: command) }
       targets.append(made)
     }
-    if let directory = arguments["--hls"] { targets.append(.hls(directory: URL(fileURLWithPath: directory))) }
+    if let directory = arguments["--hls"] {
+      guard !directory.isEmpty else { throw UsageError("\(command): --hls needs a folder, not ''") }
+      targets.append(.hls(directory: URL(fileURLWithPath: directory)))
+    }
     return targets
   }
 

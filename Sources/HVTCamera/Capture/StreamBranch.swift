@@ -43,10 +43,9 @@ final class StreamBranch: @unchecked Sendable {
     bin = Bin(name: name)
     if case .hls(let directory, _, _) = target {
       do {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try HLSFolder.claim(directory)
       } catch {
-        throw HVTCameraError.streamFailed(
-          target: target.description, reason: "its folder cannot be made: \(error.localizedDescription)")
+        throw HVTCameraError.streamFailed(target: target.description, reason: error.description)
       }
     }
     let chain = try ElementChain(HVTPipelineModel.streamBranch(for: stream), in: bin)

@@ -30,9 +30,12 @@ public enum HVTStreamTarget: Sendable, Hashable, CustomStringConvertible, Custom
   /// RTMP (`rtmp2sink`), FLV inside (`flvmux streamable=true`), to an ingest URL such as
   /// `rtmp://HOST/APP/KEY`.
   case rtmp(url: String)
-  /// HLS (`hlssink2`) into `directory`: `playlist.m3u8` and MPEG-TS segments of about
-  /// `segmentDuration` seconds (each starts at a key frame), the newest `playlistLength` of them listed
-  /// and kept, older ones deleted.
+  /// HLS (`hlssink2`) into `directory`: `playlist.m3u8` and MPEG-TS segments `segmentNNNNN.ts` of about
+  /// `segmentDuration` seconds (each starts at a key frame). The playlist lists the newest
+  /// `playlistLength`; the folder keeps the ``hlsSegmentsKeptAfterPlaylist`` before them for players
+  /// still reading them, and the one being written, and older ones are deleted. The folder must be new
+  /// (it is made), empty, or one an earlier HLS stream wrote (its files are replaced): a folder holding
+  /// anything else is refused at the start, so that no file of anyone else's is replaced or deleted.
   case hls(directory: URL, segmentDuration: Int = 2, playlistLength: Int = 5)
 
   /// The target as a person reads it, its secrets masked (``secrets``): `rtsp://127.0.0.1:8554/cam`,
@@ -81,6 +84,10 @@ public enum HVTStreamTarget: Sendable, Hashable, CustomStringConvertible, Custom
     guard let separator = url.range(of: "://") else { return " (this one has no scheme)" }
     return " (this one starts with \"\(url[..<separator.upperBound])\")"
   }
+
+  /// How many segments an HLS stream's folder keeps after the playlist has dropped them, for the players
+  /// still reading them (as HLS asks of a server).
+  public static let hlsSegmentsKeptAfterPlaylist = 2
 
   /// The lengths of passphrase SRT takes (`SRTO_PASSPHRASE`): from 10 to 79 characters.
   static let srtPassphraseLengths = 10...79

@@ -153,10 +153,11 @@ extension HVTPipelineModel {
         HVTElementDescription(
           "hlssink2", name: streamSinkName,
           [
-            "location": "\(folder)/segment%05d.ts",
-            "playlist-location": directory.appendingPathComponent("playlist.m3u8").path,
+            "location": "\(folder)/\(HLSFolder.segmentPattern)",
+            "playlist-location": directory.appendingPathComponent(HLSFolder.playlistName).path,
             "target-duration": String(segmentDuration), "playlist-length": String(playlistLength),
-            "max-files": String(playlistLength + 2), "send-keyframe-requests": "true",
+            "max-files": String(playlistLength + HVTStreamTarget.hlsSegmentsKeptAfterPlaylist),
+            "send-keyframe-requests": "true",
           ]),
       ]
     }

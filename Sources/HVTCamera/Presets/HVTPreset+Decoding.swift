@@ -145,8 +145,11 @@ private struct PresetReader {
     case "srt": target = .srt(uri: value)
     case "rtmp": target = .rtmp(url: value)
     default:
-      target = .hls(
-        directory: URL(fileURLWithPath: value), segmentDuration: segment ?? 2, playlistLength: playlist ?? 5)
+      target =
+        value.isEmpty
+        ? nil
+        : .hls(directory: URL(fileURLWithPath: value), segmentDuration: segment ?? 2, playlistLength: playlist ?? 5)
+      if target == nil { diagnostics.report("expected a folder, found \"\"", at: targetPath, members[kind]?.position) }
     }
     let size = members["size"].flatMap { sizeValue($0, at: join(path, "size")) }
     let bitRate = members["bitrate"].flatMap { wholeNumber($0, at: join(path, "bitrate")) }
