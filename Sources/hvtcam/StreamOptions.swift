@@ -54,12 +54,14 @@ enum StreamOptions {
   /// The streams of `preset` then those the options name (in the order of the help), encoded as the
   /// encoding options say; `--rtsp-credentials` applies to every RTSP server among them and
   /// `--allow-anonymous` to every server on the network without credentials, each a usage error when
-  /// there is none. A stream that cannot run is a usage error too.
+  /// there is none. A stream that cannot run is a usage error too, saying where it was asked for and why,
+  /// as ``HVTStream/issues(in:)`` finds it for the API and a preset's checking.
   static func streams(_ arguments: ParsedArguments, preset: HVTPreset) throws -> [HVTStream] {
     let command = "hvtcam \(arguments.command)"
     let encoding = try Self.encoding(arguments, command: command)
-    let requested = try targets(arguments, command: command).map { HVTStream(target: $0, encoding: encoding) }
-    var streams = preset.streams + requested
+    let requested = try targets(arguments, command: command)
+    var streams = preset.streams + requested.map { HVTStream(target: $0.target, encoding: encoding) }
+    let origins = preset.streams.indices.map { "the preset's streams[\($0)]" } + requested.map(\.origin)
     if let option = try SecretOption("--rtsp-credentials", of: arguments, command: command) {
       guard let credentials = HVTStreamCredentials(userAndPassword: option.value) else {
         throw UsageError("\(command): --rtsp-credentials takes USER:PASSWORD")
@@ -86,8 +88,8 @@ enum StreamOptions {
       for index in open { streams[index].allowsAnonymous = true }
     }
     Console.hide(streams.flatMap(\.target.secrets))
-    for stream in streams {
-      if let reason = stream.invalidReason { throw UsageError("\(command): \(reason)") }
+    if let issue = HVTStream.issues(in: streams).first {
+      throw UsageError("\(command): \(origins[issue.stream]): \(issue.reason)")
     }
     return streams
   }
@@ -99,14 +101,17 @@ enum StreamOptions {
         + "\(option) env:NAME or file:PATH reads it from the environment or a file instead")
   }
 
-  /// The targets the options name, in the order of the help.
-  private static func targets(_ arguments: ParsedArguments, command: String) throws -> [HVTStreamTarget] {
-    var targets: [HVTStreamTarget] = []
+  /// The targets the options name, in the order of the help, each with where it was asked for: the
+  /// option and its value (a URL's secrets masked; `env:NAME` or `file:PATH` as given).
+  private static func targets(_ arguments: ParsedArguments, command: String) throws -> [(
+    origin: String, target: HVTStreamTarget
+  )] {
+    var targets: [(origin: String, target: HVTStreamTarget)] = []
     if let spec = arguments["--rtsp"] {
       guard let target = HVTStreamTarget.rtspServer(spec: spec) else {
         throw UsageError("\(command): --rtsp takes [ADDRESS]:PORT/PATH, e.g. :8554/cam, not \"\(spec)\"")
       }
-      targets.append(target)
+      targets.append(("--rtsp \(spec)", target))
     }
     let pushes: [(option: String, target: (String) -> HVTStreamTarget)] = [
       ("--rtsp-push", { .rtspPush(url: $0) }), ("--srt", { .srt(uri: $0) }), ("--rtmp", { .rtmp(url: $0) }),
@@ -116,11 +121,11 @@ enum StreamOptions {
       let made = target(option.value)
       Console.hide(made.secrets)
       if option.onCommandLine, !made.secrets.isEmpty { warnAboutCommandLine(name, command: command) }
-      targets.append(made)
+      targets.append(("\(name) \(option.onCommandLine ? made.description : arguments[name] ?? "")", made))
     }
     if let directory = arguments["--hls"] {
       guard !directory.isEmpty else { throw UsageError("\(command): --hls needs a folder, not ''") }
-      targets.append(.hls(directory: URL(fileURLWithPath: directory)))
+      targets.append(("--hls \(directory)", .hls(directory: URL(fileURLWithPath: directory))))
     }
     return targets
   }

@@ -29,17 +29,15 @@ extension HVTCameraController {
   @discardableResult
   public func startStreaming(_ stream: HVTStream) async throws -> String {
     let target = stream.target
-    if let reason = stream.invalidReason {
-      throw HVTCameraError.invalidStreamTarget(target: target.description, reason: reason)
+    // Checked as hvtcam stream and presets check theirs, with the streams asked for before it.
+    let issue = shared.withLock { shared -> HVTStreamIssue? in
+      let issue = HVTStream.issues(in: shared.streams.map { HVTStream(target: $0) } + [stream]).last {
+        $0.stream == shared.streams.count
+      }
+      if issue == nil { shared.streams.append(target) }
+      return issue
     }
-    let added = shared.withLock { shared -> Bool in
-      guard !shared.streams.contains(target) else { return false }
-      shared.streams.append(target)
-      return true
-    }
-    guard added else {
-      throw HVTCameraError.invalidStreamTarget(target: target.description, reason: "it is streamed to already")
-    }
+    if let issue { throw HVTCameraError.invalidStreamTarget(target: target.description, reason: issue.reason) }
     return try await withCheckedThrowingContinuation { continuation in
       queue.async { self.beginStream(Stream(stream) { continuation.resume(with: $0) }) }
     }

@@ -29,13 +29,10 @@ public struct HVTStream: Sendable, Hashable {
     self.allowsAnonymous = allowsAnonymous
   }
 
-  /// Why it cannot be streamed, or `nil`: the target's or the encoding's reason, a tuned element the
-  /// target's branch does not have, or a server on the network that anyone could watch without having
-  /// been allowed to.
-  public var invalidReason: String? {
-    target.invalidReason ?? encoding.invalidReason ?? untunable.first.map { untunableReason(tuning[$0]) }
-      ?? openServerReason
-  }
+  /// Why it cannot be streamed, or `nil`: the first of its issues (``issues(in:)``): the target's or the
+  /// encoding's reason, a tuned element the target's branch does not have, or a server on the network that
+  /// anyone could watch without having been allowed to.
+  public var invalidReason: String? { Self.issues(in: [self]).first?.reason }
 
   /// Whether it is a server of the process's own that listens where other machines reach it (not on
   /// loopback) without credentials or a passphrase: anyone there could watch, so it runs only with

@@ -57,9 +57,11 @@ extension HVTStreamTarget {
   private static func isWordCharacter(_ character: Character) -> Bool { character.isLetter || character.isNumber }
 
   /// `url` as ``description`` shows it: its password, secret query values and, for RTMP, its key masked.
-  /// A URL that does not parse is shown with every secret found in it masked.
+  /// Of a URL that does not parse, whose secrets cannot be told, only its scheme is shown: `htp://…`.
   func masked(_ url: String) -> String {
-    guard let parsed = StreamURL(url) else { return masking(url) }
+    guard let parsed = StreamURL(url) else {
+      return url.range(of: "://").map { url[..<$0.upperBound] + "…" } ?? "(not a URL)"
+    }
     return parsed.masked(Self.mask, secretNames: Self.secretQueryNames, keyInPath: hasKeyInPath).text
   }
 

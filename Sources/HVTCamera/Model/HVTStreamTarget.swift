@@ -78,19 +78,9 @@ public enum HVTStreamTarget: Sendable, Hashable, CustomStringConvertible, Custom
       credentials: credentials)
   }
 
-  /// What a URL that is not of its target's kind starts with, to say so without quoting the rest (which
-  /// may hold a secret): ` (this one starts with "http://")`, or ` (this one has no scheme)`.
-  static func scheme(of url: String) -> String {
-    guard let separator = url.range(of: "://") else { return " (this one has no scheme)" }
-    return " (this one starts with \"\(url[..<separator.upperBound])\")"
-  }
-
   /// How many segments an HLS stream's folder keeps after the playlist has dropped them, for the players
   /// still reading them (as HLS asks of a server).
   public static let hlsSegmentsKeptAfterPlaylist = 2
-
-  /// The lengths of passphrase SRT takes (`SRTO_PASSPHRASE`): from 10 to 79 characters.
-  static let srtPassphraseLengths = 10...79
 
   /// The address a server listens on when none is given: `127.0.0.1`, this machine only.
   public static let loopback = "127.0.0.1"
@@ -137,7 +127,7 @@ public enum HVTStreamTarget: Sendable, Hashable, CustomStringConvertible, Custom
   /// stream is stopped.
   public var reconnects: Bool {
     switch self {
-    case .srt(let uri): !uri.contains("mode=listener")
+    case .srt(let uri): StreamURL(uri)?.value("mode") != "listener"
     case .rtspPush, .rtmp: true
     case .rtspServer, .hls: false
     }
@@ -147,40 +137,6 @@ public enum HVTStreamTarget: Sendable, Hashable, CustomStringConvertible, Custom
   /// that has not started by then fails (``HVTCameraError/streamFailed(target:reason:)``), whatever its
   /// elements say or leave unsaid.
   public static let startTimeout: Double = 15
-
-  /// Why the target cannot be streamed to, or `nil`: a port out of range, a path not starting with `/`,
-  /// a URL of the wrong scheme, an HLS segment duration or playlist length below 1.
-  public var invalidReason: String? {
-    switch self {
-    case .rtspServer(let port, let path, let address, _):
-      if !(0...65_535).contains(port) { return "the RTSP port \(port) is not between 0 and 65535" }
-      if !path.hasPrefix("/") || path.count < 2 {
-        return "the RTSP path \"\(path)\" must start with / and name a mount"
-      }
-      if address.isEmpty { return "the RTSP server needs an address to listen on (0.0.0.0 for every interface)" }
-    case .rtspPush(let url):
-      let schemes = ["rtsp", "rtspt", "rtspu", "rtsps", "rtspst", "rtspsu"]
-      guard let parsed = URLComponents(string: url), let scheme = parsed.scheme, schemes.contains(scheme) else {
-        return
-          "the RTSP URL must start with \(schemes.map { $0 + "://" }.joined(separator: ", "))\(Self.scheme(of: url))"
-      }
-      if parsed.host?.isEmpty ?? true { return "the RTSP URL \"\(masked(url))\" names no server" }
-    case .srt(let uri):
-      if !uri.hasPrefix("srt://") { return "the SRT URI must start with srt://\(Self.scheme(of: uri))" }
-      if let passphrase = StreamURL(uri)?.value("passphrase"), !Self.srtPassphraseLengths.contains(passphrase.count) {
-        return "the SRT passphrase has \(passphrase.count) characters: SRT takes 10 to 79 "
-          + "(its key is derived from at least 10), or none for an unencrypted stream"
-      }
-    case .rtmp(let url):
-      if !(url.hasPrefix("rtmp://") || url.hasPrefix("rtmps://")) {
-        return "the RTMP URL must start with rtmp:// or rtmps://\(Self.scheme(of: url))"
-      }
-    case .hls(_, let segmentDuration, let playlistLength):
-      if segmentDuration < 1 { return "the HLS segment duration must be at least 1 second" }
-      if playlistLength < 1 { return "the HLS playlist must list at least 1 segment" }
-    }
-    return nil
-  }
 }
 
 /// A user name and password a client must give (HTTP basic authentication, over RTSP). Printed, it shows

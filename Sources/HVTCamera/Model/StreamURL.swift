@@ -13,6 +13,8 @@ struct StreamURL: Sendable, Hashable {
   var password: String?
   /// The host, an IPv6 address without its brackets; empty when left out (`srt://:7001`).
   var host: String
+  /// Whether the host was written in brackets, as only an IPv6 address may be.
+  var hostIsBracketed = false
   /// The port as written, digits only; `nil` when left out.
   var port: Int?
   /// Whether a port was written that is not digits (`:80a`, `:-1`, `:`).
@@ -48,6 +50,7 @@ struct StreamURL: Sendable, Hashable {
     if authority.hasPrefix("[") {
       guard let close = authority.firstIndex(of: "]") else { return nil }
       host = String(authority[authority.index(after: authority.startIndex)..<close])
+      hostIsBracketed = true
       let after = authority[authority.index(after: close)...]
       guard after.isEmpty || after.hasPrefix(":") else { return nil }
       portText = after.isEmpty ? nil : after.dropFirst()

@@ -102,7 +102,8 @@ private struct PresetReader {
       diagnostics.report("expected an array of streams, found \(node.kind)", at: "streams", node.position)
       return []
     }
-    return items.enumerated().compactMap { stream($1, at: "streams[\($0)]") }
+    return checked(
+      items.enumerated().compactMap { index, item in stream(item, at: "streams[\(index)]").map { (index, $0) } })
   }
 
   /// One stream: its target, then its encoding and tuning; every problem is reported where it stands.
@@ -145,11 +146,8 @@ private struct PresetReader {
     case "srt": target = .srt(uri: value)
     case "rtmp": target = .rtmp(url: value)
     default:
-      target =
-        value.isEmpty
-        ? nil
-        : .hls(directory: URL(fileURLWithPath: value), segmentDuration: segment ?? 2, playlistLength: playlist ?? 5)
-      if target == nil { diagnostics.report("expected a folder, found \"\"", at: targetPath, members[kind]?.position) }
+      target = .hls(
+        directory: URL(fileURLWithPath: value), segmentDuration: segment ?? 2, playlistLength: playlist ?? 5)
     }
     let size = members["size"].flatMap { sizeValue($0, at: join(path, "size")) }
     let bitRate = members["bitrate"].flatMap { wholeNumber($0, at: join(path, "bitrate")) }
@@ -158,25 +156,27 @@ private struct PresetReader {
     let anonymous = members["allowAnonymous"].flatMap { boolean($0, at: join(path, "allowAnonymous")) } ?? false
     guard let target else { return nil }
     let encoding = HVTStreamEncoding(size: size, bitRate: bitRate, keyFrameInterval: keyFrameInterval)
-    if let reason = target.invalidReason {
-      diagnostics.report(reason, at: targetPath, members[kind]?.position)
-      return nil
+    return HVTStream(target: target, encoding: encoding, tuning: tuning, allowsAnonymous: anonymous)
+  }
+
+  /// Reports each issue of `streams` (read from `streams[index]`, in order), as `hvtcam stream` and
+  /// ``HVTCameraController/startStreaming(_:)`` find them (``HVTStream/issues(in:)``), where it
+  /// stands; returns the streams without an issue.
+  mutating func checked(_ streams: [(index: Int, stream: HVTStream)]) -> [HVTStream] {
+    var valid = Set(streams.indices)
+    for issue in HVTStream.issues(in: streams.map(\.stream)) {
+      let (index, stream) = streams[issue.stream]
+      let path = "streams[\(index)]"
+      let at =
+        switch issue.field {
+        case .target: join(path, stream.target.kind)
+        case .encoding: path
+        case .tuning(let element): join(path, "tuning[\(element)]")
+        }
+      diagnostics.report(issue.reason, at: at, positions[at])
+      valid.remove(issue.stream)
     }
-    if let reason = encoding.invalidReason {
-      diagnostics.report(reason, at: path, node.position)
-      return nil
-    }
-    let stream = HVTStream(target: target, encoding: encoding, tuning: tuning, allowsAnonymous: anonymous)
-    if let reason = stream.openServerReason {
-      diagnostics.report(reason, at: targetPath, members[kind]?.position)
-      return nil
-    }
-    let foreign = stream.untunable
-    for index in foreign {
-      let at = join(path, "tuning[\(index)]")
-      diagnostics.report(stream.untunableReason(tuning[index]), at: at, positions[at])
-    }
-    return foreign.isEmpty ? stream : nil
+    return valid.sorted().map { streams[$0].stream }
   }
 
   /// `USER:PASSWORD`.
