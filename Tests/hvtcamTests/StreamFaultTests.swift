@@ -58,4 +58,29 @@ struct StreamFaultTests {
       "\(result)")
     #expect(!result.standardError.contains("streaming to"), "\(result)")
   }
+
+  @Test(
+    "a stop signal while a push stream is being tried again ends the process, the recording finalized: SIGTERM, SIGHUP, SIGQUIT",
+    arguments: ["SIGTERM", "SIGHUP", "SIGQUIT"])
+  func signalWhileRetrying(signal: String) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let url = "rtmp://127.0.0.1:\(try FreePort.tcp())/live/cam"
+    let server = try await FFmpegServer(url, output: directory.path("received.ts"))
+    let movie = directory.path("movie.mp4")
+    let (stream, _) = try await StreamCommandTests.startStreaming(
+      ["--rtmp", url, "--record", movie, "--duration", "120"])
+    defer { stream.send(SIGKILL) }
+    _ = try await stream.requireStandardErrorLine("the recording started") { $0.hasPrefix("recording to ") }
+    try await server.waitForFrames(60)
+    await server.kill()
+    _ = try await stream.requireStandardErrorLine("the stream lost") { $0.contains(" lost: ") }
+    stream.send(["SIGTERM": SIGTERM, "SIGHUP": SIGHUP, "SIGQUIT": SIGQUIT][signal] ?? SIGKILL)
+    let result = await stream.result()
+    #expect(result.succeeded && result.outputLines == [movie], "\(result)")
+    let video = try #require(try await MediaInspector.streams(movie).first { $0.type == "video" })
+    #expect(
+      video.packets >= 30 && abs(Double(video.packets) - video.duration * 30) <= 1 && video.largestGap < 0.01,
+      "the movie is finalized and whole: \(video), gap \(video.largestGap) s")
+  }
 }
