@@ -43,7 +43,9 @@ let package = Package(
       resources: [.copy("Fixtures/BadPresets")]),
     .testTarget(
       name: "hvtcamTests", dependencies: ["hvtcam", "HVTCamera", "MediaInspection", "PipeWireHarness"],
-      resources: [.copy("Fixtures/rtsp_record_server.py"), .copy("Fixtures/AppPackage")]),
+      resources: [
+        .copy("Fixtures/rtsp_record_server.py"), .copy("Fixtures/silent_peer.py"), .copy("Fixtures/AppPackage"),
+      ]),
     .testTarget(name: "hvtcam-benchTests", dependencies: ["hvtcam-bench"]),
   ],
   swiftLanguageModes: [.v6]

@@ -47,6 +47,7 @@ static inline GstClockTime hvt_gst_buffer_dts(GstBuffer *buffer) { return GST_BU
 static inline GstClockTime hvt_gst_buffer_duration(GstBuffer *buffer) { return GST_BUFFER_DURATION(buffer); }
 static inline guint64 hvt_gst_buffer_offset(GstBuffer *buffer) { return GST_BUFFER_OFFSET(buffer); }
 static inline gboolean hvt_gst_buffer_is_delta_unit(GstBuffer *buffer) { return GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT); }
+static inline gboolean hvt_gst_buffer_is_header(GstBuffer *buffer) { return GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_HEADER); }
 static inline void hvt_gst_buffer_set_pts(GstBuffer *buffer, GstClockTime pts) { GST_BUFFER_PTS(buffer) = pts; }
 static inline void hvt_gst_buffer_set_dts(GstBuffer *buffer, GstClockTime dts) { GST_BUFFER_DTS(buffer) = dts; }
 static inline void hvt_gst_buffer_set_duration(GstBuffer *buffer, GstClockTime duration) { GST_BUFFER_DURATION(buffer) = duration; }

@@ -41,6 +41,10 @@ public struct BufferView {
   /// a frame that is not a key frame.
   public var isDeltaUnit: Bool { hvt_gst_buffer_is_delta_unit(pointer) != 0 }
 
+  /// Whether the buffer holds a stream's headers (`GST_BUFFER_FLAG_HEADER`), as a muxer marks the
+  /// FLV header and the codec data it also puts in its caps' `streamheader`.
+  public var isHeader: Bool { hvt_gst_buffer_is_header(pointer) != 0 }
+
   /// Takes a reference of its own to the buffer, to keep it after the callback returns.
   public func retained() -> Buffer { Buffer(retaining: pointer) }
 }

@@ -5,7 +5,7 @@ import HVTCamera
 /// modes the benchmark runs itself in (`--child MODE …`).
 struct BenchOptions {
   static let usage = """
-    usage: hvtcam-bench [--quick] [--json PATH] [--markdown PATH]
+    usage: hvtcam-bench [--quick] [--streaming-only] [--json PATH] [--markdown PATH]
            hvtcam-bench --camera NODE [--json PATH]
            hvtcam-bench --render JSON [--markdown PATH]
 
@@ -13,6 +13,8 @@ struct BenchOptions {
     simulated camera (a live videotestsrc), alternating the engines, and prints the table.
 
       --quick          about a minute: fewer repetitions, 1280x720 only (a smoke run)
+      --streaming-only the streaming rows alone, as a full run measures them (about 6 minutes): JSON
+                       only (default $TMPDIR/hvtcam-bench-streaming.json), for work on streaming
       --json PATH      where to write the results as JSON (default: BENCHMARKS.json for a full run,
                        $TMPDIR/hvtcam-bench-quick.json with --quick)
       --markdown PATH  where to write the report (default: BENCHMARKS.md for a full run, none with
@@ -29,6 +31,8 @@ struct BenchOptions {
     """
 
   var quick = false
+  /// `--streaming-only`: only the streaming rows.
+  var streamingOnly = false
   var jsonPath: String?
   var markdownPath: String?
   /// An earlier run's JSON to render instead of measuring.
@@ -76,6 +80,7 @@ struct BenchOptions {
     while let argument = remaining.popFirst() {
       switch argument {
       case "--quick": quick = true
+      case "--streaming-only": streamingOnly = true
       case "--json": jsonPath = try value(argument)
       case "--markdown": markdownPath = try value(argument)
       case "--render": renderPath = try value(argument)

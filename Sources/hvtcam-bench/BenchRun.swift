@@ -16,25 +16,25 @@ struct BenchRun {
     let directory = try Self.scratchDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let log = Self.logger(since: began)
-    log("hvtcam-bench \(options.quick ? "--quick" : "(full run)") on \(Machine.current().gstreamer)")
+    log("hvtcam-bench \(mode) on \(Machine.current().gstreamer)")
     var rows: [Row] = []
     var encoders: [String: LatencyRounds.Encoders] = [:]
-    for resolution in plan.resolutions {
+    for resolution in plan.resolutions where !options.streamingOnly {
       let (latencyRows, used) = try LatencyRounds(resolution: resolution, plan: plan, directory: directory)
         .run(log: log)
       rows += latencyRows
       encoders[resolution] = used
     }
-    for resolution in plan.resolutions {
+    for resolution in plan.resolutions where !options.streamingOnly {
       rows += try CPURows(resolution: resolution, plan: plan, directory: directory).run(log: log)
     }
-    rows += try ConcurrencyRows(plan: plan, directory: directory).run(log: log)
-    if let resolution = plan.resolutions.first {
+    if !options.streamingOnly { rows += try ConcurrencyRows(plan: plan, directory: directory).run(log: log) }
+    if let resolution = plan.resolutions.first, !options.streamingOnly {
       rows += try PreviewRows(resolution: resolution, plan: plan, directory: directory).run(log: log)
       rows += try ThumbnailRows(resolution: resolution, plan: plan, directory: directory).run(log: log)
       rows += try DriftRows(resolution: resolution, plan: plan, directory: directory).run(log: log)
     }
-    for resolution in plan.resolutions {
+    for resolution in plan.resolutions where !options.streamingOnly {
       rows += try MemoryRows(resolution: resolution, plan: plan, directory: directory).run(log: log)
       rows += try CrashRows(resolution: resolution, plan: plan, directory: directory).run(log: log)
     }
@@ -42,12 +42,12 @@ struct BenchRun {
       rows += try StreamRows(resolution: resolution, plan: plan, streaming: streaming, directory: directory).run(
         log: log)
     }
-    if let seconds = plan.preRollSeconds {
+    if let seconds = plan.preRollSeconds, !options.streamingOnly {
       rows += try PreRollRows(directory: directory, longSeconds: seconds).run(log: log)
     }
     let formatter = ISO8601DateFormatter()
     let report = BenchReport(
-      mode: options.quick ? "quick" : "full", command: Self.command(), date: formatter.string(from: Date()),
+      mode: mode, command: Self.command(), date: formatter.string(from: Date()),
       durationSeconds: began.duration(to: .now).seconds, machine: .current(), plan: plan, encoders: encoders,
       rows: rows, targets: Targets.evaluate(rows, plan: plan))
     print(Report.table(report.rows))
@@ -55,6 +55,9 @@ struct BenchRun {
     print(Report.targets(report.targets))
     try write(report, log: log)
   }
+
+  /// What the run measures: `full`, `quick` or `streaming` (`--streaming-only`).
+  private var mode: String { options.streamingOnly ? "streaming" : options.quick ? "quick" : "full" }
 
   /// The real-camera rows on the V4L2 node `node` (`--camera`): the latency rounds against camerabin and
   /// the `gst-launch-1.0` lines, written as JSON (default `BENCHMARKS-vivid.json`).
@@ -120,14 +123,15 @@ struct BenchRun {
 
   /// Writes the JSON file and, for a full run or when asked, `BENCHMARKS.md`.
   private func write(_ report: BenchReport, log: (String) -> Void) throws {
+    let partial = options.quick || options.streamingOnly
     let jsonPath =
       options.jsonPath
-      ?? (options.quick
-        ? FileManager.default.temporaryDirectory.appendingPathComponent("hvtcam-bench-quick.json").path
+      ?? (partial
+        ? FileManager.default.temporaryDirectory.appendingPathComponent("hvtcam-bench-\(mode).json").path
         : "BENCHMARKS.json")
     try Self.encode(report, to: jsonPath)
     log("wrote \(jsonPath)")
-    guard let markdownPath = options.markdownPath ?? (options.quick ? nil : "BENCHMARKS.md") else { return }
+    guard let markdownPath = options.markdownPath ?? (partial ? nil : "BENCHMARKS.md") else { return }
     try writeMarkdown(report, jsonPath: jsonPath, to: markdownPath)
     log("wrote \(markdownPath)")
   }

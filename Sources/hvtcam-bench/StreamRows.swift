@@ -6,7 +6,8 @@ import HVTCamera
 ///   to one client (FFmpeg, copying the stream, in a process of its own), with the preview, against the
 ///   same recording alone, and against the `gst-launch-1.0` line a user writes to record and stream at
 ///   once: the recording's line with a second encoder sending RTP to 127.0.0.1 (``TestLaunchServing``);
-///   all silent, all `plan.cpuFrames` frames.
+///   all silent, all `plan.cpuFrames` frames; and, as the CPU rows, the steady cost of a frame while
+///   streaming and alone, from recordings of `plan.cpuFrames` and `plan.cpuShortFrames` frames.
 /// - Capture-to-client latency against the camera served as gst-rtsp-server's `test-launch` serves a line,
 ///   read by the same client in the serving process.
 /// - Frames lost in the recording while 1, 4 and 16 clients read the stream, and the fewest packets a
@@ -19,26 +20,44 @@ struct StreamRows {
 
   func run(log: (String) -> Void) throws -> [Row] {
     let quality = BenchPlan.quality(resolution)
-    let frames = plan.cpuFrames
+    let (frames, short) = (plan.cpuFrames, plan.cpuShortFrames)
     let model = try Self.silentModel(quality: quality, directory: directory)
     let cpu = CPURows(resolution: resolution, plan: plan, directory: directory)
     var (withStream, alone, twoEncoders) = (Series(), Series(), Series())
+    // The steady cost of a frame, as the CPU rows take it: (CPU of `frames` − CPU of `short`) / the difference.
+    var (withStreamSteady, aloneSteady) = (Series(), Series())
     var lost: [Int: Series] = [:]
     var fewest: [Int: Series] = [:]
     for repetition in 0..<plan.cpuRepetitions {
-      log("\(resolution): recording \(frames) frames while streaming, \(repetition + 1) of \(plan.cpuRepetitions)")
-      let runs: [() throws -> Void] = [
-        {
-          let run = try self.streamRecording(quality: quality, frames: frames, clients: 1, clientsFirst: false)
-          withStream.add(run.cpuSeconds * 1000 / Double(frames))
-        },
-        { alone.add(try cpu.hvtcamera(quality: quality, frames: frames, silent: true) * 1000 / Double(frames)) },
-        {
-          let more = TestLaunchServing.secondEncoderWords(model, port: 5004)
-          twoEncoders.add(try cpu.gstLaunch(model: model, frames: frames, more: more) * 1000 / Double(frames))
-        },
+      log(
+        "\(resolution): recording \(frames) and \(short) frames while streaming and alone, \(repetition + 1) of "
+          + "\(plan.cpuRepetitions)")
+      var costs: [String: Double] = [:]
+      let runs: [(String, () throws -> Double)] = [
+        (
+          "stream",
+          { try self.streamRecording(quality: quality, frames: frames, clients: 1, clientsFirst: false).cpuSeconds }
+        ),
+        ("alone", { try cpu.hvtcamera(quality: quality, frames: frames, silent: true) }),
+        (
+          "two-encoders",
+          {
+            try cpu.gstLaunch(
+              model: model, frames: frames, more: TestLaunchServing.secondEncoderWords(model, port: 5004))
+          }
+        ),
+        (
+          "stream-short",
+          { try self.streamRecording(quality: quality, frames: short, clients: 1, clientsFirst: false).cpuSeconds }
+        ),
+        ("alone-short", { try cpu.hvtcamera(quality: quality, frames: short, silent: true) }),
       ]
-      for run in repetition % 2 == 0 ? runs : runs.reversed() { try run() }
+      for (name, run) in repetition % 2 == 0 ? runs : runs.reversed() { costs[name] = try run() }
+      withStream.add(costs["stream"]! * 1000 / Double(frames))
+      alone.add(costs["alone"]! * 1000 / Double(frames))
+      twoEncoders.add(costs["two-encoders"]! * 1000 / Double(frames))
+      withStreamSteady.add((costs["stream"]! - costs["stream-short"]!) * 1000 / Double(frames - short))
+      aloneSteady.add((costs["alone"]! - costs["alone-short"]!) * 1000 / Double(frames - short))
     }
     for clients in streaming.clients {
       log("\(resolution): recording \(streaming.clientFrames) frames while \(clients) clients read the stream")
@@ -65,6 +84,12 @@ struct StreamRows {
           + "\(frames) frames (whole process)",
         resolution: resolution, unit: "ms", hvtcamera: withStream,
         reference: ("hvtcamera", recordingAlone, alone)),
+      Row(
+        id: "stream-cpu-steady",
+        title: "CPU per recorded frame while an RTSP server serves the camera to one client, steady state: (CPU of "
+          + "\(frames) frames − CPU of \(short)) / \(frames - short)",
+        resolution: resolution, unit: "ms", hvtcamera: withStreamSteady,
+        reference: ("hvtcamera", "the same recording without a stream (HVTCamera), steady state", aloneSteady)),
       Row(
         id: "stream-cpu-gst-launch",
         title: "CPU per recorded frame while streaming, against recording and streaming with two encoders",

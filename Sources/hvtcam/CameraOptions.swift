@@ -189,11 +189,16 @@ struct CameraOptions {
     }
   }
 
-  /// A controller configured with these options.
-  func makeController(mode: HVTCameraController.CameraCaptureMode) throws -> HVTCameraController {
+  /// The preset `--preset` names, by name so that the user's default.json, if any, replaces the built-in
+  /// a controller starts with.
+  func loadPreset() throws -> HVTPreset { try HVTPreset.named(preset ?? "default") }
+
+  /// A controller configured with these options, with `preset` when already loaded (``loadPreset()``).
+  func makeController(mode: HVTCameraController.CameraCaptureMode, preset: HVTPreset? = nil) throws
+    -> HVTCameraController
+  {
     let controller = try HVTCameraController(source: source)
-    // By name, so that the user's default.json, if any, replaces the built-in the controller starts with.
-    controller.preset = try HVTPreset.named(preset ?? "default")
+    controller.preset = try preset ?? loadPreset()
     controller.cameraDevice = device
     if let quality { controller.videoQuality = quality }
     controller.videoSize = videoSize

@@ -1,4 +1,5 @@
 import Foundation
+import HVTCamera
 import Synchronization
 
 /// Standard output and standard error for the command line. A write that fails — a closed pipe
@@ -10,6 +11,14 @@ enum Console {
   static let writeFailureStatus: Int32 = 74
 
   private static let failedWrites = Atomic(0)
+  /// What is never written: the secrets of the streams a command runs (``hide(_:)``).
+  private static let hidden = Mutex<Set<String>>([])
+
+  /// Writes each of `secrets` as `***` from now on, wherever it would appear: a last line of defence
+  /// behind the engine's own masking, for GStreamer's messages relayed by `--verbose` among others.
+  static func hide(_ secrets: some Sequence<String>) {
+    hidden.withLock { $0.formUnion(secrets.filter { !$0.isEmpty }) }
+  }
 
   /// Writes a line to standard output.
   static func out(_ line: String) {
@@ -37,7 +46,8 @@ enum Console {
   /// Writes all of `text` with `write(2)`, unbuffered, so that each line is out as soon as it is known;
   /// gives up on the first error other than `EINTR`.
   private static func write(_ text: String, to descriptor: Int32) {
-    let failed = Array(text.utf8).withUnsafeBytes { bytes -> Bool in
+    let shown = HVTStreamTarget.masking(text, secrets: hidden.withLock { $0 })
+    let failed = Array(shown.utf8).withUnsafeBytes { bytes -> Bool in
       var offset = 0
       while offset < bytes.count {
         let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

@@ -21,7 +21,7 @@ enum DescribeCommand {
         help: "Print the pipelines as the engine runs them instead: camera, photo (appsrc ! … ! appsink) and recording."
       ),
       CameraOptions.output,
-    ] + StreamCommand.targetOptions)
+    ] + StreamOptions.options)
 
   static func run(_ arguments: ParsedArguments) throws {
     let options = try CameraOptions(arguments)
@@ -29,13 +29,16 @@ enum DescribeCommand {
     // num-buffers is a gint.
     let frames = try arguments.integer("--frames", in: 1...Int(Int32.max))
     let captureMode = HVTCameraController.CameraCaptureMode(rawValue: mode) ?? .photo
-    let requested = try StreamCommand.streams(arguments, command: "describe")
-    let controller = try options.makeController(mode: captureMode)
+    let preset = try options.loadPreset()
+    let streams = try StreamOptions.streams(arguments, preset: preset)
+    let controller = try options.makeController(mode: captureMode, preset: preset)
     let model = try controller.pipelineModel()
-    let streams = controller.preset.streams + requested
     let defaultName =
       captureMode == .photo ? "hvtcam-photo.\(model.photoExtension)" : "hvtcam-movie.\(model.movieExtension)"
     let output = arguments["--output"] ?? defaultName
+    if streams.contains(where: { !$0.target.secrets.isEmpty }) {
+      Console.error("hvtcam describe: the streams' secrets are written as ***: put them back to run the line")
+    }
     if arguments.flag("--engine") {
       Console.out(
         model.engineDescription(

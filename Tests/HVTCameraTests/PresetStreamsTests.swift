@@ -48,7 +48,7 @@ struct PresetStreamsTests {
     controller.capturesAudio = false
     let line = try controller.pipelineModel().launchCommand(
       mode: .video, output: "movie.mp4", frames: 30, streams: preset.streams)
-    #expect(line.contains("srtsink name=stream1-sink 'uri=\"srt://:9000?mode=listener\"' "), "\(line)")
+    #expect(line.contains("srtsink name=stream1-sink 'uri=\"srt://127.0.0.1:9000?mode=listener\"' "), "\(line)")
     #expect(line.contains(" latency=300"), "\(line)")
     #expect(line.contains("mpegtsmux name=stream1-muxer alignment=7 pcr-interval=360"), "\(line)")
     #expect(line.contains("target-duration=1 playlist-length=8"), "\(line)")

@@ -48,6 +48,26 @@ struct PresetValidationTests {
     "stream-foreign-element": [
       "18:54: streams[0].tuning[0]: the srt stream has no element 'flvmux' (its elements: queue, h264parse, mpegtsmux, srtsink)"
     ],
+    "stream-open-server": [
+      "20:58: streams[2].allowAnonymous: \"allowAnonymous\" is for an rtsp or srt stream",
+      "18:15: streams[0].rtsp: the RTSP server on 0.0.0.0 would let anyone on the network watch: give it credentials, listen on 127.0.0.1 (this machine only), or allow anonymous viewers explicitly",
+      "19:14: streams[1].srt: the SRT passphrase has 5 characters: SRT takes 10 to 79 (its key is derived from at least 10), or none for an unencrypted stream",
+    ],
+    "stream-ranges": [
+      "18:14: streams[0].srt: the SRT URI names no host to call: srt://HOST:PORT calls one, srt://:PORT?mode=listener waits for callers",
+      "19:15: streams[1].rtsp: the RTSP port 99999 is not between 0 and 65535 (0: a free one)",
+      "20:15: streams[2].rtsp: the RTSP path \"/cam?x=1\" holds a query or fragment (? or #), which clients send apart from the path: none would find the mount",
+      "21:14: streams[3].srt: the SRT latency \"-5\" is not a whole number of milliseconds from 0",
+      "22:15: streams[4].rtmp: the RTMP URL's port 99999 is not between 1 and 65535",
+      "23:14: streams[5].srt: the SRT URI's host [zz] is not an IPv6 address",
+      "24:14: streams[6].hls: the HLS playlist length 100000 is not between 1 and 10000 segments",
+    ],
+    "stream-conflicts": [
+      "20:15: streams[2].rtmp: it is streamed to already",
+      "21:15: streams[3].rtsp: the RTSP port 8554 is served already, by rtsp://127.0.0.1:8554/cam: one RTSP server serves one path",
+      "23:14: streams[5].srt: the SRT port 9000 is listened on already, by srt://127.0.0.1:9000?mode=listener",
+      "25:14: streams[7].hls: the HLS folder /var/www/../www/cam is written already, by another stream",
+    ],
     "stream-two-targets": ["18:5: streams[0]: expected exactly one target (rtsp, rtspPush, srt, rtmp, hls), found 2"],
     "stream-unknown-property": [
       "18:59: streams[0].tuning[0]: element 'hlssink2' has no property 'max-filez'; did you mean 'max-files'?"

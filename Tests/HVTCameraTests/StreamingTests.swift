@@ -124,11 +124,27 @@ struct StreamingTests {
       (HVTStreamTarget.rtspServer(port: 70_000), "not between 0 and 65535"),
       (.rtspServer(path: "cam"), "must start with /"), (.srt(uri: "udp://x"), "srt://"),
       (.rtspPush(url: "http://x/cam"), "rtspt://"), (.rtspPush(url: "rtsp:///cam"), "names no server"),
-      (.rtmp(url: "http://x"), "rtmp://"), (.hls(directory: camera.directory, segmentDuration: 0), "at least 1"),
+      (.rtmp(url: "http://x"), "rtmp://"),
+      (.hls(directory: camera.directory, segmentDuration: 0), "not between 1 and 3600 seconds"),
+      (.rtspServer(port: 0, address: "0.0.0.0"), "the RTSP server on 0.0.0.0 would let anyone on the network watch"),
+      (.srt(uri: "srt://[::]:9000?mode=listener"), "the SRT listener on :: would let anyone on the network watch"),
+      (.srt(uri: "srt://:9000?mode=listener&passphrase=123456789"), "passphrase has 9 characters"),
     ] {
       let error = await #expect(throws: HVTCameraError.self) { try await camera.controller.startStreaming(to: target) }
       #expect(error?.description.contains(reason) == true, "\(String(describing: error))")
     }
     #expect(camera.controller.activeStreams.isEmpty)
+  }
+
+  @Test("an RTSP server on every interface runs with credentials, or anonymous when allowed explicitly")
+  func networkServer() async throws {
+    let camera = try TestCamera(mode: .video)
+    let protected = try await camera.controller.startStreaming(
+      to: .rtspServer(port: 0, address: "0.0.0.0", credentials: HVTStreamCredentials(user: "ann", password: "s3cret")))
+    let anonymous = try await camera.controller.startStreaming(
+      HVTStream(target: .rtspServer(port: 0, path: "/open", address: "::"), allowsAnonymous: true))
+    #expect(
+      protected.hasPrefix("rtsp://127.0.0.1:") && anonymous.hasPrefix("rtsp://[::1]:"), "\(protected) \(anonymous)")
+    #expect(try await Self.probe(anonymous) == "h264,640,480")
   }
 }

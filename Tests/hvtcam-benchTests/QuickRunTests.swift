@@ -14,7 +14,8 @@ struct QuickRunTests {
     ("rss-growth-allocator-left-alone", false), ("crash-recoverable", true), ("preview-latency", true),
     ("preview-latency-gst-launch", true), ("preview-latency-controls", true), ("preview-lost-controls", false),
     ("preview-cpu-controls", true), ("cpu-sound", true), ("av-start-offset", true), ("av-end-difference", true),
-    ("thumbnail", true), ("stream-cpu", true), ("stream-cpu-gst-launch", true), ("stream-latency", true),
+    ("thumbnail", true), ("stream-cpu", true), ("stream-cpu-steady", true), ("stream-cpu-gst-launch", true),
+    ("stream-latency", true),
   ]
   /// The rows of each count of RTSP clients reading the stream while a movie records.
   static let clientRows = ["stream-clients-lost", "stream-client-packets"]

@@ -23,10 +23,12 @@ final class RTSPStreamServer: @unchecked Sendable {
   /// Where clients watch the stream, with the port the server took.
   let url: String
 
-  /// The launch line of the mount's media: the frames' caps come from the first sample pushed.
+  /// The launch line of the mount's media: the frames' caps come from the first sample pushed (H.264 as
+  /// the streams' tee gives it, `avc` with its `codec_data`, which `rtph264pay` takes as it is and sends as
+  /// parameter sets before each key frame: no parser in between).
   static let mediaLaunch =
     "( appsrc name=src is-live=true format=time do-timestamp=false max-bytes=4000000 leaky-type=downstream "
-    + "! h264parse config-interval=-1 ! rtph264pay name=pay0 pt=96 config-interval=-1 aggregate-mode=zero-latency )"
+    + "! rtph264pay name=pay0 pt=96 config-interval=-1 aggregate-mode=zero-latency )"
 
   /// Starts a server listening on `address` and `port` serving `path`, with `credentials` when given.
   /// Throws ``HVTCameraError/streamFailed(target:reason:)`` when it cannot listen there.
@@ -36,8 +38,9 @@ final class RTSPStreamServer: @unchecked Sendable {
     } catch {
       throw HVTCameraError.streamFailed(target: target.description, reason: "\(error)")
     }
-    let shown = address == "0.0.0.0" ? "127.0.0.1" : address
-    url = "rtsp://\(shown):\(server.port)\(path)"
+    // Where a client of this machine reaches a server on every interface.
+    let shown = ["0.0.0.0": HVTStreamTarget.loopback, "::": "::1"][address] ?? address
+    url = "rtsp://\(StreamURL.hostInURL(shown)):\(server.port)\(path)"
     let media = self.media
     let keyFrameRequest = self.keyFrameRequest
     server.mount(path: path, launch: Self.mediaLaunch, credentials: credentials.map { ($0.user, $0.password) }) {

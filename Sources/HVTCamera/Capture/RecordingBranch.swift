@@ -327,7 +327,7 @@ final class RecordingBranch: @unchecked Sendable {
     var silence = audio?.open()
     if silence != nil { audio?.detach() }
     try session.pipeline.add(bin)
-    session.onError(inside: bin.path) { [timing] in timing.withLock { $0.failed = true } }
+    session.onError(inside: bin.path) { [timing] _ in timing.withLock { $0.failed = true } }
     guard bin.syncStateWithParent() else {
       remove(from: session)
       throw HVTCameraError.fileWriteFailed(

@@ -11,6 +11,8 @@ final class StreamBranch: @unchecked Sendable {
   let target: HVTStreamTarget
   private let bin: Bin
   private let failed = Locked(false)
+  /// The first error an element of the branch posted.
+  private let failure = Locked<MessageReport?>(nil)
   private var teePad: Pad?
   private var tee: Element?
 
@@ -22,21 +24,28 @@ final class StreamBranch: @unchecked Sendable {
   /// own thread (`rtspclientsink` says it failed to connect as it stops).
   static func isInside(_ path: String) -> Bool { path.contains(":\(namePrefix)") || path.contains("/\(namePrefix)") }
 
+  /// Whether an element's path is the branch named `name` or inside it, whether or not the branch is in
+  /// the pipeline yet.
+  static func path(_ path: String, isInside name: String) -> Bool {
+    path.hasSuffix(":\(name)") || path.contains(":\(name)/")
+  }
+
   /// Builds the branch for `stream` (not yet attached), named `name` (unique in the pipeline, starting
   /// with ``namePrefix``).
-  /// `onFlowing` is called once, on a streaming thread, when the sink took its first frame without
-  /// failing (its second reaches it): an SRT caller or RTMP sink reached its server, which their start
-  /// does not wait for.
+  /// `onFlowing` is called once, on a streaming thread, when the sink took its first data without
+  /// failing (the next reaches it): an SRT caller connected, `rtspclientsink` RECORDs, `rtmp2sink` has
+  /// its connection, which it sets only once the server answered its handshake and `publish` (its
+  /// render waits for it). Headers (`GST_BUFFER_FLAG_HEADER`, as `flvmux` marks its FLV header and codec
+  /// data) do not count: `rtmp2sink` takes them without waiting, whether or not a server answers.
   init(stream: HVTStream, name: String, onFlowing: @escaping @Sendable () -> Void) throws {
     let target = stream.target
     self.target = target
     bin = Bin(name: name)
     if case .hls(let directory, _, _) = target {
       do {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try HLSFolder.claim(directory)
       } catch {
-        throw HVTCameraError.streamFailed(
-          target: target.description, reason: "its folder cannot be made: \(error.localizedDescription)")
+        throw HVTCameraError.streamFailed(target: target.description, reason: error.description)
       }
     }
     let chain = try ElementChain(HVTPipelineModel.streamBranch(for: stream), in: bin)
@@ -46,7 +55,8 @@ final class StreamBranch: @unchecked Sendable {
     try bin.addGhostPad("sink", target: entry)
     let frames = Locked(0)
     // Where the sink's input comes from: rtspclientsink's pads are requested, so it has no "sink" pad.
-    chain.elements[chain.elements.count - 2].staticPad("src")?.addProbe([.buffer, .bufferList]) { _, _ in
+    chain.elements[chain.elements.count - 2].staticPad("src")?.addProbe([.buffer, .bufferList]) { _, info in
+      if info.buffer?.isHeader == true { return .ok }
       let count = frames.withLock { count in
         count += 1
         return count
@@ -79,12 +89,16 @@ final class StreamBranch: @unchecked Sendable {
   /// Adds the branch to the session's running pipeline and links it to a new pad of `tee`, then asks the
   /// encoder for a key frame. Takes as long as the sink needs to start (an SRT caller connects, an RTMP
   /// sink opens its connection): call it off the controller queue. Throws when the branch does not
-  /// start, with the element's own reason when it posted one.
+  /// start, with the element's own error when it posted one.
   func attach(to session: CaptureSession, tee: Element) throws {
     try session.pipeline.add(bin)
-    session.onError(inside: bin.path) { [failed] in failed.withLock { $0 = true } }
+    session.onError(inside: bin.path) { [failed, failure] report in
+      failed.withLock { $0 = true }
+      failure.withLock { $0 = $0 ?? report }
+    }
     guard bin.syncStateWithParent(), let ghost = bin.staticPad("sink"), let pad = tee.requestPad("src_%u") else {
       remove(from: session)
+      if let report = failure.withLock({ $0 }) { throw HVTCameraError.gstreamer(HVTGStreamerMessage(report)) }
       throw HVTCameraError.streamFailed(target: target.description, reason: "its branch did not start")
     }
     (teePad, self.tee) = (pad, tee)

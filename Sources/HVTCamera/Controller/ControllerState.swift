@@ -208,6 +208,9 @@ extension HVTCameraController {
     /// The encoders the streams share in the running camera, by encoding (none for the movies' encoding
     /// with a pre-roll, whose encoder the streams take).
     var streamEncoders: [HVTStreamEncoding: StreamEncoder] = [:]
+    /// The secrets of every stream asked for (``HVTStreamTarget/secrets``), masked in the bus messages
+    /// relayed and logged, also those that come after the stream ended.
+    var streamSecrets: Set<String> = []
   }
 
   /// A photo the user is reviewing: delivered when used, its file removed when retaken.

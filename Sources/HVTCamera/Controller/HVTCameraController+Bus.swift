@@ -6,7 +6,7 @@ extension HVTCameraController {
   /// the current session advance the state machine and reach the delegate. Messages of a session that
   /// has since been replaced are relayed only.
   func handle(_ message: BusMessage, fromSession id: UInt64) {
-    hub.publish(HVTBusMessage(message))
+    hub.publish(HVTBusMessage(message).masking(state.streamSecrets))
     let current = state.session.map { $0.id == id } ?? false
     switch message {
     case .stateChanged(let source, let old, let new, _) where source == state.pipelinePath:
@@ -35,7 +35,9 @@ extension HVTCameraController {
   /// any other failure means the camera stopped: the recording is finalized and delivered, and the
   /// pipeline is stopped (`present()` again to restart). Errors that follow while it stops are logged.
   private func handleError(_ report: MessageReport) {
-    debugLog.log(.warning, "error from \(report.source): \(report.message)")
+    // A stream's sink may quote its URL.
+    let said = HVTStreamTarget.masking(report.message, secrets: state.streamSecrets)
+    debugLog.log(.warning, "error from \(report.source): \(said)")
     let error = HVTCameraError.gstreamer(HVTGStreamerMessage(report))
     if let session = state.session, let sound = session.preRoll?.sound, report.source.hasPrefix(sound.path + "/") {
       return preRollSoundFailed(sound, error, in: session)
@@ -45,7 +47,7 @@ extension HVTCameraController {
     }
     if StreamBranch.isInside(report.source) {
       // A stream's branch already taken out (it failed, or was stopped): its failure was handled.
-      return debugLog.log(.info, "error from a stream branch taken out, ignored: \(report.message)")
+      return debugLog.log(.info, "error from a stream branch taken out, ignored: \(said)")
     }
     let recordings = ([state.recording] + state.draining).compactMap { $0 }
     if let recording = recordings.first(where: {
@@ -75,7 +77,7 @@ extension HVTCameraController {
     case .idle, .stopping:
       // The camera is stopping, after a failure or on request: what fails now (a source's "internal
       // data stream error" behind the element that failed first) is a consequence, already reported.
-      debugLog.log(.info, "while stopping: \(report.message) (\(report.source))")
+      debugLog.log(.info, "while stopping: \(said) (\(report.source))")
     }
   }
 }

@@ -17,27 +17,27 @@ extension HVTCameraController {
   ///
   /// Throws ``HVTCameraError/invalidStreamTarget(target:reason:)`` for a target it cannot stream to or
   /// streams to already, and ``HVTCameraError/streamFailed(target:reason:)`` when the stream does not
-  /// start (a port in use, a server that refuses the connection). A push target that cannot be reached
-  /// later (``HVTStreamTarget/reconnects``) is tried again after a growing delay, with
-  /// ``HVTCameraEvent/streamDisconnected(_:reason:retryIn:)`` and
-  /// ``HVTCameraEvent/streamReconnected(_:attempts:)``; network faults never touch the recording or
-  /// the preview.
+  /// start (a port in use, a server that refuses the connection, nothing reaching it within
+  /// ``HVTStreamTarget/startTimeout``). A push target (``HVTStreamTarget/reconnects``) that ran and
+  /// loses its server is tried again, after a delay that doubles up to a cap, with jitter
+  /// (``HVTStreamBackoff``), until it runs again or is stopped:
+  /// ``HVTCameraEvent/streamDisconnected(_:reason:retry:)`` for each try that fails and
+  /// ``HVTCameraEvent/streamReconnected(_:attempts:)`` once data reaches the server again. Network
+  /// faults never touch the recording or the preview.
   /// The stream's ``HVTStream/tuning`` sets properties of its branch's elements (a preset's `streams`
   /// declare them).
   @discardableResult
   public func startStreaming(_ stream: HVTStream) async throws -> String {
     let target = stream.target
-    if let reason = stream.invalidReason {
-      throw HVTCameraError.invalidStreamTarget(target: target.description, reason: reason)
+    // Checked as hvtcam stream and presets check theirs, with the streams asked for before it.
+    let issue = shared.withLock { shared -> HVTStreamIssue? in
+      let issue = HVTStream.issues(in: shared.streams.map { HVTStream(target: $0) } + [stream]).last {
+        $0.stream == shared.streams.count
+      }
+      if issue == nil { shared.streams.append(target) }
+      return issue
     }
-    let added = shared.withLock { shared -> Bool in
-      guard !shared.streams.contains(target) else { return false }
-      shared.streams.append(target)
-      return true
-    }
-    guard added else {
-      throw HVTCameraError.invalidStreamTarget(target: target.description, reason: "it is streamed to already")
-    }
+    if let issue { throw HVTCameraError.invalidStreamTarget(target: target.description, reason: issue.reason) }
     return try await withCheckedThrowingContinuation { continuation in
       queue.async { self.beginStream(Stream(stream) { continuation.resume(with: $0) }) }
     }
@@ -75,13 +75,29 @@ extension HVTCameraController {
     var target: HVTStreamTarget { request.target }
     var encoding: HVTStreamEncoding { request.encoding }
     var server: RTSPStreamServer?
+    /// The branch of the current try, once attached.
     var branch: StreamBranch?
-    var attempts = 0
+    /// The name of the current try's branch, set on the queue before the branch is made: an error
+    /// from inside it is this stream's whenever it arrives, also before ``attached`` (a refused
+    /// connection can be posted while the branch is still being linked). `nil` between tries.
+    var branchName: String?
+    /// The tries made so far, to name each one's branch.
+    var tries = 0
+    /// The current try's sink took data: the stream runs once its branch is in place too.
+    var flowed = false
+    /// The tries to reach a push target's server again since it last ran.
+    var retries = StreamRetries()
     var retry: DispatchWorkItem?
-    /// The branch whose sink took its first frame.
-    weak var flowingBranch: StreamBranch?
+    /// Ends the current try when nothing flows in time (``HVTStreamTarget/startTimeout``).
+    var deadline: DispatchWorkItem?
     /// The caller of ``HVTCameraController/startStreaming(to:)``, until the stream first runs or fails.
     var waiter: ((Result<String, any Error>) -> Void)?
+    /// Tells streams' branches apart, in this process.
+    let number = Stream.count.withLock { count in
+      count += 1
+      return count
+    }
+    private static let count = Locked(0)
 
     init(_ request: HVTStream, waiter: @escaping (Result<String, any Error>) -> Void) {
       self.request = request
@@ -95,6 +111,15 @@ extension HVTCameraController {
       waiter?(result)
       waiter = nil
     }
+
+    /// Ends the current try: its branch is no longer this stream's, and what its worker still returns is
+    /// taken out. Returns the branch, if attached, for the caller to remove.
+    func endTry() -> StreamBranch? {
+      defer { (branch, branchName, flowed) = (nil, nil, false) }
+      deadline?.cancel()
+      deadline = nil
+      return branch
+    }
   }
 
   private func beginStream(_ stream: Stream) {
@@ -102,18 +127,34 @@ extension HVTCameraController {
       return stream.answer(.failure(HVTCameraError.streamFailed(target: stream.target.description, reason: "stopped")))
     }
     state.streams.append(stream)
+    state.streamSecrets.formUnion(stream.target.secrets)
     if state.phase == .running, let session = state.session { attach(stream, to: session) }
   }
 
   /// Starts every stream's branch in a camera that now runs.
   func attachStreams(to session: CaptureSession) {
-    for stream in state.streams where stream.branch == nil && stream.retry == nil { attach(stream, to: session) }
+    for stream in state.streams where stream.branchName == nil && stream.retry == nil { attach(stream, to: session) }
   }
 
-  /// Starts the stream's server (once) and its branch, on the worker; the encoder too, for the first
-  /// stream of its encoding (but the movies' with a pre-roll, whose encoder runs).
+  /// Starts a try of the stream: its server (once) and its branch, on the worker; the encoder too, for the
+  /// first stream of its encoding (but the movies' with a pre-roll, whose encoder runs). The branch's
+  /// name is the stream's from here on, so that no error posted from inside it is missed, and the try
+  /// fails unless the stream runs within ``HVTStreamTarget/startTimeout``.
   private func attach(_ stream: Stream, to session: CaptureSession) {
-    let name = StreamBranch.namePrefix + String(UInt(bitPattern: ObjectIdentifier(stream).hashValue))
+    stream.tries += 1
+    let name = "\(StreamBranch.namePrefix)\(stream.number)-\(stream.tries)"
+    stream.branchName = name
+    stream.flowed = false
+    // Held by the queue until its time even when cancelled: it keeps nothing alive meanwhile.
+    let deadline = DispatchWorkItem { [weak self, weak stream, weak session] in
+      guard let self, let stream, let session, stream.branchName == name else { return }
+      let seconds = Int(HVTStreamTarget.startTimeout)
+      self.streamFailed(
+        stream, .streamFailed(target: stream.target.description, reason: "nothing reached it within \(seconds) s"),
+        in: session)
+    }
+    stream.deadline = deadline
+    queue.asyncAfter(deadline: .now() + HVTStreamTarget.startTimeout, execute: deadline)
     let encodesOwn = session.model.needsStreamEncoder(for: stream.encoding)
     let needsEncoder = encodesOwn && state.streamEncoders[stream.encoding] == nil
     let encoder: StreamEncoder?
@@ -135,75 +176,79 @@ extension HVTCameraController {
           throw HVTCameraError.streamFailed(target: stream.target.description, reason: "no encoder runs")
         }
         let controller = WeakReference(self)
-        let flows = Locked<StreamBranch?>(nil)
         let branch = try StreamBranch(stream: stream.request, name: name) { [queue = self.queue] in
-          queue.async { flows.withLock { $0 }.map { controller.target?.flowing(stream, $0, in: session) } }
+          queue.async { controller.target?.flowing(stream, name, in: session) }
         }
-        flows.withLock { $0 = branch }
         if let server = stream.server { server.feed(from: branch) }
         try branch.attach(to: session, tee: tee)
         return branch
       }
-      self.queue.async { self.attached(stream, result, in: session) }
+      self.queue.async { self.attached(stream, name, result, in: session) }
     }
   }
 
-  private func attached(_ stream: Stream, _ result: Result<StreamBranch, any Error>, in session: CaptureSession) {
+  /// The worker made the try `name` of the stream, or failed to. A try that ended meanwhile (its error
+  /// came first, it was stopped, the camera stopped) is taken out.
+  private func attached(
+    _ stream: Stream, _ name: String, _ result: Result<StreamBranch, any Error>, in session: CaptureSession
+  ) {
+    let current = stream.branchName == name && state.session === session && state.streams.contains { $0 === stream }
     switch result {
-    case .success(let branch):
-      guard state.streams.contains(where: { $0 === stream }), state.session === session else {
-        // Stopped meanwhile, or the camera did: the branch goes with it.
-        return worker.async { branch.remove(from: session) }
-      }
+    case .success(let branch) where current:
       stream.branch = branch
       // A server of the process's own (RTSP, an SRT listener) or a folder runs once started; a push
-      // target once its sink took a frame without failing.
-      if stream.flowingBranch === branch || !stream.target.reconnects { announce(stream, in: session) }
-    case .failure(let error):
+      // target once its sink took data without failing.
+      if stream.flowed || !stream.target.reconnects { announce(stream, in: session) }
+    case .success(let branch):
+      worker.async { branch.remove(from: session) }
+    case .failure(let error) where current:
       streamFailed(stream, HVTCameraError(error), in: session)
+    case .failure:
+      break
     }
   }
 
-  /// The stream's sink took its first frame: the stream runs (again), once its branch is in place.
-  private func flowing(_ stream: Stream, _ branch: StreamBranch, in session: CaptureSession) {
-    stream.flowingBranch = branch
-    if stream.branch === branch, stream.target.reconnects { announce(stream, in: session) }
+  /// The sink of the stream's try `name` took data: the stream runs (again), once its branch is in place.
+  private func flowing(_ stream: Stream, _ name: String, in session: CaptureSession) {
+    guard stream.branchName == name else { return }
+    stream.flowed = true
+    if stream.branch != nil, stream.target.reconnects { announce(stream, in: session) }
   }
 
   /// Says that the stream runs, and answers the caller still waiting for it.
   private func announce(_ stream: Stream, in session: CaptureSession) {
     guard state.session === session, state.streams.contains(where: { $0 === stream }) else { return }
+    stream.deadline?.cancel()
+    stream.deadline = nil
     debugLog.log(.info, "streaming to \(stream.target) (\(stream.url))", object: session.pipeline)
-    if stream.attempts > 0 {
-      publish(.streamReconnected(stream.target, attempts: stream.attempts))
+    let attempts = stream.retries.back(at: Self.uptime)
+    if attempts > 0 {
+      publish(.streamReconnected(stream.target, attempts: attempts))
     } else {
       publish(.streamStarted(stream.target, url: stream.url))
     }
-    stream.attempts = 0
     stream.answer(.success(stream.url))
   }
 
-  /// The stream's branch failed, or did not start: it is taken out; a push target that ran once is
-  /// tried again later, anything else ends (and a caller still waiting gets the error).
+  /// The stream's current try failed, or did not start: its branch is taken out; a push target that ran
+  /// once is tried again later, anything else ends (and a caller still waiting gets the error).
   func streamFailed(_ stream: Stream, _ error: HVTCameraError, in session: CaptureSession) {
-    let reason: String
-    if case .streamFailed(_, let own) = error { reason = own } else { reason = Self.cause(of: error) }
+    let cause = if case .streamFailed(_, let own) = error { own } else { Self.cause(of: error) }
+    // GStreamer's message may quote the target's URL.
+    let reason = stream.target.masking(cause)
     debugLog.log(.warning, "the stream to \(stream.target) failed: \(reason)")
-    if let branch = stream.branch { worker.async { branch.remove(from: session) } }
-    stream.branch = nil
+    if let branch = stream.endTry() { worker.async { branch.remove(from: session) } }
     let retries = stream.target.reconnects && stream.waiter == nil && state.streams.contains { $0 === stream }
-    let delays = HVTStreamTarget.reconnectDelays
-    let delay = retries ? delays[min(stream.attempts, delays.count - 1)] : nil
-    publish(.streamDisconnected(stream.target, reason: reason, retryIn: delay))
-    guard let delay else {
+    let next = retries ? stream.retries.lost(at: Self.uptime, jitter: Double.random(in: 0..<1)) : nil
+    publish(.streamDisconnected(stream.target, reason: reason, retry: next))
+    guard let next else {
       state.streams.removeAll { $0 === stream }
       shared.withLock { $0.streams.removeAll { $0 == stream.target } }
       stream.answer(.failure(HVTCameraError.streamFailed(target: stream.target.description, reason: reason)))
       return end(stream, announcing: false)
     }
-    stream.attempts += 1
-    let retry = DispatchWorkItem { [weak self] in
-      guard let self else { return }
+    let retry = DispatchWorkItem { [weak self, weak stream] in
+      guard let self, let stream else { return }
       stream.retry = nil
       guard self.state.streams.contains(where: { $0 === stream }), self.state.phase == .running,
         let session = self.state.session
@@ -211,12 +256,16 @@ extension HVTCameraController {
       self.attach(stream, to: session)
     }
     stream.retry = retry
-    queue.asyncAfter(deadline: .now() + delay, execute: retry)
+    queue.asyncAfter(deadline: .now() + next.delay, execute: retry)
   }
 
-  /// The stream whose branch `source` (an element's path) is inside, if any.
+  /// Seconds on the system's monotonic clock, for the retries' bookkeeping.
+  private static var uptime: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+  /// The stream whose current try's branch `source` (an element's path) is inside, if any: known from
+  /// the moment the try began, before its branch is attached.
   func stream(containing source: String) -> Stream? {
-    state.streams.first { stream in stream.branch.map { source.hasPrefix($0.path + "/") } ?? false }
+    state.streams.first { stream in stream.branchName.map { StreamBranch.path(source, isInside: $0) } ?? false }
   }
 
   /// Ends a stream taken out of the list: its branch and server stop on the worker, and the encoder
@@ -225,8 +274,7 @@ extension HVTCameraController {
     stream.retry?.cancel()
     stream.retry = nil
     stream.answer(.failure(HVTCameraError.streamFailed(target: stream.target.description, reason: "stopped")))
-    let (branch, server, session) = (stream.branch, stream.server, state.session)
-    stream.branch = nil
+    let (branch, server, session) = (stream.endTry(), stream.server, state.session)
     worker.async {
       if let session { branch?.remove(from: session) }
       server?.stop()
@@ -253,7 +301,7 @@ extension HVTCameraController {
   func detachStreams(ending: Bool) {
     state.streamEncoders = [:]
     for stream in state.streams {
-      stream.branch = nil
+      _ = stream.endTry()
       stream.retry?.cancel()
       stream.retry = nil
     }

@@ -23,4 +23,11 @@ public struct HVTBusMessage: Sendable, Hashable, CustomStringConvertible {
     details = message.details
     date = Date()
   }
+
+  /// The same message with each of `secrets` in its details masked (a stream's sink may quote its URL).
+  func masking(_ secrets: Set<String>) -> HVTBusMessage {
+    var masked = self
+    masked.details = HVTStreamTarget.masking(details, secrets: secrets)
+    return masked
+  }
 }

@@ -76,11 +76,13 @@ public enum HVTCameraEvent: Sendable {
   /// started (an RTSP server listens, an SRT caller or RTMP sink is connected). `url` is where to watch
   /// it or what it reaches, e.g. `rtsp://127.0.0.1:8554/cam` with the port an RTSP server took.
   case streamStarted(HVTStreamTarget, url: String)
-  /// A stream lost its server or could not reach it (`reason`). The camera, the preview and any
-  /// recording go on; a push target (``HVTStreamTarget/reconnects``) is tried again after the next of
-  /// ``HVTStreamTarget/reconnectDelays`` (`retryIn` seconds; `nil`: not tried again).
-  case streamDisconnected(HVTStreamTarget, reason: String, retryIn: Double?)
-  /// A push target's stream reached its server again, after `attempts` tries.
+  /// A stream lost its server or could not reach it (`reason`, with any secret of the target's masked).
+  /// The camera, the preview and any recording go on; a push target (``HVTStreamTarget/reconnects``)
+  /// that ran is tried again: `retry` says which try comes next and when (``HVTStreamBackoff``), until
+  /// the stream runs again or is stopped; `nil`: the stream has ended.
+  case streamDisconnected(HVTStreamTarget, reason: String, retry: HVTStreamRetry?)
+  /// A push target's stream runs again — data reaches its server: `rtmp2sink` published, `rtspclientsink`
+  /// records, the SRT caller connected — after `attempts` tries.
   case streamReconnected(HVTStreamTarget, attempts: Int)
   /// A stream ended: ``HVTCameraController/stopStreaming(_:)``, or the camera was dismissed.
   case streamStopped(HVTStreamTarget)
@@ -161,8 +163,9 @@ extension HVTCameraEvent: CustomStringConvertible {
     case .libraryShown(let items): "library shown: \(items) items"
     case .librarySelectionChanged(let index, let item): "library selection: \(index + 1), \(item.url.path)"
     case .streamStarted(let target, let url): "stream started: \(target) at \(url)"
-    case .streamDisconnected(let target, let reason, let retryIn):
-      "stream disconnected: \(target): \(reason)" + (retryIn.map { ", retrying in \(Self.seconds($0)) s" } ?? "")
+    case .streamDisconnected(let target, let reason, let retry):
+      "stream disconnected: \(target): \(reason)"
+        + (retry.map { "; trying again in \(Self.seconds($0.delay)) s (try \($0.attempt))" } ?? "")
     case .streamReconnected(let target, let attempts): "stream reconnected: \(target) after \(attempts) tries"
     case .streamStopped(let target): "stream stopped: \(target)"
     case .callIgnored(let call, let reason): "\(call) had no effect: \(reason)"

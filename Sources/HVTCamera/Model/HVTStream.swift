@@ -11,18 +11,47 @@ public struct HVTStream: Sendable, Hashable {
   /// branch has (``HVTPipelineModel/streamBranchFactories(for:)``); its properties are set on it after the
   /// engine's own.
   public var tuning: [HVTElementDescription]
+  /// Lets a server of the process's own — an RTSP server, an SRT listener — listen on an address other
+  /// machines reach (`0.0.0.0`, `::`, one of the machine's addresses) without credentials: anyone there
+  /// may watch. Without it such a server needs credentials (RTSP) or a passphrase (SRT); on
+  /// `127.0.0.1`, the default, none is needed.
+  public var allowsAnonymous: Bool
 
-  /// A stream to `target`, encoded as `encoding`, its branch's elements tuned by `tuning`.
-  public init(target: HVTStreamTarget, encoding: HVTStreamEncoding = .movie, tuning: [HVTElementDescription] = []) {
+  /// A stream to `target`, encoded as `encoding`, its branch's elements tuned by `tuning`; a server on
+  /// the network without credentials only with `allowsAnonymous`.
+  public init(
+    target: HVTStreamTarget, encoding: HVTStreamEncoding = .movie, tuning: [HVTElementDescription] = [],
+    allowsAnonymous: Bool = false
+  ) {
     self.target = target
     self.encoding = encoding
     self.tuning = tuning
+    self.allowsAnonymous = allowsAnonymous
   }
 
-  /// Why it cannot be streamed, or `nil`: the target's or the encoding's reason, or a tuned element the
-  /// target's branch does not have.
-  public var invalidReason: String? {
-    target.invalidReason ?? encoding.invalidReason ?? untunable.first.map { untunableReason(tuning[$0]) }
+  /// Why it cannot be streamed, or `nil`: the first of its issues (``issues(in:)``): the target's or the
+  /// encoding's reason, a tuned element the target's branch does not have, or a server on the network that
+  /// anyone could watch without having been allowed to.
+  public var invalidReason: String? { Self.issues(in: [self]).first?.reason }
+
+  /// Whether it is a server of the process's own that listens where other machines reach it (not on
+  /// loopback) without credentials or a passphrase: anyone there could watch, so it runs only with
+  /// ``allowsAnonymous``.
+  public var servesNetworkWithoutCredentials: Bool {
+    guard !target.hasCredentials, let address = target.listeningAddress else { return false }
+    return !HVTStreamTarget.isLoopback(address)
+  }
+
+  /// Why a server on an address other machines reach, without credentials, is refused; `nil` when it is
+  /// not such a server, or ``allowsAnonymous``.
+  var openServerReason: String? {
+    guard !allowsAnonymous, servesNetworkWithoutCredentials, let address = target.listeningAddress else {
+      return nil
+    }
+    let (server, secret) =
+      if case .srt = target { ("SRT listener", "a passphrase") } else { ("RTSP server", "credentials") }
+    return "the \(server) on \(address) would let anyone on the network watch: give it \(secret), "
+      + "listen on \(HVTStreamTarget.loopback) (this machine only), or allow anonymous viewers explicitly"
   }
 
   /// The indices of the ``tuning`` elements the target's branch does not have.

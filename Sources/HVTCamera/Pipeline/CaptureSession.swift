@@ -34,7 +34,7 @@ final class CaptureSession: @unchecked Sendable {
   /// made once the session stopped.
   private let thumbnails = Locked<(current: (size: HVTFrameSize, encoder: PhotoEncoder)?, stopped: Bool)>((nil, false))
   /// What to do, on the posting thread, when an element inside a bin (by its path) posts an error.
-  private let errorHandlers = Locked<[String: @Sendable () -> Void]>([:])
+  private let errorHandlers = Locked<[String: @Sendable (MessageReport) -> Void]>([:])
 
   /// Builds the pipeline (in NULL) from the model's topology, its preview wired for `output` (key and
   /// mouse actions in its window to `onNavigation`), and routes its bus to `onMessage`, with this
@@ -86,7 +86,7 @@ final class CaptureSession: @unchecked Sendable {
     pipeline.bus.setSyncHandler { [id, errorHandlers] message in
       if case .error(let report) = message {
         let handlers = errorHandlers.withLock { $0 }
-        handlers.filter { report.source.hasPrefix($0.key + "/") }.values.forEach { $0() }
+        handlers.filter { report.source.hasPrefix($0.key + "/") }.values.forEach { $0(report) }
       }
       onMessage(id, message)
     }
@@ -102,10 +102,10 @@ final class CaptureSession: @unchecked Sendable {
     element.staticPad("sink")?.addProbe(.eventUpstream) { _, info in info.isReconfigure ? .drop : .ok }
   }
 
-  /// Calls `handler` on the posting thread — before the failing element returns its error to the
-  /// elements upstream — when an element inside the bin at `path` posts an error; `nil` removes it.
-  /// The handler only records the fact.
-  func onError(inside path: String, _ handler: (@Sendable () -> Void)?) {
+  /// Calls `handler` with the error on the posting thread — before the failing element returns its error
+  /// to the elements upstream, or its state change fails — when an element inside the bin at `path`
+  /// posts an error; `nil` removes it. The handler only records the fact.
+  func onError(inside path: String, _ handler: (@Sendable (MessageReport) -> Void)?) {
     errorHandlers.withLock { $0[path] = handler }
   }
 

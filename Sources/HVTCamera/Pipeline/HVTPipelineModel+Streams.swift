@@ -129,14 +129,15 @@ extension HVTPipelineModel {
     case .rtspPush(let url):
       // Its own payloader (rtph264pay) inside; the parser repeats the parameter sets at every key frame.
       return [parser, HVTElementDescription("rtspclientsink", name: streamSinkName, ["location": url])]
-    case .srt(let uri):
+    case .srt:
       return [
         parser, HVTElementDescription("mpegtsmux", name: "stream-muxer", ["alignment": "7"]),
         // The controller reconnects, with its events; srtsink's own retries would hold its thread.
         HVTElementDescription(
           "srtsink", name: streamSinkName,
           [
-            "uri": uri, "wait-for-connection": "false", "auto-reconnect": "false", "sync": "false", "async": "false",
+            "uri": target.srtSinkURI ?? "", "wait-for-connection": "false", "auto-reconnect": "false", "sync": "false",
+            "async": "false",
           ]),
       ]
     case .rtmp(let url):
@@ -152,10 +153,11 @@ extension HVTPipelineModel {
         HVTElementDescription(
           "hlssink2", name: streamSinkName,
           [
-            "location": "\(folder)/segment%05d.ts",
-            "playlist-location": directory.appendingPathComponent("playlist.m3u8").path,
+            "location": "\(folder)/\(HLSFolder.segmentPattern)",
+            "playlist-location": directory.appendingPathComponent(HLSFolder.playlistName).path,
             "target-duration": String(segmentDuration), "playlist-length": String(playlistLength),
-            "max-files": String(playlistLength + 2), "send-keyframe-requests": "true",
+            "max-files": String(playlistLength + HVTStreamTarget.hlsSegmentsKeptAfterPlaylist),
+            "send-keyframe-requests": "true",
           ]),
       ]
     }
@@ -164,7 +166,8 @@ extension HVTPipelineModel {
   /// The streams' chains, each as `gst-launch-1.0` words with what it is: `streams` for the encoder of
   /// each encoding the streams have (the movies' first, then in order of first use; none for the movies'
   /// encoding with a pre-roll), then `stream TARGET` for each stream's branch, whose elements are named after its place
-  /// in `streams` (`stream1-queue`, …) so that the names stay unique.
+  /// in `streams` (`stream1-queue`, …) so that the names stay unique. The targets' secrets are masked: the
+  /// chains are shown, never run.
   func streamChains(_ streams: [HVTStream], namingCapsFilters: Bool = false) -> [(title: String, words: [String])] {
     var chains: [(title: String, words: [String])] = []
     var encodings: [HVTStreamEncoding] = []
@@ -177,7 +180,9 @@ extension HVTPipelineModel {
         ("streams", ["\(Self.teeName).", "!"] + Self.launchWords(chain + [tee], namingCapsFilters: namingCapsFilters)))
     }
     for (index, stream) in streams.enumerated() {
-      let branch = Self.streamBranch(for: stream).map { element in
+      var shown = stream
+      shown.target = stream.target.masked
+      let branch = Self.streamBranch(for: shown).map { element in
         let name = element.name ?? element.factory
         return element.named("stream\(index + 1)-" + (name.hasPrefix("stream-") ? name.dropFirst(7) : name[...]))
       }

@@ -16,8 +16,8 @@ extension HVTPreset {
   /// The keys of one of `streams`: exactly one target (``streamTargetKeys``), then its settings.
   static let streamKeys: [(key: String, required: Bool)] =
     streamTargetKeys.map { ($0, false) } + [
-      ("credentials", false), ("segmentDuration", false), ("playlistLength", false), ("size", false),
-      ("bitrate", false), ("keyFrameInterval", false), ("tuning", false),
+      ("credentials", false), ("allowAnonymous", false), ("segmentDuration", false), ("playlistLength", false),
+      ("size", false), ("bitrate", false), ("keyFrameInterval", false), ("tuning", false),
     ]
   /// The keys that name a stream's target, as ``HVTStreamTarget/kind`` names them.
   static let streamTargetKeys = ["rtsp", "rtspPush", "srt", "rtmp", "hls"]
@@ -102,7 +102,8 @@ private struct PresetReader {
       diagnostics.report("expected an array of streams, found \(node.kind)", at: "streams", node.position)
       return []
     }
-    return items.enumerated().compactMap { stream($1, at: "streams[\($0)]") }
+    return checked(
+      items.enumerated().compactMap { index, item in stream(item, at: "streams[\(index)]").map { (index, $0) } })
   }
 
   /// One stream: its target, then its encoding and tuning; every problem is reported where it stands.
@@ -124,6 +125,11 @@ private struct PresetReader {
     let playlist = members["playlistLength"].flatMap { wholeNumber($0, at: join(path, "playlistLength")) }
     for key in ["credentials"] where members[key] != nil && kind != "rtsp" {
       diagnostics.report("\"\(key)\" is for an rtsp stream", at: join(path, key), members[key]?.position)
+    }
+    if members["allowAnonymous"] != nil && !["rtsp", "srt"].contains(kind) {
+      diagnostics.report(
+        "\"allowAnonymous\" is for an rtsp or srt stream", at: join(path, "allowAnonymous"),
+        members["allowAnonymous"]?.position)
     }
     for key in ["segmentDuration", "playlistLength"] where members[key] != nil && kind != "hls" {
       diagnostics.report("\"\(key)\" is for an hls stream", at: join(path, key), members[key]?.position)
@@ -147,23 +153,30 @@ private struct PresetReader {
     let bitRate = members["bitrate"].flatMap { wholeNumber($0, at: join(path, "bitrate")) }
     let keyFrameInterval = members["keyFrameInterval"].flatMap { number($0, at: join(path, "keyFrameInterval")) }
     let tuning = members["tuning"].map { elementList($0, at: join(path, "tuning")) } ?? []
+    let anonymous = members["allowAnonymous"].flatMap { boolean($0, at: join(path, "allowAnonymous")) } ?? false
     guard let target else { return nil }
     let encoding = HVTStreamEncoding(size: size, bitRate: bitRate, keyFrameInterval: keyFrameInterval)
-    if let reason = target.invalidReason {
-      diagnostics.report(reason, at: targetPath, members[kind]?.position)
-      return nil
+    return HVTStream(target: target, encoding: encoding, tuning: tuning, allowsAnonymous: anonymous)
+  }
+
+  /// Reports each issue of `streams` (read from `streams[index]`, in order), as `hvtcam stream` and
+  /// ``HVTCameraController/startStreaming(_:)`` find them (``HVTStream/issues(in:)``), where it
+  /// stands; returns the streams without an issue.
+  mutating func checked(_ streams: [(index: Int, stream: HVTStream)]) -> [HVTStream] {
+    var valid = Set(streams.indices)
+    for issue in HVTStream.issues(in: streams.map(\.stream)) {
+      let (index, stream) = streams[issue.stream]
+      let path = "streams[\(index)]"
+      let at =
+        switch issue.field {
+        case .target: join(path, stream.target.kind)
+        case .encoding: path
+        case .tuning(let element): join(path, "tuning[\(element)]")
+        }
+      diagnostics.report(issue.reason, at: at, positions[at])
+      valid.remove(issue.stream)
     }
-    if let reason = encoding.invalidReason {
-      diagnostics.report(reason, at: path, node.position)
-      return nil
-    }
-    let stream = HVTStream(target: target, encoding: encoding, tuning: tuning)
-    let foreign = stream.untunable
-    for index in foreign {
-      let at = join(path, "tuning[\(index)]")
-      diagnostics.report(stream.untunableReason(tuning[index]), at: at, positions[at])
-    }
-    return foreign.isEmpty ? stream : nil
+    return valid.sorted().map { streams[$0].stream }
   }
 
   /// `USER:PASSWORD`.
@@ -174,6 +187,15 @@ private struct PresetReader {
       return nil
     }
     return credentials
+  }
+
+  /// `true` or `false`.
+  mutating func boolean(_ node: JSONNode, at path: String) -> Bool? {
+    guard case .bool(let value) = node.value else {
+      diagnostics.report("expected true or false, found \(node.kind)", at: path, node.position)
+      return nil
+    }
+    return value
   }
 
   /// `WIDTHxHEIGHT`.
