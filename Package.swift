@@ -25,6 +25,8 @@ let package = Package(
       providers: [.apt(["libgstrtspserver-1.0-dev"])]
     ),
     .target(name: "HVTGStreamer", dependencies: ["CGStreamer", "CGstRTSPServer"]),
+    .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+    .target(name: "HVTCairo", dependencies: ["CPangoCairo"]),
     .target(name: "CV4L2"),
     .target(name: "CAllocator"),
     .target(name: "CFiles"),
@@ -38,6 +40,7 @@ let package = Package(
       name: "PipeWireHarness", dependencies: ["MediaInspection"], path: "Tests/PipeWireHarness",
       resources: [.copy("MockPortal/camera_portal.py")]),
     .testTarget(name: "HVTGStreamerTests", dependencies: ["HVTGStreamer"]),
+    .testTarget(name: "HVTCairoTests", dependencies: ["HVTCairo"]),
     .testTarget(
       name: "HVTCameraTests", dependencies: ["HVTCamera", "HVTGStreamer", "MediaInspection", "PipeWireHarness"],
       resources: [.copy("Fixtures/BadPresets")]),
