@@ -31,8 +31,8 @@ let package = Package(
     .target(name: "CAllocator"),
     .target(name: "CFiles"),
     .target(
-      name: "HVTCamera", dependencies: ["HVTGStreamer", "CV4L2", "CAllocator", "CFiles"],
-      resources: [.copy("Resources/pipelines"), .copy("Resources/crop-edge.ppm"), .copy("Resources/crop-shade.ppm")]),
+      name: "HVTCamera", dependencies: ["HVTGStreamer", "HVTCairo", "CV4L2", "CAllocator", "CFiles"],
+      resources: [.copy("Resources/pipelines")]),
     .executableTarget(name: "hvtcam", dependencies: ["HVTCamera"]),
     .executableTarget(name: "hvtcam-bench", dependencies: ["HVTCamera", "HVTGStreamer"]),
     .target(name: "MediaInspection", path: "Tests/MediaInspection"),

@@ -65,7 +65,8 @@ final class CaptureSession: @unchecked Sendable {
     self.tee = tee
     previewHooks = PreviewHooks(onNavigation: onNavigation)
     let preview = try PreviewBranch(
-      chain: model.preview, output: output, name: "preview-branch-0", hooks: previewHooks)
+      chain: model.preview, controls: model.previewControls, output: output, name: "preview-branch-0",
+      hooks: previewHooks)
     try preview.attach(to: pipeline, tee: tee)
     current = Locked((model, preview))
     preRoll = try model.preRoll.map {
@@ -128,7 +129,8 @@ final class CaptureSession: @unchecked Sendable {
       return count
     }
     let replacement = try PreviewBranch(
-      chain: model.preview, output: output, name: "preview-branch-\(number)", hooks: previewHooks)
+      chain: model.preview, controls: model.previewControls, output: output, name: "preview-branch-\(number)",
+      hooks: previewHooks)
     try replacement.attach(to: pipeline, tee: tee)
     let old = current.withLock { current in
       defer { current = (model, replacement) }
@@ -141,7 +143,7 @@ final class CaptureSession: @unchecked Sendable {
   /// ``PreviewBranch/canAdopt(_:)``).
   func adoptPreview(model: HVTPipelineModel) throws {
     try current.withLock { current in
-      try current.preview.adopt(model.preview)
+      try current.preview.adopt(model.preview, controls: model.previewControls)
       current.model = model
     }
   }
