@@ -167,7 +167,7 @@ extension HVTPipelineModel {
     let shown =
       [queue] + geometry.elements(width: size.width, height: size.height)
       + [HVTElementDescription("videoconvert", name: "preview-convert")]
-      + overlays + (controls == nil ? [] : [CameraControls.element])
+      + overlays + blending(overlays) + (controls == nil ? [] : [CameraControls.element])
     let chosen = { (overlayOnly: Bool) in
       try windowSink
         ?? HVTElementDescription(
@@ -192,6 +192,18 @@ extension HVTPipelineModel {
         ["sync": "false", "max-buffers": "1", "drop": "true", "enable-last-sample": "false"])
       return (shown + [.capsFilter("video/x-raw,format=\(format.rawValue)", name: "preview-caps"), sink], nil)
     }
+  }
+
+  /// What makes the preview's text overlays blend into the frames: a caps filter of plain `video/x-raw`
+  /// after them, when there is one. `textoverlay` does not blend when the sink draws overlay compositions
+  /// itself (`glimagesink`): it attaches a `GstVideoOverlayCompositionMeta` instead, a new one for each
+  /// element, and such a sink draws only the first meta of a frame — of two text overlays it showed one
+  /// (gst-plugins-base 1.22 and 1.26, `gstbasetextoverlay.c` and `gstgloverlaycompositor.c`). Caps without
+  /// the meta's feature leave them nothing to attach to, so they draw as in captures and on every other
+  /// sink; the controls' `overlaycomposition` after the filter attaches its one composition.
+  static func blending(_ overlays: [HVTElementDescription]) -> [HVTElementDescription] {
+    overlays.contains { $0.factory == "textoverlay" }
+      ? [.capsFilter("video/x-raw", name: "preview-overlays-blended")] : []
   }
 
   /// `queue ! videoconvert ! caps ! <encoder> [! <parser>] ! <muxer>`. The queue holds up to three seconds
