@@ -139,13 +139,13 @@ final class CaptureSession: @unchecked Sendable {
     old.detach(from: pipeline, tee: tee)
   }
 
-  /// Takes on `model`'s preview geometry in the running preview branch (see
-  /// ``PreviewBranch/canAdopt(_:)``).
+  /// Takes on `model`'s preview geometry and controls in the running preview branch (see
+  /// ``PreviewBranch/canAdopt(_:)``). The branch renders the controls (milliseconds) outside the lock, so
+  /// that the controller queue, which reads the model, never waits for the drawing; adoptions and
+  /// replacements run one at a time on the controller's worker queue.
   func adoptPreview(model: HVTPipelineModel) throws {
-    try current.withLock { current in
-      try current.preview.adopt(model.preview, controls: model.previewControls)
-      current.model = model
-    }
+    try preview.adopt(model.preview, controls: model.previewControls)
+    current.withLock { $0.model = model }
   }
 
   /// The pipeline's own object path, to tell its messages from its children's.
