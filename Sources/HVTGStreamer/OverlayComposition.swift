@@ -13,9 +13,10 @@ public final class OverlayRectangle: @unchecked Sendable {
   /// A rectangle holding a copy of `pixels`: `height` rows of `width` pixels, `stride` bytes apart, in the
   /// composition format with premultiplied alpha (32-bit ARGB, alpha in the high byte: B, G, R, A bytes on a
   /// little-endian machine, as cairo's `CAIRO_FORMAT_ARGB32`), drawn at their own size with their top-left
-  /// corner at (`x`, `y`) of the video. Wraps `gst_buffer_new_memdup`, `gst_buffer_add_video_meta_full` and
-  /// `gst_video_overlay_rectangle_new_raw` (`GST_VIDEO_OVERLAY_COMPOSITION_FORMAT_RGB`,
-  /// `GST_VIDEO_OVERLAY_FORMAT_FLAG_PREMULTIPLIED_ALPHA`).
+  /// corner at (`x`, `y`) of the video. `width` and `height` must be at least 1, `stride` at least
+  /// `width` × 4 and `pixels` hold `stride` × `height` bytes. Wraps `gst_buffer_new_memdup`,
+  /// `gst_buffer_add_video_meta_full` and `gst_video_overlay_rectangle_new_raw`
+  /// (`GST_VIDEO_OVERLAY_COMPOSITION_FORMAT_RGB`, `GST_VIDEO_OVERLAY_FORMAT_FLAG_PREMULTIPLIED_ALPHA`).
   public convenience init(
     premultipliedPixels pixels: UnsafeRawBufferPointer, width: Int, height: Int, stride: Int,
     x: Int, y: Int

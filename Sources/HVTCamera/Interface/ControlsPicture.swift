@@ -20,11 +20,11 @@ struct ControlsPicture: Hashable, Sendable {
   static let shadeOpacity = 0.45
 
   /// The labels' font size in pixels.
-  var fontPixels: Int { max(10, size.height / 22) }
+  private var fontPixels: Int { max(10, size.height / 22) }
   /// The space between a button's box and the picture's edges.
-  var margin: Int { max(4, size.height / 40) }
+  private var margin: Int { max(4, size.height / 40) }
   /// The space between a label and the edges of its box.
-  var inset: Int { max(2, fontPixels / 4) }
+  private var inset: Int { max(2, fontPixels / 4) }
 
   /// The composition the controls' element draws; `nil` when nothing is shown. Renders every rectangle:
   /// call it when the picture changes, never per frame.
