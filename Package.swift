@@ -25,12 +25,14 @@ let package = Package(
       providers: [.apt(["libgstrtspserver-1.0-dev"])]
     ),
     .target(name: "HVTGStreamer", dependencies: ["CGStreamer", "CGstRTSPServer"]),
+    .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+    .target(name: "HVTCairo", dependencies: ["CPangoCairo"]),
     .target(name: "CV4L2"),
     .target(name: "CAllocator"),
     .target(name: "CFiles"),
     .target(
-      name: "HVTCamera", dependencies: ["HVTGStreamer", "CV4L2", "CAllocator", "CFiles"],
-      resources: [.copy("Resources/pipelines"), .copy("Resources/crop-edge.ppm"), .copy("Resources/crop-shade.ppm")]),
+      name: "HVTCamera", dependencies: ["HVTGStreamer", "HVTCairo", "CV4L2", "CAllocator", "CFiles"],
+      resources: [.copy("Resources/pipelines")]),
     .executableTarget(name: "hvtcam", dependencies: ["HVTCamera"]),
     .executableTarget(name: "hvtcam-bench", dependencies: ["HVTCamera", "HVTGStreamer"]),
     .target(name: "MediaInspection", path: "Tests/MediaInspection"),
@@ -38,6 +40,7 @@ let package = Package(
       name: "PipeWireHarness", dependencies: ["MediaInspection"], path: "Tests/PipeWireHarness",
       resources: [.copy("MockPortal/camera_portal.py")]),
     .testTarget(name: "HVTGStreamerTests", dependencies: ["HVTGStreamer"]),
+    .testTarget(name: "HVTCairoTests", dependencies: ["HVTCairo"]),
     .testTarget(
       name: "HVTCameraTests", dependencies: ["HVTCamera", "HVTGStreamer", "MediaInspection", "PipeWireHarness"],
       resources: [.copy("Fixtures/BadPresets")]),

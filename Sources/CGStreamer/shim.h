@@ -128,6 +128,10 @@ static inline gint hvt_gst_video_frame_comp_depth(GstVideoFrame *frame, guint co
 static inline gboolean hvt_gst_is_video_overlay(GstElement *element) { return GST_IS_VIDEO_OVERLAY(element); }
 static inline GstVideoOverlay *hvt_gst_video_overlay(GstElement *element) { return GST_VIDEO_OVERLAY(element); }
 
+// GST_VIDEO_OVERLAY_COMPOSITION_FORMAT_RGB is a macro that picks BGRA or ARGB by byte order: the 32-bit ARGB
+// pixels of overlay rectangles (cairo's ARGB32).
+static inline GstVideoFormat hvt_gst_video_overlay_composition_format_rgb(void) { return GST_VIDEO_OVERLAY_COMPOSITION_FORMAT_RGB; }
+
 // A buffer sharing `content`'s memory, with `timing`'s timestamps and duration: a still frame shown in place
 // of a live one.
 static inline GstBuffer *hvt_gst_buffer_copy_timed(GstBuffer *content, GstBuffer *timing) {

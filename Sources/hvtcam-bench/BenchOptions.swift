@@ -6,6 +6,7 @@ import HVTCamera
 struct BenchOptions {
   static let usage = """
     usage: hvtcam-bench [--quick] [--streaming-only] [--json PATH] [--markdown PATH]
+           hvtcam-bench --preview-rows [--quick] [--json PATH]
            hvtcam-bench --camera NODE [--json PATH]
            hvtcam-bench --render JSON [--markdown PATH]
 
@@ -19,6 +20,10 @@ struct BenchOptions {
                        $TMPDIR/hvtcam-bench-quick.json with --quick)
       --markdown PATH  where to write the report (default: BENCHMARKS.md for a full run, none with
                        --quick); notes below its "<!-- notes -->" line are kept
+      --preview-rows   only the preview-window rows (latency, the default controls' cost, frames
+                       lost), at 1280x720 with the full run's rounds (--quick: one round), printed;
+                       JSON only with --json, never BENCHMARKS.md: to compare two builds of the
+                       preview without the hour of a full run
       --render JSON    measure nothing: write the report of an earlier run's JSON (default
                        BENCHMARKS.md), e.g. after editing how the report is laid out
       --camera NODE    the real-camera rows instead, on a V4L2 node at 640x480 (vivid's YUY2 at
@@ -33,6 +38,8 @@ struct BenchOptions {
   var quick = false
   /// `--streaming-only`: only the streaming rows.
   var streamingOnly = false
+  /// `--preview-rows`: only the preview-window rows.
+  var previewRowsOnly = false
   var jsonPath: String?
   var markdownPath: String?
   /// An earlier run's JSON to render instead of measuring.
@@ -81,6 +88,7 @@ struct BenchOptions {
       switch argument {
       case "--quick": quick = true
       case "--streaming-only": streamingOnly = true
+      case "--preview-rows": previewRowsOnly = true
       case "--json": jsonPath = try value(argument)
       case "--markdown": markdownPath = try value(argument)
       case "--render": renderPath = try value(argument)

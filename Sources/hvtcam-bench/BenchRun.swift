@@ -59,6 +59,29 @@ struct BenchRun {
   /// What the run measures: `full`, `quick` or `streaming` (`--streaming-only`).
   private var mode: String { options.streamingOnly ? "streaming" : options.quick ? "quick" : "full" }
 
+  /// Only the preview-window rows (`--preview-rows`), at the plan's first size: printed, and written as
+  /// JSON when `--json` asks; never into `BENCHMARKS.md` or `BENCHMARKS.json`, whose full run they would
+  /// replace with a fraction of its rows.
+  func runPreviewRows() throws {
+    let began = ContinuousClock.now
+    let directory = try Self.scratchDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let log = Self.logger(since: began)
+    log("hvtcam-bench --preview-rows\(options.quick ? " --quick" : "") on \(Machine.current().gstreamer)")
+    guard let resolution = plan.resolutions.first else { return }
+    let rows = try PreviewRows(resolution: resolution, plan: plan, directory: directory).run(log: log)
+    let report = BenchReport(
+      mode: options.quick ? "quick preview rows" : "preview rows", command: Self.command(),
+      date: ISO8601DateFormatter().string(from: Date()), durationSeconds: began.duration(to: .now).seconds,
+      machine: .current(), plan: plan, encoders: [:], rows: rows, targets: Targets.evaluate(rows, plan: plan))
+    print(Report.table(report.rows))
+    print()
+    print(Report.targets(report.targets))
+    guard let jsonPath = options.jsonPath else { return }
+    try Self.encode(report, to: jsonPath)
+    log("wrote \(jsonPath)")
+  }
+
   /// The real-camera rows on the V4L2 node `node` (`--camera`): the latency rounds against camerabin and
   /// the `gst-launch-1.0` lines, written as JSON (default `BENCHMARKS-vivid.json`).
   func runOnCamera(_ node: String) throws {

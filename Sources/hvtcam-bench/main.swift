@@ -9,6 +9,8 @@ Thread.detachNewThread {
     if options.child != nil { try ChildMode.run(options) }
     if let json = options.renderPath {
       try BenchRun(options).render(json)
+    } else if options.previewRowsOnly {
+      try BenchRun(options).runPreviewRows()
     } else if let node = options.cameraNode {
       try BenchRun(options).runOnCamera(node)
     } else {

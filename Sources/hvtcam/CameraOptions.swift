@@ -41,7 +41,9 @@ struct CameraOptions {
     help: "Print every bus message as it arrives, with element paths (like gst-launch-1.0 -m), on stderr.")
   static let preview = CommandLineParser.Option(
     names: ["--preview"], valueName: "WHERE",
-    help: "preset (the preset's sink, default), none, or window (a window of its own on the display).")
+    help:
+      "preset (the preset's sink, default), none, or window (a window of its own on the display; "
+      + "HVT_PREVIEW_SINK=NAME picks its sink, as for --window-id).")
   static let windowID = CommandLineParser.Option(
     names: ["--window-id"], valueName: "XID",
     help: "Show the preview inside this X11 window (decimal or 0x hex, as xwininfo prints it).")

@@ -24,6 +24,9 @@ enum RunCommand {
       .init(names: ["--zoom"], valueName: "Z", help: "Zoom the preview (not the captures), 1 to 8 (default 1)."),
       .init(names: ["--overlay"], valueName: "FILE", help: "An image (PNG with alpha) drawn on the preview."),
       .init(
+        names: ["--text"], valueName: "TEXT",
+        help: "Text drawn on the preview at the right, below the top bar: one overlay per line."),
+      .init(
         names: ["--allows-editing"], valueName: nil, help: "Photos get a square crop, placed on the review screen."),
       CameraOptions.windowID,
       .init(
@@ -42,11 +45,14 @@ enum RunCommand {
     controller.showsCameraControls = !arguments.flag("--no-controls")
     controller.allowsEditing = arguments.flag("--allows-editing")
     try controller.setCameraViewTransform(HVTAffineTransform(scaleX: zoom, y: zoom))
-    if let overlay = arguments["--overlay"] {
-      try controller.setCameraOverlays([
-        HVTCameraOverlay(.image(URL(fileURLWithPath: overlay)), x: 0.02, y: CameraSession.overlayTop)
-      ])
+    let image = arguments["--overlay"].map {
+      HVTCameraOverlay(.image(URL(fileURLWithPath: $0)), x: 0.02, y: CameraSession.overlayTop)
     }
+    let lines = (arguments["--text"] ?? "").split(separator: "\n").enumerated().map { index, line in
+      HVTCameraOverlay(
+        .text(String(line)), x: 0.98, y: CameraSession.overlayTop + CameraSession.lineSpacing * Double(index))
+    }
+    if image != nil || !lines.isEmpty { try controller.setCameraOverlays((image.map { [$0] } ?? []) + lines) }
     controller.outputDirectory = URL(
       fileURLWithPath: arguments["--output"] ?? FileManager.default.currentDirectoryPath, isDirectory: true)
     let session = CameraSession(controller: controller)
@@ -62,8 +68,10 @@ enum RunCommand {
 /// The person's session with `hvtcam run`'s camera: prints what is kept, and ends on Cancel, a stop
 /// signal, or an error that stops the camera.
 @MainActor final class CameraSession: HVTCameraControllerDelegate {
-  /// Where `--overlay` is drawn: below the top bar of the controls.
+  /// Where `--overlay` and the first line of `--text` are drawn: below the top bar of the controls.
   nonisolated static let overlayTop = 0.16
+  /// How far apart the lines of `--text` are, in fractions of the picture's height.
+  nonisolated static let lineSpacing = 0.08
 
   private let controller: HVTCameraController
   private let ending = SessionEnd()

@@ -52,11 +52,7 @@ struct CameraControlsTests {
 
   @Test("labels follow the state: flash mode, the record button's clock, Pause and Resume, the review's buttons")
   func labels() {
-    func text(_ button: CameraControls.Button, _ look: CameraControls.Look) -> String? {
-      let element = CameraControls.properties(look, size: size).first { $0.name == button.rawValue }
-      let values = Dictionary(uniqueKeysWithValues: element?.properties ?? [])
-      return values["silent"] == "true" ? nil : values["text"]
-    }
+    let text = { (button: CameraControls.Button, look: CameraControls.Look) in CameraControls.label(button, look) }
     var recording = live
     (recording.mode, recording.flash, recording.recording) = (.video, .on, (65.4, 600))
     #expect(text(.flash, recording) == "Flash: On" && text(.shutter, recording) == "( Stop )  01:05 / 10:00")
@@ -66,10 +62,31 @@ struct CameraControlsTests {
     var review = live
     review.review = CameraControls.Review(crop: nil)
     #expect(text(.left, review) == "Retake" && text(.right, review) == "Use Photo" && text(.shutter, review) == nil)
-    #expect(CameraControls.elements(live, size: size).filter { $0.factory == "gdkpixbufoverlay" }.count == 8)
-    var plain = live
-    plain.editing = false
-    #expect(CameraControls.elements(plain, size: size).allSatisfy { $0.factory == "textoverlay" })
+  }
+
+  @Test("one composition: a shaded box per shown button, each inside its click zone; the crop box on the review")
+  func composition() throws {
+    let boxes = { (look: CameraControls.Look) in
+      try #require(ControlsPicture(look: look, size: size).render()).rectangles.map(\.placement)
+    }
+    let actions = try boxes(live).map { box in
+      CameraControls.action(
+        clickAt: Double(box.x) + Double(box.width) / 2, Double(box.y) + Double(box.height) / 2, size: size, look: live)
+    }
+    #expect(
+      actions == [.flash, .switchCamera, .cancel, .shutter, .switchMode], "in the order of CameraControls.Button")
+    #expect(try boxes(live).allSatisfy { $0.x >= 0 && $0.y >= 0 && $0.x + $0.width <= 640 && $0.y + $0.height <= 480 })
+    var review = live
+    review.review = CameraControls.Review(crop: HVTRect(x: 80, y: 0, width: 480, height: 480))
+    let reviewed = try boxes(review)
+    // Two shades (no room above or below the full-height box), four edges, Retake and Use Photo.
+    #expect(reviewed.count == 8, "\(reviewed)")
+    #expect(reviewed.prefix(2).map { [$0.x, $0.y, $0.width, $0.height] } == [[0, 0, 80, 480], [560, 0, 80, 480]])
+    review.editing = false
+    #expect(try boxes(review).count == 2, "no crop box without editing")
+    var single = live
+    single.canSwitchMode = false
+    #expect(try boxes(single).count == 4, "no mode button with one media type")
   }
 
   @Test("the crop is square and inside the photo; without a request, the largest centred square")

@@ -80,6 +80,48 @@ struct LaunchCommandTests {
     #expect(try await MediaInspector.frameCount(movie).frames == 30)
   }
 
+  @Test(
+    "a window preview shows its controls' overlaycomposition and text overlays that blend; the line runs, the element draws nothing there"
+  )
+  func controlsInTheLine() async throws {
+    let controller = try HVTCameraController(source: .simulated)
+    controller.videoQuality = .type640x480
+    var preview = HVTPipelineModel.PreviewSettings(output: .window(title: "launched"))
+    preview.controls = CameraControls.Look(
+      mode: .photo, flash: .auto, canSwitchMode: true, editing: false, recording: nil, review: nil)
+    preview.overlays = [HVTCameraOverlay(.text("A")), HVTCameraOverlay(.text("B"), y: 0.9)]
+    // A window sink given, so that no display is opened.
+    let model = try controller.pipelineModel().showingPreview(
+      preview, preset: controller.preset,
+      windowSink: HVTElementDescription("fakesink", name: "preview", ["sync": "false"]))
+    #expect(model.previewControls?.look == preview.controls)
+    let line = model.launchCommand(mode: .photo, output: "p.jpg", frames: 3)
+    #expect(line.components(separatedBy: "! textoverlay name=preview-overlay-").count == 3, "\(line)")
+    #expect(
+      line.contains("draw-outline=true ! video/x-raw ! overlaycomposition name=preview-controls ! taginject"),
+      "\(line)")
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let photo = directory.appendingPathComponent("launched.jpg").path
+    let pipeline = try Pipeline(launch: model.launchDescription(mode: .photo, output: photo, frames: 3))
+    let ended = AsyncStream.makeStream(of: BusMessage.self)
+    pipeline.bus.setSyncHandler { message in
+      if case .endOfStream = message { ended.continuation.yield(message) }
+      if case .error = message { ended.continuation.yield(message) }
+    }
+    pipeline.setState(.playing)
+    var end: BusMessage?
+    for await message in ended.stream {
+      end = message
+      break
+    }
+    pipeline.setState(.null)
+    pipeline.bus.removeSyncHandler()
+    if case .endOfStream = end {} else { Issue.record("the line ended with \(String(describing: end))") }
+    let discovered = try await MediaInspector.discover(photo)
+    #expect(discovered.isJPEG && discovered.size == "640x480", "\(discovered)")
+  }
+
   @Test("iFrame qualities encode every frame as a key frame")
   func iFrame() throws {
     let controller = try HVTCameraController(source: .simulated)

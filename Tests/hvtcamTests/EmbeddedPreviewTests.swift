@@ -34,9 +34,7 @@ struct EmbeddedPreviewTests {
     let path = directory.path("embedded.mp4")
     let recording = try HVTCam.start(
       ["record"] + HVTCam.simulated + ["--window-id", window.id, "--max-duration", "60", "-o", path],
-      environment: Self.environment(display, directory).merging(
-        ["GST_TRACERS": "leaks", "GST_DEBUG": "GST_TRACER:7", "GST_DEBUG_NO_COLOR": "1"]
-      ) { $1 })
+      environment: Self.environment(display, directory).merging(LeakTests.tracer) { $1 })
     _ = try await recording.requireStandardErrorLine("a second recorded") { $0.hasPrefix("elapsed 1 ") }
     let shown = try await Self.screenshotShowingBars(window.id, on: display, width: 320, height: 240)
     #expect(shown.barNames() == RGBImage.smpteBars)

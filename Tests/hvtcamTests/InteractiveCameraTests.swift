@@ -13,9 +13,11 @@ struct InteractiveCameraTests {
     image.count(in: 240..<400, 430..<472, dark: false)
   }
 
-  @Test("controls shown; space opens the review; Retake keeps nothing, Use Photo delivers; Escape cancels, exit 0")
+  @Test(
+    "controls shown; space opens the review; Retake keeps nothing, Use Photo delivers; Escape cancels, exit 0; no leak"
+  )
   func reviewAndCancel() async throws {
-    let camera = try await InteractiveCamera()
+    let camera = try await InteractiveCamera(tracingLeaks: true)
     let live = try await camera.screenshot()
     #expect(Self.flashButtonPixels(live) > 200, "the flash button is drawn")
     #expect(Self.shutterLabelPixels(live) > 100, "the shutter's label is drawn")
@@ -50,6 +52,8 @@ struct InteractiveCameraTests {
     let image = try await RGBImage.decode(photo, width: 640, height: 480)
     #expect(Self.flashButtonPixels(image) == 0 && Self.shutterLabelPixels(image) == 0, "no controls in the photo")
     #expect(try camera.directory.contents() == [URL(fileURLWithPath: photo).lastPathComponent])
+    // Every label change rendered the controls anew; none of the compositions is left.
+    LeakTests.expectNoLeaks(result)
   }
 
   @Test("c switches to the front camera: its picture (a moving ball on black) replaces the bars; Escape still cancels")
@@ -116,9 +120,11 @@ struct InteractiveCameraTests {
     #expect(try await RGBImage.decode(photo, width: 640, height: 480).colourName(45, 110) == "white")
   }
 
-  @Test("--allows-editing: keys move and scale the crop box; .cropRect matches, the edited JPEG holds its pixels")
+  @Test(
+    "--allows-editing: keys move and scale the crop box; .cropRect matches, the edited JPEG holds its pixels; no leak"
+  )
   func editing() async throws {
-    let camera = try await InteractiveCamera(["--allows-editing"])
+    let camera = try await InteractiveCamera(["--allows-editing"], tracingLeaks: true)
     try await camera.openReview()
     // From the centred 480 × 480 square at x 80: three steps of 24 px right, then 1/1.1 of the size.
     try await camera.key("Right", "Right", "Right", "minus")
@@ -144,6 +150,8 @@ struct InteractiveCameraTests {
       }
     }
     #expect(differences.count <= 4, "edge pixels at most: \(differences)")
+    // Each move of the crop box rendered the controls anew; none of the compositions is left.
+    LeakTests.expectNoLeaks(result)
   }
 
   @Test("--allows-editing: the mouse drags the crop box and the wheel scales it")

@@ -40,10 +40,11 @@ struct LeakTests {
 
   /// The environment that runs GStreamer's leaks tracer and prints what it finds at exit.
   static func tracing(configHome: URL) -> [String: String] {
-    HVTCam.environment(
-      configHome: configHome,
-      setting: ["GST_TRACERS": "leaks", "GST_DEBUG": "GST_TRACER:7", "GST_DEBUG_NO_COLOR": "1"])
+    HVTCam.environment(configHome: configHome, setting: tracer)
   }
+
+  /// The variables that run GStreamer's leaks tracer and print what it finds at exit, on standard error.
+  static let tracer = ["GST_TRACERS": "leaks", "GST_DEBUG": "GST_TRACER:7", "GST_DEBUG_NO_COLOR": "1"]
 
   /// Expects that the leaks tracer ran in the process (it registers its record format, which names
   /// `object-alive`) and found nothing alive: the format line says `type-name=(string)%s`, a leak says

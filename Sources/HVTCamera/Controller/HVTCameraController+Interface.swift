@@ -8,8 +8,8 @@ extension HVTCameraController {
 
   /// Whether a window or embedded preview shows the default controls (default true), as the reference's
   /// `showsCameraControls`: shutter or record button with the time recorded, mode switch, flash mode,
-  /// camera switch and Cancel, drawn on the preview by `textoverlay` (never into captures), worked by
-  /// mouse and keyboard (space, Escape, `f`, `c`, `m`, `p`). A photo taken with them is shown for review,
+  /// camera switch and Cancel, drawn on the preview by one `overlaycomposition` (never into captures),
+  /// worked by mouse and keyboard (space, Escape, `f`, `c`, `m`, `p`). A photo taken with them is shown for review,
   /// and only **Use Photo** (Enter) delivers it; **Retake** (`r`) discards it. Without them, the
   /// window's key and mouse actions arrive as ``HVTCameraEvent/navigation(_:)`` for the app's own
   /// controls.

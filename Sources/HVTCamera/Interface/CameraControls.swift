@@ -1,22 +1,23 @@
 import Foundation
 
-/// The default camera controls (``HVTCameraController/showsCameraControls``), drawn on the preview by
-/// GStreamer's own overlay elements: a `textoverlay` per button, with a shaded background, and, on the
-/// review screen of an editable photo, the square crop box as four `gdkpixbufoverlay` edges.
+/// The default camera controls (``HVTCameraController/showsCameraControls``): a label per button on a
+/// shaded background, the recording clock on the record button, and, on the review screen of an
+/// editable photo, the square crop box with the picture outside it shaded. One `overlaycomposition`
+/// element draws them all (``ControlsPicture`` renders them, ``ControlsOverlay`` hands them to the
+/// element), on every sink alike.
 ///
 /// The picture is split into zones a person clicks: a top bar (flash on the left, camera switch on the
 /// right) and a bottom bar in thirds (Cancel, Pause or Resume while recording, or Retake; the shutter; the mode
 /// switch or Use Photo).
-/// Everything here is a pure function of ``Look`` and the picture's size, so the same properties build
-/// the elements and update them on the running preview.
+/// Everything here is a pure function of ``Look`` and the picture's size.
 enum CameraControls {
   /// What the controls show.
-  struct Look: Equatable, Sendable {
+  struct Look: Hashable, Sendable {
     var mode: HVTCameraController.CameraCaptureMode
     var flash: HVTCameraController.CameraFlashMode
     /// Whether the mode can be switched (both media types enabled).
     var canSwitchMode: Bool
-    /// Whether photos are edited: the crop box's elements are there (hidden until a review).
+    /// Whether photos are edited: the review screen shows the crop box.
     var editing: Bool
     /// Seconds recorded and the limit, while recording.
     var recording: (elapsed: Double, limit: Double)?
@@ -31,10 +32,21 @@ enum CameraControls {
         && lhs.recording?.elapsed == rhs.recording?.elapsed && lhs.recording?.limit == rhs.recording?.limit
         && lhs.review == rhs.review && lhs.paused == rhs.paused
     }
+
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(mode)
+      hasher.combine(flash)
+      hasher.combine(canSwitchMode)
+      hasher.combine(editing)
+      hasher.combine(recording?.elapsed)
+      hasher.combine(recording?.limit)
+      hasher.combine(review)
+      hasher.combine(paused)
+    }
   }
 
   /// The review screen.
-  struct Review: Equatable, Sendable {
+  struct Review: Hashable, Sendable {
     /// The crop box, in pixels of the photo (which the review shows without zoom or mirror); `nil`
     /// without editing.
     var crop: HVTRect?
@@ -51,50 +63,48 @@ enum CameraControls {
     case scaleCrop(Double)
   }
 
-  /// The buttons, by element name.
-  enum Button: String, CaseIterable {
-    case flash = "control-flash", camera = "control-camera", left = "control-left", shutter = "control-shutter"
-    case right = "control-right"
-  }
+  /// The buttons, in drawing order.
+  enum Button: CaseIterable {
+    case flash, camera, left, shutter, right
 
-  /// The crop box's edges and the shades around it, by element name.
-  static let cropEdges = ["control-crop-top", "control-crop-bottom", "control-crop-left", "control-crop-right"]
-  static let cropShades = ["control-crop-above", "control-crop-below", "control-crop-before", "control-crop-after"]
-
-  /// Every element of the controls, by name, with the properties `look` gives it on a `size` picture.
-  static func properties(_ look: Look, size: HVTFrameSize) -> [(name: String, properties: [(String, String)])] {
-    let fontPixels = max(10, size.height / 22)
-    let pad = String(max(4, size.height / 40))
-    let buttons: [(Button, text: String?, halign: String, valign: String)] = [
-      (.flash, look.review == nil ? "Flash: \(look.flash.label)" : nil, "left", "top"),
-      (.camera, look.review == nil ? "Switch Camera" : nil, "right", "top"),
-      (.left, leftLabel(look), "left", "bottom"),
-      (.shutter, look.review == nil ? shutterLabel(look) : nil, "center", "bottom"),
-      (
-        .right, look.review == nil ? (look.canSwitchMode ? "Mode: \(look.mode.label)" : nil) : "Use Photo", "right",
-        "bottom"
-      ),
-    ]
-    let texts = buttons.map { button in
-      (
-        name: button.0.rawValue,
-        properties: [
-          ("text", button.text ?? ""), ("silent", button.text == nil ? "true" : "false"),
-          ("font-desc", "Sans Bold \(fontPixels)px"), ("auto-resize", "false"), ("shaded-background", "true"),
-          ("halignment", button.halign), ("valignment", button.valign), ("xpad", pad), ("ypad", pad),
-        ]
-      )
+    /// Where the label sits across the picture (0 against the left edge, 0.5 centred, 1 against the
+    /// right edge), and whether in the top bar or the bottom one.
+    var placement: (across: Double, top: Bool) {
+      switch self {
+      case .flash: (0, true)
+      case .camera: (1, true)
+      case .left: (0, false)
+      case .shutter: (0.5, false)
+      case .right: (1, false)
+      }
     }
-    return (look.editing ? cropBoxProperties(look.review?.crop, size: size) : []) + texts
   }
 
-  /// The crop box: the picture outside it shaded (four half-transparent black rectangles), and its four
-  /// white edges; hidden (transparent) without a crop.
-  private static func cropBoxProperties(_ crop: HVTRect?, size: HVTFrameSize) -> [(
-    name: String, properties: [(String, String)]
-  )] {
-    let thickness = max(2, size.height / 160)
-    let box = crop ?? HVTRect(x: 0, y: 0, width: thickness, height: thickness)
+  /// The name of the preview's element that draws the controls.
+  static let elementName = "preview-controls"
+
+  /// The element that draws the controls, as the pipeline model holds it: `overlaycomposition`, with no
+  /// property. What it draws comes from the engine's handler of its `draw` signal (``ControlsOverlay``),
+  /// so the same element in a `gst-launch-1.0` line passes the frames on undrawn.
+  static let element = HVTElementDescription("overlaycomposition", name: elementName)
+
+  /// The label `button` shows for `look`, or `nil` when the button is not shown.
+  static func label(_ button: Button, _ look: Look) -> String? {
+    let live = look.review == nil
+    switch button {
+    case .flash: return live ? "Flash: \(look.flash.label)" : nil
+    case .camera: return live ? "Switch Camera" : nil
+    case .left: return leftLabel(look)
+    case .shutter: return live ? shutterLabel(look) : nil
+    case .right: return live ? (look.canSwitchMode ? "Mode: \(look.mode.label)" : nil) : "Use Photo"
+    }
+  }
+
+  /// The crop box drawn on the review screen of an editable photo, on a `size` picture: the picture
+  /// outside it shaded (four rectangles: above, below, before and after it) and its four edges (top,
+  /// bottom, left, right), `thickness` pixels wide; rectangles without area are left out. None without a crop.
+  static func cropBox(_ look: Look, size: HVTFrameSize, thickness: Int) -> (shades: [HVTRect], edges: [HVTRect]) {
+    guard look.editing, let box = look.review?.crop else { return ([], []) }
     let (width, height) = (size.width, size.height)
     let shades = [
       HVTRect(x: 0, y: 0, width: width, height: box.y),
@@ -108,29 +118,8 @@ enum CameraControls {
       HVTRect(x: box.x, y: box.y, width: thickness, height: box.height),
       HVTRect(x: box.x + box.width - thickness, y: box.y, width: thickness, height: box.height),
     ]
-    let rectangle = { (name: String, rect: HVTRect, image: String, alpha: String) in
-      (
-        name: name,
-        properties: [
-          ("location", image), ("positioning-mode", "pixels-absolute"), ("offset-x", String(rect.x)),
-          ("offset-y", String(rect.y)), ("overlay-width", String(max(1, rect.width))),
-          ("overlay-height", String(max(1, rect.height))),
-          ("alpha", crop == nil || rect.width < 1 || rect.height < 1 ? "0" : alpha),
-        ]
-      )
-    }
-    return zip(cropShades, shades).map { rectangle($0, $1, CropBoxImage.shade, "0.5") }
-      + zip(cropEdges, edges).map { rectangle($0, $1, CropBoxImage.edge, "1") }
-  }
-
-  /// The controls' elements, in drawing order.
-  static func elements(_ look: Look, size: HVTFrameSize) -> [HVTElementDescription] {
-    properties(look, size: size).map { element in
-      element.properties.reduce(
-        HVTElementDescription(
-          element.name.hasPrefix("control-crop") ? "gdkpixbufoverlay" : "textoverlay", name: element.name)
-      ) { $0.setting($1.0, to: $1.1) }
-    }
+    let drawn = { (rect: HVTRect) in rect.width > 0 && rect.height > 0 }
+    return (shades.filter(drawn), edges.filter(drawn))
   }
 
   /// The bottom left button's label: Retake on the review, Pause or Resume while recording, else Cancel.
@@ -235,13 +224,4 @@ extension HVTCameraController.CameraFlashMode {
 extension HVTCameraController.CameraCaptureMode {
   /// `Photo` or `Video`.
   var label: String { self == .photo ? "Photo" : "Video" }
-}
-
-/// The images the crop box is drawn with: one white and one black pixel in PPM files (a format
-/// gdk-pixbuf reads), resources of the package, stretched by `gdkpixbufoverlay` to each rectangle.
-enum CropBoxImage {
-  /// The white pixel, for the edges.
-  static let edge = Bundle.module.url(forResource: "crop-edge", withExtension: "ppm")?.path ?? ""
-  /// The black pixel, for the shade outside the box.
-  static let shade = Bundle.module.url(forResource: "crop-shade", withExtension: "ppm")?.path ?? ""
 }

@@ -65,7 +65,8 @@ final class CaptureSession: @unchecked Sendable {
     self.tee = tee
     previewHooks = PreviewHooks(onNavigation: onNavigation)
     let preview = try PreviewBranch(
-      chain: model.preview, output: output, name: "preview-branch-0", hooks: previewHooks)
+      chain: model.preview, controls: model.previewControls, output: output, name: "preview-branch-0",
+      hooks: previewHooks)
     try preview.attach(to: pipeline, tee: tee)
     current = Locked((model, preview))
     preRoll = try model.preRoll.map {
@@ -128,7 +129,8 @@ final class CaptureSession: @unchecked Sendable {
       return count
     }
     let replacement = try PreviewBranch(
-      chain: model.preview, output: output, name: "preview-branch-\(number)", hooks: previewHooks)
+      chain: model.preview, controls: model.previewControls, output: output, name: "preview-branch-\(number)",
+      hooks: previewHooks)
     try replacement.attach(to: pipeline, tee: tee)
     let old = current.withLock { current in
       defer { current = (model, replacement) }
@@ -137,13 +139,13 @@ final class CaptureSession: @unchecked Sendable {
     old.detach(from: pipeline, tee: tee)
   }
 
-  /// Takes on `model`'s preview geometry in the running preview branch (see
-  /// ``PreviewBranch/canAdopt(_:)``).
+  /// Takes on `model`'s preview geometry and controls in the running preview branch (see
+  /// ``PreviewBranch/canAdopt(_:)``). The branch renders the controls (milliseconds) outside the lock, so
+  /// that the controller queue, which reads the model, never waits for the drawing; adoptions and
+  /// replacements run one at a time on the controller's worker queue.
   func adoptPreview(model: HVTPipelineModel) throws {
-    try current.withLock { current in
-      try current.preview.adopt(model.preview)
-      current.model = model
-    }
+    try preview.adopt(model.preview, controls: model.previewControls)
+    current.withLock { $0.model = model }
   }
 
   /// The pipeline's own object path, to tell its messages from its children's.

@@ -75,9 +75,10 @@ extension HVTPipelineModel {
     let recording = try recordingChain(
       preset: preset, configuration: configuration, intraOnly: settings.quality.isIntraOnly,
       encoding: settings.encoding, overlays: burned(.movies, "movie"))
+    let preview = try previewChain(preset: preset, settings: settings.preview, configuration: configuration)
     var model = HVTPipelineModel(
       source: source,
-      preview: try previewChain(preset: preset, settings: settings.preview, configuration: configuration),
+      preview: preview.chain, previewControls: preview.controls,
       photoEncoder: [HVTElementDescription("videoconvert", name: "photo-convert")] + burned(.photos, "photo") + [
         try resolve(preset.photoEncoder, "photo.encoder").named(photoEncoderName)
       ],
@@ -105,7 +106,7 @@ extension HVTPipelineModel {
     throws -> HVTPipelineModel
   {
     var model = self
-    model.preview = try Self.previewChain(
+    (model.preview, model.previewControls) = try Self.previewChain(
       preset: preset, settings: settings, configuration: configuration, windowSink: windowSink)
     return model
   }
@@ -140,14 +141,16 @@ extension HVTPipelineModel {
   }
 
   /// `queue leaky=downstream ! … ! <sink>`: the preset's sink, unless the controller's preview output says
-  /// otherwise. A preview someone looks at goes through its geometry (the view transform's crop and
-  /// turn, the front camera's mirror: ``PreviewGeometry``), is converted for its sink, then gets the
-  /// overlays and the controls; captures go through none of it (unless the overlays are burned in). A window sink is chosen
-  /// by opening the display, unless `windowSink` (the running branch's) is given.
+  /// otherwise, and the default controls it shows. A preview someone looks at goes through its geometry
+  /// (the view transform's crop and turn, the front camera's mirror: ``PreviewGeometry``), is converted
+  /// for its sink, then gets the overlays and, in a window, the controls: one `overlaycomposition`
+  /// (``CameraControls/element``) drawing what `controls` holds; captures go through none of it (unless
+  /// the overlays are burned in). A window sink is chosen by opening the display, unless `windowSink`
+  /// (the running branch's) is given.
   static func previewChain(
     preset: HVTPreset, settings: PreviewSettings, configuration: HVTCaptureConfiguration,
     windowSink: HVTElementDescription? = nil
-  ) throws -> [HVTElementDescription] {
+  ) throws -> (chain: [HVTElementDescription], controls: ControlsPicture?) {
     let queue = HVTElementDescription(
       "queue", name: "preview-queue", ["leaky": "downstream", "max-size-buffers": "2"])
     let output = settings.output.resolved(
@@ -158,13 +161,14 @@ extension HVTPipelineModel {
       mirrored: configuration.device == .front && settings.mirrorsFront,
       width: size.width, height: size.height)
     let shownSize = geometry.turnsQuarter ? HVTFrameSize(width: size.height, height: size.width) : size
-    let controls = output.hasWindow ? settings.controls.map { CameraControls.elements($0, size: shownSize) } : nil
+    let controls = output.hasWindow ? settings.controls.map { ControlsPicture(look: $0, size: shownSize) } : nil
+    let overlays = settings.overlays.elements(prefix: "preview", frame: shownSize)
     // Overlays and controls draw after the conversion, into its fresh output: before it, the first of
     // them would copy every frame, which the tee and the photo tap share (a millisecond at 720p).
     let shown =
       [queue] + geometry.elements(width: size.width, height: size.height)
       + [HVTElementDescription("videoconvert", name: "preview-convert")]
-      + settings.overlays.elements(prefix: "preview", frame: shownSize) + (controls ?? [])
+      + overlays + blending(overlays) + (controls == nil ? [] : [CameraControls.element])
     let chosen = { (overlayOnly: Bool) in
       try windowSink
         ?? HVTElementDescription(
@@ -173,24 +177,34 @@ extension HVTPipelineModel {
     }
     switch output {
     case .automatic, .preset:
-      return [queue, try resolve(preset.preview, "preview").named("preview")]
+      return ([queue, try resolve(preset.preview, "preview").named("preview")], nil)
     case .none:
-      return [queue, HVTElementDescription("fakesink", name: "preview", ["sync": "false"])]
+      return ([queue, HVTElementDescription("fakesink", name: "preview", ["sync": "false"])], nil)
     case .window(let title):
       // The X and Wayland sinks name their window after the stream's title tag.
       let tags = HVTElementDescription(
         "taginject", name: "preview-title", ["tags": "title=\(LaunchQuoting.structureString(title ?? "HVTCamera"))"])
-      return shown + [tags, try chosen(false)]
+      return (shown + [tags, try chosen(false)], controls)
     case .embedded:
-      return shown + [try chosen(true)]
+      return (shown + [try chosen(true)], controls)
     case .frames(let format, _):
-      return shown + [
-        .capsFilter("video/x-raw,format=\(format.rawValue)", name: "preview-caps"),
-        HVTElementDescription(
-          "appsink", name: "preview",
-          ["sync": "false", "max-buffers": "1", "drop": "true", "enable-last-sample": "false"]),
-      ]
+      let sink = HVTElementDescription(
+        "appsink", name: "preview",
+        ["sync": "false", "max-buffers": "1", "drop": "true", "enable-last-sample": "false"])
+      return (shown + [.capsFilter("video/x-raw,format=\(format.rawValue)", name: "preview-caps"), sink], nil)
     }
+  }
+
+  /// What makes the preview's text overlays blend into the frames: a caps filter of plain `video/x-raw`
+  /// after them, when there is one. `textoverlay` does not blend when the sink draws overlay compositions
+  /// itself (`glimagesink`): it attaches a `GstVideoOverlayCompositionMeta` instead, a new one for each
+  /// element, and such a sink draws only the first meta of a frame — of two text overlays it showed one
+  /// (gst-plugins-base 1.22 and 1.26, `gstbasetextoverlay.c` and `gstgloverlaycompositor.c`). Caps without
+  /// the meta's feature leave them nothing to attach to, so they draw as in captures and on every other
+  /// sink; the controls' `overlaycomposition` after the filter attaches its one composition.
+  static func blending(_ overlays: [HVTElementDescription]) -> [HVTElementDescription] {
+    overlays.contains { $0.factory == "textoverlay" }
+      ? [.capsFilter("video/x-raw", name: "preview-overlays-blended")] : []
   }
 
   /// `queue ! videoconvert ! caps ! <encoder> [! <parser>] ! <muxer>`. The queue holds up to three seconds

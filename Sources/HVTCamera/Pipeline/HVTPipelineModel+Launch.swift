@@ -8,7 +8,10 @@ extension HVTPipelineModel {
   /// the streams' encoder (or the pre-roll's encoded tee) and each target's muxer and sink, and in `.video`
   /// mode the movie takes the encoded video of the streams of its encoding, as a recording made while
   /// streaming does; an RTSP server of the process's own (gst-rtsp-server) has no launch syntax and is
-  /// left out. The targets' secrets (``HVTStreamTarget/secrets``) are written as `***`.
+  /// left out. The targets' secrets (``HVTStreamTarget/secrets``) are written as `***`. A preview with the
+  /// default controls shows their element as it is, `overlaycomposition name=preview-controls`: the engine
+  /// answers its `draw` signal with the controls it renders (``previewControls``), and a launch line cannot
+  /// hold a handler, so there it passes frames on undrawn.
   public func launchCommand(
     mode: HVTCameraController.CameraCaptureMode, output: String, frames: Int?, streams: [HVTStream] = []
   ) -> String {
@@ -79,7 +82,9 @@ extension HVTPipelineModel {
   /// the encoded tee, which the recording branch starts from (with `streams`, the streams' tee). Shows what runs; unlike
   /// ``launchCommand(mode:output:frames:streams:)`` it cannot be pasted as one command. With `streams`, the
   /// streams' encoder (none with a pre-roll) and each target's branch follow, an RTSP server's ending in
-  /// the `appsink` its media is fed from; their secrets written as `***`.
+  /// the `appsink` its media is fed from; their secrets written as `***`. The default controls'
+  /// `overlaycomposition` is there as the engine runs it; what it draws comes from the engine's `draw`
+  /// handler, not from the line.
   public func engineDescription(movie: String, streams: [HVTStream] = []) -> String {
     let words = { (chain: [HVTElementDescription]) in Self.launchWords(chain, namingCapsFilters: true) }
     let camera = words(cameraChain) + ["\(Self.teeName).", "!"] + words(preview)

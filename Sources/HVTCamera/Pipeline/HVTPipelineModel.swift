@@ -16,6 +16,11 @@ public struct HVTPipelineModel: Sendable, Hashable {
   public var source: [HVTElementDescription]
   /// The preview branch after the tee, ending in its sink.
   public var preview: [HVTElementDescription]
+  /// The default controls the preview's `overlaycomposition` element draws (``CameraControls/element``),
+  /// or `nil` without them. Not a property of the element: the engine answers the element's `draw`
+  /// signal with them (``ControlsOverlay``), which a `gst-launch-1.0` line cannot do, so the launch
+  /// renderings show the element, which there passes frames on undrawn.
+  var previewControls: ControlsPicture? = nil
   /// The photo encoder chain (conversion and `jpegenc`), without source or sink.
   public var photoEncoder: [HVTElementDescription]
   /// The recording branch after the tee, from its queue to the muxer, without the file sink (after the

@@ -6,7 +6,8 @@ import HVTGStreamer
 ///
 /// The output's own wiring is done here: an embedded preview's sink gets the app's window
 /// (`gst_video_overlay_set_window_handle`) before it starts; a frames preview's `appsink` hands each
-/// frame to the app's handler through a ``FrameMailbox``. The session's ``PreviewHooks`` see what the window's user does
+/// frame to the app's handler through a ``FrameMailbox``; the default controls' element is handed what
+/// to draw (``ControlsOverlay``). The session's ``PreviewHooks`` see what the window's user does
 /// (navigation events, at the sink's input) and can hold a still frame in place of the
 /// live ones (the review screen).
 final class PreviewBranch: @unchecked Sendable {
@@ -15,15 +16,29 @@ final class PreviewBranch: @unchecked Sendable {
   /// The sink (`preview`): a video overlay for windows, an `appsink` for frames.
   let sink: Element
   private let bin: Bin
+  /// What the controls' element draws, when the chain has it.
+  private let controls: ControlsOverlay?
   private let teePad = Locked<Pad?>(nil)
   /// Where detached branches are stopped: setting a bin to NULL joins its streaming threads.
   private static let reaper = DispatchQueue(label: "HVTCamera.preview-reaper")
 
-  /// Builds the branch (not yet attached) from `chain`, wired for `output` and to the session's `hooks`.
-  init(chain: [HVTElementDescription], output: HVTPreviewOutput, name: String, hooks: PreviewHooks) throws {
+  /// Builds the branch (not yet attached) from `chain`, wired for `output` and to the session's `hooks`;
+  /// the chain's controls element (``CameraControls/elementName``) draws `controls`.
+  init(
+    chain: [HVTElementDescription], controls: ControlsPicture?, output: HVTPreviewOutput, name: String,
+    hooks: PreviewHooks
+  ) throws {
     self.chain = chain
-    bin = Bin(name: name)
+    let bin = Bin(name: name)
+    self.bin = bin
     let elements = try ElementChain(chain, in: bin)
+    self.controls = try controls.map { picture in
+      guard let element = bin.element(named: CameraControls.elementName) else {
+        throw HVTCameraError.pipelineSetupFailed(
+          .missingElement(factory: CameraControls.element.factory, suggestion: nil))
+      }
+      return ControlsOverlay(element: element, picture: picture)
+    }
     guard let entry = elements.first.staticPad("sink"), let sinkPad = elements.last.staticPad("sink") else {
       throw HVTCameraError.pipelineSetupFailed(.missingPad(element: name, pad: "sink"))
     }
@@ -53,15 +68,16 @@ final class PreviewBranch: @unchecked Sendable {
   var path: String { bin.path }
 
   /// The elements whose properties change on the running branch: the geometry's crop, size and turn,
-  /// the overlays (a new picture, text or place) and the default controls.
+  /// and the overlays (a new picture, text or place). (The default controls' element has no property
+  /// to change: ``adopt(_:controls:)`` hands it what to draw.)
   private static func isAdjustable(_ name: String?) -> Bool {
     guard let name else { return false }
     return [PreviewGeometry.cropName, PreviewGeometry.sizeName, PreviewGeometry.orientationName].contains(name)
-      || name.hasPrefix("control-") || name.hasPrefix("preview-overlay-")
+      || name.hasPrefix("preview-overlay-")
   }
 
   /// Whether `chain` has the branch's elements and differs only in the properties of adjustable ones,
-  /// which the running elements can take on (``adopt(_:)``) without a new branch.
+  /// which the running elements can take on (``adopt(_:controls:)``) without a new branch.
   func canAdopt(_ chain: [HVTElementDescription]) -> Bool {
     let shape = { (chain: [HVTElementDescription]) in chain.map { [$0.name ?? "", $0.factory] } }
     let fixed = { (chain: [HVTElementDescription]) in chain.filter { !Self.isAdjustable($0.name) } }
@@ -69,8 +85,9 @@ final class PreviewBranch: @unchecked Sendable {
   }
 
   /// Sets the properties that changed from the branch's chain to `chain` on the running elements
-  /// (`videocrop`, `videoflip`, `textoverlay` and `gdkpixbufoverlay` take new values between two frames).
-  func adopt(_ chain: [HVTElementDescription]) throws {
+  /// (`videocrop`, `videoflip`, `textoverlay` and `gdkpixbufoverlay` take new values between two frames),
+  /// and shows `controls` from the next frame on.
+  func adopt(_ chain: [HVTElementDescription], controls: ControlsPicture?) throws {
     for (old, new) in zip(self.chain, chain) where old != new {
       guard let element = bin.element(named: new.name ?? "") else { continue }
       for property in new.properties where old.value(of: property.name) != property.value {
@@ -78,6 +95,7 @@ final class PreviewBranch: @unchecked Sendable {
       }
     }
     self.chain = chain
+    if let controls { self.controls?.show(controls) }
   }
 
   /// Adds the branch to `pipeline` and links it to a new pad of `tee`. On a running pipeline the branch

@@ -8,7 +8,15 @@ import HVTGStreamer
 /// `xvimagesink`, `glimagesink`, `ximagesink`: the scaling sinks first). Each installed candidate
 /// is opened (set to READY, which connects to the display) and the first that opens is used. Without a
 /// display, or when none opens, the error says so.
+///
+/// `HVT_PREVIEW_SINK` in the process's environment names the one sink to try instead (``override``), for
+/// the window and the embedded preview alike: how the tests run the default controls on each sink, and how
+/// a person tries one. It must be installed and open the display (and, embedded, draw into a window), or
+/// the preview fails saying so.
 enum WindowSink {
+  /// The environment variable that names the one sink to use, e.g. `HVT_PREVIEW_SINK=glimagesink`.
+  static let override = "HVT_PREVIEW_SINK"
+
   /// How often a sink is tried before it counts as unable to open the display: a busy X server can refuse
   /// a connection now and then (seen with `Xvfb` on a loaded machine), which is no reason to fail.
   static let attempts = 3
@@ -24,10 +32,11 @@ enum WindowSink {
     return false
   }
 
-  /// The sinks to try for a display environment, in order. With `overlayOnly`, the sinks that draw into an
-  /// application's X11 window, those that scale the picture to the window first (`ximagesink` draws
-  /// frames at their own size from the window's corner).
+  /// The sinks to try for a display environment, in order: the one ``override`` names, when set. With
+  /// `overlayOnly`, the sinks that draw into an application's X11 window, those that scale the picture to
+  /// the window first (`ximagesink` draws frames at their own size from the window's corner).
   static func candidates(environment: [String: String], overlayOnly: Bool = false) -> [String] {
+    if let forced = environment[override], !forced.isEmpty { return [forced] }
     var names: [String] = []
     if !overlayOnly, environment["WAYLAND_DISPLAY"].map({ !$0.isEmpty }) ?? false {
       names += ["waylandsink", "glimagesink"]
@@ -58,9 +67,10 @@ enum WindowSink {
     }
     let display =
       environment["WAYLAND_DISPLAY"].map { "Wayland display \($0)" } ?? "X display \(environment["DISPLAY"] ?? "")"
+    let forced = environment[override].flatMap { $0.isEmpty ? nil : " (\(override))" } ?? ""
     throw HVTCameraError.noDisplay(
       reason: refused.isEmpty
-        ? "none of \(candidates.joined(separator: ", ")) is installed (Debian: gstreamer1.0-x, gstreamer1.0-gl)"
-        : "\(refused.joined(separator: ", ")) could not open the \(display)")
+        ? "none of \(candidates.joined(separator: ", "))\(forced) is installed (Debian: gstreamer1.0-x, gstreamer1.0-gl)"
+        : "\(refused.joined(separator: ", "))\(forced) could not open the \(display)")
   }
 }

@@ -11,14 +11,18 @@ struct InteractiveCamera {
   let window: String
 
   /// Starts `hvtcam run` with the simulated camera at 640x480 and `arguments`, writing into a fresh
-  /// folder, and waits until its camera is ready and its window is found.
-  init(_ arguments: [String] = []) async throws {
+  /// folder, and waits until its camera is ready and its window is found. With `tracingLeaks`, under
+  /// GStreamer's leaks tracer (``LeakTests/expectNoLeaks(_:sourceLocation:)`` reads the result).
+  init(_ arguments: [String] = [], tracingLeaks: Bool = false) async throws {
     display = try await PrivateDisplay()
     directory = try TemporaryDirectory()
     process = try HVTCam.start(
       ["run"] + HVTCam.simulated + ["-o", directory.url.path] + arguments,
       environment: HVTCam.environment(
-        setting: ["DISPLAY": display.name, "XDG_RUNTIME_DIR": directory.url.path], removing: ["WAYLAND_DISPLAY"]))
+        setting: ["DISPLAY": display.name, "XDG_RUNTIME_DIR": directory.url.path].merging(
+          tracingLeaks ? LeakTests.tracer : [:]
+        ) { $1 },
+        removing: ["WAYLAND_DISPLAY"]))
     _ = try await process.requireStandardErrorLine("ready") { $0 == "ready" }
     let search = try await Self.xdotool(["search", "--name", "^hvtcam run"], on: display)
     guard let window = search.outputLines.first else { throw TestFailure("no 'hvtcam run' window: \(search)") }
