@@ -10,7 +10,7 @@ extension HVTPipelineModel {
   /// streaming does; an RTSP server of the process's own (gst-rtsp-server) has no launch syntax and is
   /// left out. The targets' secrets (``HVTStreamTarget/secrets``) are written as `***`. A preview with the
   /// default controls shows their element as it is, `overlaycomposition name=preview-controls`: the engine
-  /// answers its `draw` signal with the controls it renders (``previewControls``), and a launch line cannot
+  /// answers its `draw` signal with the controls it renders (`previewControls`), and a launch line cannot
   /// hold a handler, so there it passes frames on undrawn.
   public func launchCommand(
     mode: HVTCameraController.CameraCaptureMode, output: String, frames: Int?, streams: [HVTStream] = []
