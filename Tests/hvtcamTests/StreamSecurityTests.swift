@@ -17,21 +17,6 @@ struct StreamSecurityTests {
     }
   }
 
-  /// A user preset with the given `streams` (JSON array text), written in `directory`; returns its path.
-  static func preset(streams: String, in directory: TemporaryDirectory) throws -> String {
-    let path = directory.path("served.json")
-    try """
-    {
-      "name": "served", "description": "a preset with streams", "quality": "640x480",
-      "preview": "fakesink sync=false",
-      "photo": { "encoder": "jpegenc", "extension": "jpg" },
-      "movie": { "encoder": "x264enc speed-preset=superfast tune=zerolatency", "muxer": "mp4mux", "extension": "mp4" },
-      "streams": \(streams)
-    }
-    """.write(toFile: path, atomically: true, encoding: .utf8)
-    return path
-  }
-
   @Test("without an address, an RTSP server and an SRT listener listen on 127.0.0.1 only, as ss lists them")
   func loopbackByDefault() async throws {
     let port = try FreePort.udp()
@@ -101,7 +86,7 @@ struct StreamSecurityTests {
   func protected(_ protection: Protection) async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let preset = try protection.presetStreams.map { try Self.preset(streams: $0, in: directory) }
+    let preset = try protection.presetStreams.map { try directory.preset(streams: $0) }
     let (stream, urls) = try await StreamCommandTests.startStreaming(
       (preset.map { ["--preset", $0] } ?? []) + protection.arguments + ["--duration", "60"],
       targets: protection.expected.count)

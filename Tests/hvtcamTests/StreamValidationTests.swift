@@ -52,21 +52,6 @@ struct StreamValidationTests {
     InvalidStreamCase(kind: "rtspPush", value: "http://127.0.0.1/live", reason: "must start with rtsp://"),
   ]
 
-  /// Writes a preset whose `streams` are `streams` (JSON) into `directory`; returns its path.
-  static func preset(streams: String, in directory: TemporaryDirectory) throws -> String {
-    let path = directory.path("checked.json")
-    try """
-    {
-      "name": "checked", "description": "streams to check", "quality": "640x480",
-      "preview": "fakesink sync=false",
-      "photo": { "encoder": "jpegenc", "extension": "jpg" },
-      "movie": { "encoder": "x264enc", "muxer": "mp4mux", "extension": "mp4" },
-      "streams": \(streams)
-    }
-    """.write(toFile: path, atomically: true, encoding: .utf8)
-    return path
-  }
-
   @Test("each is refused by the API, hvtcam stream and presets validate, with the same reason", arguments: cases)
   func everywhere(_ invalid: InvalidStreamCase) async throws {
     let directory = try TemporaryDirectory()
@@ -81,7 +66,7 @@ struct StreamValidationTests {
       command.standardError.contains("hvtcam stream: \(invalid.option) ") && command.standardError.contains(": \(api)"),
       "\(command)")
 
-    let preset = try Self.preset(streams: "[{ \"\(invalid.kind)\": \"\(invalid.value)\" }]", in: directory)
+    let preset = try directory.preset(streams: "[{ \"\(invalid.kind)\": \"\(invalid.value)\" }]")
     let validated = try await HVTCam.run(["presets", "validate", preset])
     #expect(validated.status == 1, "\(validated)")
     #expect(
@@ -101,11 +86,11 @@ struct StreamValidationTests {
       (#"{ "rtsp": ":8554/cam" }"#, "rtsp", ":8554/other", "the RTSP port 8554 is served already"),
     ] {
       let second = "{ \"\(key)\": \"\(value)\" }"
-      let both = try Self.preset(streams: "[\(first), \(second)]", in: directory)
+      let both = try directory.preset(streams: "[\(first), \(second)]")
       let validated = try await HVTCam.run(["presets", "validate", both])
       #expect(
         validated.status == 1 && validated.standardError.contains(": streams[1].\(key): \(reason)"), "\(validated)")
-      let single = try Self.preset(streams: "[\(first)]", in: directory)
+      let single = try directory.preset(streams: "[\(first)]")
       let command = try await HVTCam.run(["stream"] + HVTCam.simulated + ["--preset", single, "--\(key)", value])
       let shown = key == "rtmp" ? "rtmp://ingest/app/***" : value
       #expect(

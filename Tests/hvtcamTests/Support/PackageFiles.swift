@@ -89,3 +89,21 @@ func expectMovie(at path: String, codec: String, sourceLocation: SourceLocation 
   #expect(discovery.size == "640x480", "\(discovery)", sourceLocation: sourceLocation)
   return discovery
 }
+
+extension TemporaryDirectory {
+  /// A user preset named `streaming` (640x480, `jpegenc`, x264 in MP4) whose `streams` are `streams`
+  /// (JSON array text), written into this directory; returns its path.
+  func preset(streams: String) throws -> String {
+    let path = path("streaming.json")
+    try """
+    {
+      "name": "streaming", "description": "a preset with streams", "quality": "640x480",
+      "preview": "fakesink sync=false",
+      "photo": { "encoder": "jpegenc", "extension": "jpg" },
+      "movie": { "encoder": "x264enc speed-preset=superfast tune=zerolatency", "muxer": "mp4mux", "extension": "mp4" },
+      "streams": \(streams)
+    }
+    """.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+}
