@@ -62,14 +62,16 @@ final class EventHub: Sendable {
     continuations.forEach { $0.yield(message) }
   }
 
-  /// Runs `call` with the delegate on the main actor (if there is a delegate then), then `afterwards`
-  /// there too, delegate or not.
+  /// Runs `call` with the delegate on the main actor (if there is a delegate then); `before` runs there
+  /// right before it, and `afterwards` right after, delegate or not.
   func toDelegate(
+    before: (@Sendable () -> Void)? = nil,
     _ call: @escaping @MainActor @Sendable (any HVTCameraControllerDelegate) -> Void,
     afterwards: (@Sendable () -> Void)? = nil
   ) {
     let box = state.withLock { $0.delegate }
     DispatchQueue.main.async {
+      before?()
       MainActor.assumeIsolated {
         if let delegate = box.delegate { call(delegate) }
       }
