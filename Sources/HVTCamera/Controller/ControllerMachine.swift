@@ -7,15 +7,16 @@ import HVTGStreamer
 /// arguments and does nothing but return: it is tested without GStreamer (`ControllerMachineTests`).
 ///
 /// The phases (``Phase``) each carry their session; a recording is either the one taking frames
-/// (``Recording``) or one ending (``EndingRecording``), each with the stage it is at. After every step the
-/// readiness for a photo is announced when it changed, and the getters' snapshot
-/// (``HVTCameraController/Shared``) is derived from the new state.
+/// (``Recording``) or one ending (``EndingRecording``), each with the stage it is at. Every step ends the
+/// same way (``Transition/conclude()``): a change of the readiness for a photo is announced, and the
+/// waits for a stopped camera, or for nothing shown, are answered once that is so; the getters' snapshot
+/// (``HVTCameraController/Shared``) is then derived from the new state.
 enum ControllerMachine {
   /// The next state, and what to do, after `input`.
   static func step(_ state: State, _ input: Input) -> (State, [Effect]) {
     var transition = Transition(state: state)
     transition.apply(input)
-    transition.announceReadiness()
+    transition.conclude()
     return (transition.state, transition.effects)
   }
 }
@@ -71,10 +72,8 @@ private struct Transition {
       guard state.isPresented else { return effects.append(.resumeReady([waiter], .failure(.notPresented))) }
       state.waiters.ready.append(waiter)
     case .whenStopped(let waiter):
-      guard case .idle = state.phase else { return state.waiters.stopped.append(waiter) }
-      effects.append(.afterCallbacks([waiter]))
+      state.waiters.stopped.append(waiter)
     case .whenDismissed(let id, let waiter):
-      guard isShowingSomething else { return effects.append(.afterCallbacks([waiter])) }
       state.waiters.dismissal[id] = waiter
     case .cancelDismissalWait(let id):
       guard let waiter = state.waiters.dismissal.removeValue(forKey: id) else { return }
@@ -92,7 +91,6 @@ private struct Transition {
       state.showsLibrary = true
     case .libraryClosed:
       state.showsLibrary = false
-      resolveDismissWaiters()
     case .navigation(let event, let size):
       navigate(event, size: size)
     case .bus(let session, let message):
@@ -175,7 +173,6 @@ private struct Transition {
     if state.showsLibrary {
       state.showsLibrary = false
       effects.append(.closeLibraryWindow)
-      resolveDismissWaiters()
     }
     guard state.isPresented else { return }
     state.isPresented = false
@@ -193,13 +190,6 @@ private struct Transition {
     if state.isPresented || state.showsLibrary { return true }
     if case .idle = state.phase { return false }
     return true
-  }
-
-  /// Answers the `waitUntilDismissed()` callers once nothing is shown any more.
-  private mutating func resolveDismissWaiters() {
-    guard !isShowingSomething, !state.waiters.dismissal.isEmpty else { return }
-    effects.append(.afterCallbacks(Array(state.waiters.dismissal.values)))
-    state.waiters.dismissal = [:]
   }
 
   private mutating func resolveReadyWaiters(_ result: Result<Void, HVTCameraError>) {
@@ -359,11 +349,6 @@ private struct Transition {
     // A pipeline flushes its bus on the way to NULL, so GStreamer never posts this last change.
     effects.append(.publish(.stateChanged(from: .ready, to: .null)))
     perform(then)
-    if case .idle = state.phase, !state.waiters.stopped.isEmpty {
-      effects.append(.afterCallbacks(state.waiters.stopped))
-      state.waiters.stopped = []
-    }
-    resolveDismissWaiters()
   }
 
   /// What follows a stop.
@@ -401,7 +386,6 @@ private struct Transition {
       resolveReadyWaiters(.failure(error))
       state.isPresented = false
       abandonWaitingRequests()
-      resolveDismissWaiters()
     }
   }
 
@@ -619,10 +603,25 @@ private struct Transition {
     stopSession(then: .rebuild(afterStall: seconds))
   }
 
+  // MARK: - What every step ends with
+
+  /// Ends a step: announces a change of the readiness, and answers the waits whose time has come.
+  mutating func conclude() {
+    announceReadiness()
+    if case .idle = state.phase, !state.waiters.stopped.isEmpty {
+      effects.append(.afterCallbacks(state.waiters.stopped))
+      state.waiters.stopped = []
+    }
+    if !isShowingSomething, !state.waiters.dismissal.isEmpty {
+      effects.append(.afterCallbacks(Array(state.waiters.dismissal.values)))
+      state.waiters.dismissal = [:]
+    }
+  }
+
   // MARK: - Readiness and the preview
 
   /// Announces a change of ``HVTCameraController/isReadyForCapture``.
-  mutating func announceReadiness() {
+  private mutating func announceReadiness() {
     let ready = state.isReadyForCapture
     guard ready != state.announcedReadiness else { return }
     state.announcedReadiness = ready
