@@ -93,7 +93,7 @@ extension ControllerMachine.Transition {
     if wasRecording { refreshControls() }
   }
 
-  /// Sends the end of stream into the branch, after its first ``RecordingBranch/minimumFrames`` frames (a
+  /// Sends the end of stream into the branch, after its first ``RecordingClock/minimumFrames`` frames (a
   /// stop right after the start still makes a movie that plays) or two seconds, whichever comes first.
   mutating func endWhenReady(at index: Int) {
     let ending = state.endingRecordings[index]

@@ -233,7 +233,7 @@ extension ControllerMachine {
     let session: UInt64
     /// It takes encoded video (a pre-roll's, the streams' encoder's): its thumbnail is made from the file.
     let takesEncodedVideo: Bool
-    /// It holds ``RecordingBranch/minimumFrames`` frames, or reached its limit: a stop can end it at once.
+    /// It holds ``RecordingClock/minimumFrames`` frames, or reached its limit: a stop can end it at once.
     var hasEnoughFrames = false
   }
 
@@ -300,7 +300,7 @@ extension ControllerMachine {
       case awaitingCamera
       /// Its branch is being built and attached off the queue; the end follows once it is.
       case attaching(session: UInt64, branch: Branch?)
-      /// It waits for its first ``RecordingBranch/minimumFrames`` frames (or two seconds), so that the
+      /// It waits for its first ``RecordingClock/minimumFrames`` frames (or two seconds), so that the
       /// movie plays, before its end of stream.
       case waitingForFrames(Branch)
       /// The end of stream is sent: the muxer finishes the file. `since` is when the drain's progress is
