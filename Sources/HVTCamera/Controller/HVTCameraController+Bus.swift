@@ -6,7 +6,7 @@ extension HVTCameraController {
   /// has since been replaced is relayed only). An error from the running camera's source comes with what
   /// its V4L2 node says (``vanishedCamera(_:)``).
   func handle(_ message: BusMessage, fromSession id: UInt64) {
-    hub.publish(HVTBusMessage(message).masking(read(\.streamSecrets)))
+    hub.busMessages.yield(HVTBusMessage(message).masking(read(\.streamSecrets)))
     let bus: ControllerMachine.Bus
     switch message {
     case .stateChanged(let source, let old, let new, _):

@@ -159,13 +159,32 @@ public final class HVTCameraController: @unchecked Sendable {
   }
 
   /// Every event from now on, as a stream; it ends when the controller is released. Each access
-  /// returns a new stream. Errors also arrive here, as ``HVTCameraEvent/error(_:)``.
-  public var events: AsyncStream<HVTCameraEvent> { hub.stream() }
+  /// returns a new stream. Errors also arrive here, as ``HVTCameraEvent/error(_:)``. The stream holds up
+  /// to ``eventBufferLimit`` events its reader has not taken yet; when the reader falls further behind,
+  /// the oldest are dropped (the newest kept) and counted in ``droppedEventCount``.
+  public var events: AsyncStream<HVTCameraEvent> { hub.events.stream() }
 
   /// Every message of the camera pipeline's bus from now on, as `gst-launch-1.0 -m` prints them (state
   /// changes of each element, stream starts, latency, QoS, errors…), in order. Each access returns a new
-  /// stream; it ends when the controller is released.
-  public var busMessages: AsyncStream<HVTBusMessage> { hub.busStream() }
+  /// stream; it ends when the controller is released. The stream holds up to ``busMessageBufferLimit``
+  /// messages its reader has not taken yet; when the reader falls further behind, the oldest are dropped
+  /// (the newest kept) and counted in ``droppedBusMessageCount``.
+  public var busMessages: AsyncStream<HVTBusMessage> { hub.busMessages.stream() }
+
+  /// How many events each stream of ``events`` holds for its reader (1024): a reader that stops reading
+  /// costs at most that many, and never holds the camera up.
+  public static let eventBufferLimit = 1024
+
+  /// How many messages each stream of ``busMessages`` holds for its reader (4096).
+  public static let busMessageBufferLimit = 4096
+
+  /// Events dropped so far, over every stream of ``events``, because their readers fell more than
+  /// ``eventBufferLimit`` behind (also logged to the `hvtcamera` debug category).
+  public var droppedEventCount: Int { hub.events.dropped }
+
+  /// Bus messages dropped so far, over every stream of ``busMessages``, because their readers fell more
+  /// than ``busMessageBufferLimit`` behind.
+  public var droppedBusMessageCount: Int { hub.busMessages.dropped }
 
   /// GStreamer's own DOT description of the live pipeline (with the recording branch while recording),
   /// or `nil` when not presented; render it with graphviz `dot`. Wraps `gst_debug_bin_to_dot_data`.
