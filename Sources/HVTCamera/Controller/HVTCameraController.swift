@@ -18,10 +18,11 @@ import HVTGStreamer
 /// ```
 ///
 /// Every method and property may be called from any thread, and none of them waits for GStreamer:
-/// getters read a snapshot, and calls hand their work to the controller's private serial queue, which
-/// advances a state machine (idle → starting → running → stopping) as GStreamer's events arrive. What
-/// takes time (the camera starting, a movie draining) arrives as events and as delegate callbacks on the
-/// main actor, never on a GStreamer thread.
+/// getters read a snapshot, and a call takes one step of the controller's state machine — one pure
+/// function of its state and the call, as GStreamer's events and the work done are too — and leaves what
+/// that step asks for to the controller's private serial queue. What takes time (the camera starting, a
+/// movie draining) arrives as events and as delegate callbacks on the main actor, never on a GStreamer
+/// thread (<doc:LifecycleAndThreading>, <doc:Architecture>).
 ///
 /// The UIKit-named calls (``present()``, ``dismiss()``, ``takePicture()``, ``startVideoCapture()``,
 /// ``stopVideoCapture()``) return at once, as UIKit's do. The calls that wait have names of their own:
@@ -29,7 +30,7 @@ import HVTGStreamer
 /// ``recordMovie(to:replacingExisting:maximumDuration:)``. `present()` and `dismiss()` cannot be called
 /// from `async` code (the compiler says so): there, a call that returns before the camera runs, or before
 /// a movie is finalized, is a trap, so only the waiting forms are offered.
-public final class HVTCameraController: @unchecked Sendable {
+public final class HVTCameraController: Sendable {
   /// The cameras this controller uses.
   public let source: HVTCameraSource
 
