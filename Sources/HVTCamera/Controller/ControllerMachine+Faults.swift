@@ -109,7 +109,7 @@ extension ControllerMachine.Transition {
         .log(.info, "camera disconnected: \(name) \(path ?? "") \(serial.map { "serial \($0)" } ?? "")", session: nil),
         .publish(.cameraDisconnected(name: name, path: path)),
       ]
-      guard let session = state.phase.session, session.identity.matches(name: name, path: path, serial: serial)
+      guard let session = state.phase.session, session.camera.matches(name: name, path: path, serial: serial)
       else { return }
       let error = HVTCameraError.cameraDisconnected(name: name, path: path)
       effects.append(.fail(error))

@@ -40,7 +40,7 @@ extension ControllerMachine.Transition {
   /// movie and the streams.
   mutating func beginRecording(on session: Machine.Session) {
     guard let recording = state.recording else { return }
-    let onStreams = !session.hasPreRoll && session.recordsOnStreams && state.streamEncoders.contains(.movie)
+    let onStreams = session.recordsOnStreamEncoder(among: state.streamEncoders)
     let name = branchName(for: recording.request.id)
     state.recording?.onStreamEncoder = onStreams
     state.recording?.stage = .attaching(session: session.id, branch: nil)
@@ -52,7 +52,7 @@ extension ControllerMachine.Transition {
   /// Has the interpreter build and attach the branch of a recording stopped before the camera ran.
   mutating func beginEnding(at index: Int, on session: Machine.Session) {
     let ending = state.endingRecordings[index]
-    let onStreams = !session.hasPreRoll && session.recordsOnStreams && state.streamEncoders.contains(.movie)
+    let onStreams = session.recordsOnStreamEncoder(among: state.streamEncoders)
     let name = branchName(for: ending.request.id)
     state.endingRecordings[index].onStreamEncoder = onStreams
     state.endingRecordings[index].stage = .attaching(session: session.id, branch: nil)
@@ -164,7 +164,7 @@ extension ControllerMachine.Transition {
         case .attaching(let session, nil) = recording.stage
       {
         state.recording?.stage = .attaching(session: session, branch: branch)
-        if let reason = state.phase.session?.audioUnavailableReason {
+        if let reason = state.phase.session?.encoding.silentBecause {
           effects.append(.publish(.audioUnavailable(reason: reason)))
         }
         effects.append(.lightTorch(session, state.settings.cameraFlashMode))

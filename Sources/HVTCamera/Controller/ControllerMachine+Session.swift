@@ -82,7 +82,7 @@ extension ControllerMachine.Transition {
       .log(.info, "camera started: \(session.configuration)", session: session.id),
       .watchFrames(session.id, interval: session.frameInterval),
     ]
-    if session.hasPreRoll { effects.append(.startPreRollSound(session.id)) }
+    if session.encoding.preRoll { effects.append(.startPreRollSound(session.id)) }
     effects.append(.publish(.configured(session.configuration)))
     announceReadiness()
     resolveReadyWaiters(.success(()))
@@ -159,17 +159,11 @@ extension ControllerMachine.Transition {
 
   /// What follows a stop.
   mutating func perform(_ next: Machine.AfterStop) {
-    switch next {
-    case .nothing:
-      break
-    case .start(let session):
-      startSession(session)
-    case .rebuild(let afterStall):
-      guard state.isPresented else { return resolveReadyWaiters(.failure(.notPresented)) }
-      state.phase = .building(version: state.settingsVersion, afterStall: afterStall)
-      effects.append(
-        .buildSession(state.settings, version: state.settingsVersion, environment: state.environment))
-    }
+    if case .start(let session) = next { return startSession(session) }
+    guard case .rebuild(let afterStall) = next else { return }
+    guard state.isPresented else { return resolveReadyWaiters(.failure(.notPresented)) }
+    state.phase = .building(version: state.settingsVersion, afterStall: afterStall)
+    effects.append(.buildSession(state.settings, version: state.settingsVersion, environment: state.environment))
   }
 
   /// A session for changed settings was built, or could not be.

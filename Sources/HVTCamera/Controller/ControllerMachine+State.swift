@@ -56,43 +56,52 @@ extension ControllerMachine {
     }
   }
 
-  /// What the machine knows of a capture session: its number and the facts about its pipeline that
-  /// decisions take (read once, when it is built).
+  /// What the machine knows of a capture session, read once when it is built: its number
+  /// (``CaptureSession/id``), its pipeline's object path (the same for every session of a controller),
+  /// its camera, and how it encodes.
   struct Session: Sendable, Equatable {
-    /// ``CaptureSession/id``.
     let id: UInt64
-    /// The pipeline's object path (the same for every session of a controller).
     let path: String
+    let camera: Camera
+    let encoding: Encoding
+
     /// What the camera delivers.
-    let configuration: HVTCaptureConfiguration
-    /// The camera is a PipeWire stream (`pipewiresrc`), which may have no V4L2 node.
-    let isPipeWire: Bool
-    /// The camera's identity, to tell whether a device that went is the one in use.
-    let identity: CameraIdentity
-    /// The session encodes all the time for a pre-roll (``HVTCameraController/preRollDuration``).
-    let hasPreRoll: Bool
-    /// A recording can take its video from the streams' encoder (the model has a muxer for it).
-    let recordsOnStreams: Bool
-    /// Why this session's movies are silent, when they are.
-    let audioUnavailableReason: String?
+    var configuration: HVTCaptureConfiguration { camera.configuration }
+
+    /// How a session encodes: what the recordings' and the streams' decisions take.
+    struct Encoding: Sendable, Equatable {
+      /// It encodes all the time for a pre-roll (``HVTCameraController/preRollDuration``).
+      var preRoll = false
+      /// A recording can take its video from the streams' encoder (the model has a muxer for it).
+      var recordsOnStreams = true
+      /// Why its movies are silent, when they are.
+      var silentBecause: String?
+    }
 
     /// A real camera (a V4L2 node, a PipeWire stream), watched for going away.
-    var isRealCamera: Bool { configuration.devicePath != nil || isPipeWire }
+    var isRealCamera: Bool { configuration.devicePath != nil || camera.isPipeWire }
 
     /// The expected time between frames, in seconds (at least 10 ms).
     var frameInterval: Double { max(0.01, 1 / configuration.frameRate.framesPerSecond) }
 
     /// Whether a stream of `encoding` needs an encoder of its own here: all but the movies' encoding with
     /// a pre-roll, whose encoder runs anyway (``HVTPipelineModel/needsStreamEncoder(for:)``).
-    func needsStreamEncoder(for encoding: HVTStreamEncoding) -> Bool { !hasPreRoll || !encoding.isMovie }
+    func needsStreamEncoder(for encoding: HVTStreamEncoding) -> Bool { !self.encoding.preRoll || !encoding.isMovie }
+
+    /// Whether a recording begun now takes its video from the streams' encoder of the movies' encoding,
+    /// when one runs (`encoders`): not after a pre-roll, whose encoder it takes.
+    func recordsOnStreamEncoder(among encoders: Set<HVTStreamEncoding>) -> Bool {
+      !encoding.preRoll && encoding.recordsOnStreams && encoders.contains(.movie)
+    }
   }
 
-  /// Which camera a session runs, as hot-plug reports tell cameras apart.
-  struct CameraIdentity: Sendable, Equatable {
-    /// The PipeWire node's serial a `pipewiresrc` targets (`target-object`).
+  /// The camera a session runs: what it delivers, and, for a PipeWire stream, which node.
+  struct Camera: Sendable, Equatable {
+    let configuration: HVTCaptureConfiguration
+    /// The camera is a PipeWire stream (`pipewiresrc`), which may have no V4L2 node.
+    var isPipeWire = false
+    /// The PipeWire node's serial its `pipewiresrc` targets (`target-object`).
     var pipewireSerial: String?
-    var devicePath: String?
-    var deviceName: String
 
     /// Whether the camera that went (`name`, `path`, `serial` as
     /// ``HVTCameraController/DeviceChange/disconnected(name:path:serial:)`` gives them) is this one: by
@@ -100,8 +109,8 @@ extension ControllerMachine {
     /// else by V4L2 node; else, with no node known, by name.
     func matches(name: String, path: String?, serial: String?) -> Bool {
       if let pipewireSerial, let serial { return serial == pipewireSerial }
-      if let path { return path == devicePath }
-      return name == deviceName
+      if let path { return path == configuration.devicePath }
+      return name == configuration.deviceName
     }
   }
 

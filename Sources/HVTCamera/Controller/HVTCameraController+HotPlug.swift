@@ -18,7 +18,7 @@ extension HVTCameraController {
   func watchDevices(for session: ControllerMachine.Session) {
     let controller = WeakReference(self)
     let queue = self.queue
-    let pipewire = session.isPipeWire
+    let pipewire = session.camera.isPipeWire
     DispatchQueue(label: "hvtcamera.devices", qos: .utility).async {
       let watcher = Self.deviceWatcher(forPipeWire: pipewire) { change in
         queue.async { controller.target?.send(.deviceChanged(change)) }
@@ -58,18 +58,19 @@ extension HVTCameraController {
   }
 
   /// Whether the camera that went (`name`, `path`, `serial` as ``DeviceChange/disconnected(name:path:serial:)``
-  /// gives them) is the one `model` runs (``ControllerMachine/CameraIdentity/matches(name:path:serial:)``).
+  /// gives them) is the one `model` runs (``ControllerMachine/Camera/matches(name:path:serial:)``).
   static func isInUse(name: String, path: String?, serial: String?, by model: HVTPipelineModel) -> Bool {
-    ControllerMachine.CameraIdentity(model).matches(name: name, path: path, serial: serial)
+    ControllerMachine.Camera(model).matches(name: name, path: path, serial: serial)
   }
 }
 
-extension ControllerMachine.CameraIdentity {
-  /// The identity of the camera `model` runs: a PipeWire node's serial when the source targets one.
+extension ControllerMachine.Camera {
+  /// The camera `model` runs: a PipeWire node's serial when the source targets one.
   init(_ model: HVTPipelineModel) {
     let source = model.source.first
+    let pipewire = source?.factory == "pipewiresrc"
     self.init(
-      pipewireSerial: source?.factory == "pipewiresrc" ? source?.value(of: "target-object") : nil,
-      devicePath: model.configuration.devicePath, deviceName: model.configuration.deviceName)
+      configuration: model.configuration, isPipeWire: pipewire,
+      pipewireSerial: pipewire ? source?.value(of: "target-object") : nil)
   }
 }

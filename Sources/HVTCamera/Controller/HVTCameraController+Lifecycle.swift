@@ -231,10 +231,9 @@ extension ControllerMachine.Session {
   init(_ session: CaptureSession) {
     let model = session.model
     self.init(
-      id: session.id, path: session.path, configuration: model.configuration,
-      isPipeWire: model.source.first?.factory == "pipewiresrc",
-      identity: .init(model),
-      hasPreRoll: session.preRoll != nil,
-      recordsOnStreams: model.recordingOnStreams != nil, audioUnavailableReason: model.audioUnavailableReason)
+      id: session.id, path: session.path, camera: .init(model),
+      encoding: .init(
+        preRoll: session.preRoll != nil, recordsOnStreams: model.recordingOnStreams != nil,
+        silentBecause: model.audioUnavailableReason))
   }
 }

@@ -231,9 +231,8 @@ final class MachineDriver {
   func makeSession(hasPreRoll: Bool = false) -> Machine.Session {
     sessions += 1
     return Machine.Session(
-      id: sessions, path: "/GstPipeline:test", configuration: Self.configuration, isPipeWire: false,
-      identity: .init(pipewireSerial: nil, devicePath: "/dev/video0", deviceName: "Test camera"),
-      hasPreRoll: hasPreRoll, recordsOnStreams: true, audioUnavailableReason: nil)
+      id: sessions, path: "/GstPipeline:test", camera: .init(configuration: Self.configuration),
+      encoding: .init(preRoll: hasPreRoll))
   }
 
   /// `present()`: builds a session from the current settings and hands it over.
