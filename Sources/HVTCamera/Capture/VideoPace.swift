@@ -10,12 +10,12 @@ import Foundation
 /// `@unchecked Sendable`: its variables are read and written only with its condition's lock held.
 final class VideoPace: @unchecked Sendable {
   /// The longest the sound waits for the movie's first frame to be known, so that the sound from that
-  /// frame on is not lost while the video is being linked.
-  static let startTimeout = 2.0
+  /// frame on is not lost while the video is being linked: 2 s.
+  let startTimeout: Double
 
-  /// The longest the sound waits for the video to catch up with one buffer. With 0.15 s, the sound of a
-  /// movie stopped on a loaded machine ran 1.2 s past its picture.
-  static let paceTimeout = 0.5
+  /// The longest the sound waits for the video to catch up with one buffer: 0.5 s. With 0.15 s, the sound
+  /// of a movie stopped on a loaded machine ran 1.2 s past its picture.
+  let paceTimeout: Double
 
   private let condition = NSCondition()
   /// The movie's first frame is known.
@@ -25,6 +25,12 @@ final class VideoPace: @unchecked Sendable {
   private var reached: UInt = 0
   /// The video ended, or the branch is being removed: no wait goes on.
   private var finished = false
+
+  /// A recording's video pace, its waits bounded by `startTimeout` and `paceTimeout` seconds.
+  init(startTimeout: Double = 2, paceTimeout: Double = 0.5) {
+    self.startTimeout = startTimeout
+    self.paceTimeout = paceTimeout
+  }
 
   /// The movie's first frame is known.
   func start() {
@@ -52,14 +58,14 @@ final class VideoPace: @unchecked Sendable {
   /// false when the time ran out first.
   @discardableResult
   func waitForStart() -> Bool {
-    wait(seconds: Self.startTimeout) { started }
+    wait(seconds: startTimeout) { started }
   }
 
   /// Waits (at most ``paceTimeout``) until the video has decided up to running time `time`, or ended;
   /// returns false when the time ran out first.
   @discardableResult
   func waitUntilReached(_ time: UInt) -> Bool {
-    wait(seconds: Self.paceTimeout) { reached >= time }
+    wait(seconds: paceTimeout) { reached >= time }
   }
 
   /// Changes the video's progress under the lock, and wakes a waiting thread.
