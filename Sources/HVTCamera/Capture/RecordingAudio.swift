@@ -13,7 +13,7 @@ import HVTGStreamer
 /// video, briefly, in ``VideoPace``; ``join(_:)``, on the caller's (worker) thread, for the microphone's
 /// first buffer (``MicrophoneBin/startTimeout``); never the controller's queue. The microphone's end of
 /// stream follows the first buffer past the end, and ``forceEnd()`` ends one that stopped delivering.
-final class RecordingAudio: @unchecked Sendable {
+final class RecordingAudio: Sendable {
   /// What the probe does with one buffer.
   enum Verdict: Equatable {
     case drop

@@ -9,6 +9,9 @@ import HVTGStreamer
 /// long as allowed. Probes only record facts and report them through `onEvent`; nothing here waits:
 /// the controller learns that the branch drained from the ``Event/drained`` event, and judges a drain's
 /// progress from ``lastProgress``.
+///
+/// `@unchecked Sendable`: its variables are written only by ``attach(to:)`` and ``remove(from:)``, on the controller's
+/// worker queue; what the probes record is ``Locked``.
 final class RecordingBranch: @unchecked Sendable {
   /// What the branch reports from its streaming threads.
   enum Event: Sendable {
