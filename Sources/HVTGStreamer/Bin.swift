@@ -1,6 +1,8 @@
 import CGStreamer
 
 /// An owned `GstBin`: a container element whose children share its state.
+///
+/// `@unchecked Sendable`: as ``Element``: a counted reference to a `GstBin`, which locks itself.
 public class Bin: Element, @unchecked Sendable {
   /// Makes an empty bin. Wraps `gst_bin_new`.
   public convenience init(name: String) {
@@ -52,6 +54,8 @@ public class Bin: Element, @unchecked Sendable {
 }
 
 /// An owned `GstPipeline`: a top-level bin with a clock and a bus.
+///
+/// `@unchecked Sendable`: as ``Element``: a counted reference to a `GstPipeline`, which locks itself.
 public final class Pipeline: Bin, @unchecked Sendable {
   /// Makes an empty pipeline. Wraps `gst_pipeline_new`.
   public convenience init(named name: String) {

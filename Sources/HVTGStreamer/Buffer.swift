@@ -50,6 +50,9 @@ public struct BufferView {
 }
 
 /// An owned reference to a `GstBuffer`.
+///
+/// `@unchecked Sendable`: a counted reference to a `GstBuffer`; a buffer with more than one owner is only read
+/// (GStreamer copies it before a write).
 public final class Buffer: @unchecked Sendable {
   let pointer: UnsafeMutablePointer<GstBuffer>
 
@@ -109,6 +112,8 @@ public final class Buffer: @unchecked Sendable {
 }
 
 /// An owned `GstSample`: a buffer with the caps that describe it.
+///
+/// `@unchecked Sendable`: a counted reference to a `GstSample`, which is not changed once made.
 public final class Sample: @unchecked Sendable {
   let pointer: OpaquePointer
 

@@ -1,6 +1,8 @@
 import CGStreamer
 
 /// An owned reference to a pipeline's `GstBus`.
+///
+/// `@unchecked Sendable`: a counted reference to a `GstBus`, whose functions are thread-safe.
 public final class Bus: @unchecked Sendable {
   let pointer: UnsafeMutablePointer<GstBus>
 

@@ -8,6 +8,9 @@ import Foundation
 /// GStreamer hands the pointer over under GLib's own locks, futexes that ThreadSanitizer cannot see, so
 /// without it every callback would look like a race under `swift test --sanitize=thread`. The lock
 /// cannot be the context's own, whose address would be published the same unseen way.
+///
+/// `@unchecked Sendable`: its one property is written before the context is published, under the lock, and only read
+/// after.
 final class CallbackContext<Callback>: @unchecked Sendable {
   private let stored: Callback
 

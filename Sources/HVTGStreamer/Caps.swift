@@ -1,6 +1,8 @@
 import CGStreamer
 
 /// An owned, immutable reference to `GstCaps`: the media formats a pad can carry.
+///
+/// `@unchecked Sendable`: a counted reference to caps that are not changed once made.
 public final class Caps: @unchecked Sendable, CustomStringConvertible {
   /// The underlying caps; valid as long as this object lives.
   public let pointer: UnsafeMutablePointer<GstCaps>
@@ -51,6 +53,8 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible {
 }
 
 /// An owned copy of one `GstStructure` from caps (a media type and its fields).
+///
+/// `@unchecked Sendable`: an owned copy of a structure, only read.
 public final class CapsStructure: @unchecked Sendable, CustomStringConvertible {
   let pointer: UnsafeMutablePointer<GstStructure>
 

@@ -35,6 +35,8 @@ public struct DBusReply: Sendable {
 /// A connection of its own to a message bus (not GIO's shared singleton, so that each address can be a
 /// different bus): synchronous calls with a timeout, properties, and signals waited for on the calling
 /// thread. Wraps `GDBusConnection`.
+///
+/// `@unchecked Sendable`: a counted reference to a `GDBusConnection`, which GIO makes thread-safe.
 public final class DBusConnection: @unchecked Sendable {
   private let pointer: OpaquePointer
 

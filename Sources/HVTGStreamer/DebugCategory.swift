@@ -2,6 +2,8 @@ import CGStreamer
 
 /// A GStreamer debug category of the application's own, so that `GST_DEBUG=name:LEVEL` shows its log
 /// lines among GStreamer's. Wraps `_gst_debug_category_new` (what `GST_DEBUG_CATEGORY_INIT` expands to).
+///
+/// `@unchecked Sendable`: a category GStreamer registers for the process and never frees; logging to it is thread-safe.
 public final class DebugCategory: @unchecked Sendable {
   /// Log levels (`GstDebugLevel`).
   public enum Level: UInt32, Sendable, Comparable {

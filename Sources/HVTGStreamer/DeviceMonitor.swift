@@ -3,6 +3,8 @@ import Foundation
 import Synchronization
 
 /// A capture device found by `GstDeviceMonitor`: its name, class, caps and properties.
+///
+/// `@unchecked Sendable`: a counted reference to a `GstDevice`, whose functions are thread-safe.
 public final class Device: @unchecked Sendable {
   let pointer: UnsafeMutablePointer<GstDevice>
 
@@ -132,6 +134,8 @@ public final class DeviceWatcher: Sendable {
 /// record` crashed once in `gst_bus_post` on PipeWire's thread as the camera it recorded went away and
 /// its controller released its watcher (its own monitor then). A monitor released only at the end, with
 /// those handlers removed first, is never called freed.
+///
+/// `@unchecked Sendable`: its variables are read and written under its locks (`startLock`, `lock`).
 final class SharedDeviceMonitor: @unchecked Sendable {
   private let monitor: UnsafeMutablePointer<GstDeviceMonitor>
   /// Whether the monitor started; under `startLock`.

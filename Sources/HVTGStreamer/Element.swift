@@ -4,7 +4,8 @@ import CGStreamer
 ///
 /// Initialisers say what they take over: `init(adopting:)` a full reference, `init(sinking:)` a floating one
 /// (as returned by element factories and `gst_parse_launch`), `init(retaining:)` a borrowed one.
-/// GStreamer objects are reference-counted and thread-safe, so an `Element` may cross threads.
+///
+/// `@unchecked Sendable`: it holds one counted reference to a `GstElement`, whose functions lock the object themselves.
 public class Element: @unchecked Sendable {
   /// The underlying element; valid as long as this object lives.
   public let pointer: UnsafeMutablePointer<GstElement>

@@ -8,6 +8,8 @@ import CGStreamer
 /// try mp4.add(EncodingProfile.video(format: "video/x-h264", presetName: "x264enc"))
 /// try camerabin.set("video-profile", mp4)
 /// ```
+///
+/// `@unchecked Sendable`: a counted reference, filled on one thread before it is handed to an element.
 public final class EncodingProfile: @unchecked Sendable, CustomStringConvertible {
   /// The underlying `GstEncodingProfile`; valid as long as this object lives.
   public let pointer: OpaquePointer

@@ -2,6 +2,8 @@ import CGStreamer
 
 /// An owned reference to a `GstVideoOverlayRectangle`: premultiplied ARGB pixels placed on the video, one
 /// picture of an ``OverlayComposition``.
+///
+/// `@unchecked Sendable`: a counted reference to a rectangle that is not changed once made.
 public final class OverlayRectangle: @unchecked Sendable {
   let pointer: OpaquePointer
 
@@ -53,6 +55,8 @@ public final class OverlayRectangle: @unchecked Sendable {
 /// ones over earlier ones. An element blends it into frames, or attaches it to them for a sink that
 /// draws it itself (`glimagesink`, on the GPU). Immutable once made, so one composition may go with
 /// every frame.
+///
+/// `@unchecked Sendable`: a counted reference to a composition that is not changed once made.
 public final class OverlayComposition: @unchecked Sendable {
   let pointer: OpaquePointer
 

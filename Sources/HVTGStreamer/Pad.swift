@@ -1,6 +1,8 @@
 import CGStreamer
 
 /// An owned reference to a `GstPad`.
+///
+/// `@unchecked Sendable`: a counted reference to a `GstPad`, whose functions lock the pad themselves.
 public final class Pad: @unchecked Sendable {
   /// The underlying pad; valid as long as this object lives.
   public let pointer: UnsafeMutablePointer<GstPad>

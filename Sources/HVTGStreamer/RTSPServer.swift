@@ -8,6 +8,10 @@ import Synchronization
 /// `src`, shared by every client of that mount (`gst_rtsp_media_factory_set_shared`), over TCP and UDP.
 /// The server runs on a GLib main loop of its own, on a thread of its own; ``stop()`` disconnects the
 /// clients and ends it.
+///
+/// `@unchecked Sendable`: its GLib objects are made in `init`, then used only through calls gst-rtsp-server and GLib
+/// make thread-safe (the client filter, a source attached to the loop's context); ``stop()`` runs once (an atomic
+/// flag).
 public final class RTSPServer: @unchecked Sendable {
   /// Called when a mount's media is made (for its first client), with the media's bin (the elements of
   /// the launch description, found by their names), on the server's thread.

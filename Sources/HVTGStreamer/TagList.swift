@@ -4,6 +4,8 @@ import Foundation
 /// An owned `GstTagList`: metadata (title, date, place, device…) that muxers write into the files they
 /// make. Filled with ``set(_:_:)-(_,String)`` and its overloads, handed to a muxer with
 /// ``Element/mergeTags(_:)``.
+///
+/// `@unchecked Sendable`: a counted reference, filled on one thread before it is handed to a muxer.
 public final class TagList: @unchecked Sendable, CustomStringConvertible {
   /// A tag's name, as GStreamer registers it (`GST_TAG_TITLE` is `"title"`).
   public struct Tag: RawRepresentable, Sendable, Hashable {

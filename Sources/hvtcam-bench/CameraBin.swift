@@ -9,6 +9,9 @@ import Synchronization
 /// MP4/H.264 video profile without audio whose `x264enc` and `jpegenc` get the same settings as ours,
 /// captures started with the `start-capture` / `stop-capture` action signals and reported by the
 /// `image-done` / `video-done` bus messages. Timestamps come from pad probes and the bus sync handler.
+///
+/// `@unchecked Sendable`: `captures` is counted only by the benchmark's thread, which starts the captures;
+/// what the probes and the bus record is `Locked`.
 final class CameraBin: @unchecked Sendable {
   /// What the probes and the bus have recorded.
   private struct Records {

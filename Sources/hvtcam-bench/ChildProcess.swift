@@ -6,7 +6,7 @@ import Foundation
 
 /// A child process with its standard output read line by line as it arrives (standard error is shared
 /// with the benchmark's), ended with `wait()` which reports its CPU time.
-final class ChildProcess: @unchecked Sendable {
+final class ChildProcess: Sendable {
   /// How the process ended and what it cost.
   struct Ending: Sendable {
     /// The exit status, or the signal number when `signalled`.

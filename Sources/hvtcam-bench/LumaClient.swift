@@ -4,7 +4,7 @@ import HVTGStreamer
 /// An RTSP client in the benchmark's process: `rtspsrc` over TCP without a jitter buffer, decoded and
 /// scaled down to grey, each frame's mean luma (0…255) and arrival handed to whoever waits for a frame
 /// of a kind.
-final class LumaClient: @unchecked Sendable {
+final class LumaClient: Sendable {
   /// A frame at least this bright shows the camera's brightness turned up (the bars' mean is about 100).
   static let brightLevel = 200.0
   /// A frame at most this bright shows it turned back.

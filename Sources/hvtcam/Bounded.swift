@@ -33,6 +33,8 @@ func bounded<Value: Sendable>(
 }
 
 /// A continuation resumed by whichever of several parties comes first.
+///
+/// `@unchecked Sendable`: its one variable is read and written under `lock`.
 private final class OnceContinuation<Value: Sendable>: @unchecked Sendable {
   /// Guarded by `lock` (a pthread mutex, which ThreadSanitizer sees, unlike `Synchronization.Mutex`).
   private var continuation: CheckedContinuation<Value, any Error>?

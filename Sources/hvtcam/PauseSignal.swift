@@ -6,6 +6,9 @@ import Foundation
 ///
 /// `install()` runs first thing in `main`, with the stop signals, so that one sent early never ends the
 /// process (SIGUSR1's default action); one that comes while nothing records is ignored.
+///
+/// `@unchecked Sendable`: `handler` is read and written under `lock`; `source` is set once, by `install()`, before a
+/// signal can come.
 final class PauseSignal: @unchecked Sendable {
   /// The process's one instance.
   static let shared = PauseSignal()
@@ -46,6 +49,8 @@ final class PauseSignal: @unchecked Sendable {
   }
 
   /// A continuation resumed once, by whichever comes first; what comes before it is set is kept for it.
+  ///
+  /// `@unchecked Sendable`: its variables are read and written under `lock`.
   private final class Waiter: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Void, any Error>?

@@ -2,6 +2,8 @@ import Foundation
 
 /// How an interactive session ends (`hvtcam run`, `hvtcam library browse`): the first outcome reported
 /// is kept, and whoever waits for it gets it, whether it came before or after they started waiting.
+///
+/// `@unchecked Sendable`: its variables are read and written under `lock`.
 final class SessionEnd: @unchecked Sendable {
   private let lock = NSLock()
   private var ended: Result<Void, any Error>?

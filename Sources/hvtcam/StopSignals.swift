@@ -7,6 +7,9 @@ import Foundation
 ///
 /// `install()` runs first thing in `main`, before any camera starts, so that no signal is lost: one that
 /// arrives before a command is ready to stop is remembered (``received``) and acted on when it is.
+///
+/// `@unchecked Sendable`: `state` is read and written under `lock`; `sources` is set once, by `install()`, before a
+/// signal can come.
 final class StopSignals: @unchecked Sendable {
   /// The process's one instance.
   static let shared = StopSignals()

@@ -86,6 +86,8 @@ enum StreamCommand {
   }
 
   /// Resumes a continuation the first time only.
+  ///
+  /// `@unchecked Sendable`: its one variable is read and written under `lock`.
   private final class Once: @unchecked Sendable {
     private var continuation: CheckedContinuation<Void, Never>?
     private let lock = NSLock()

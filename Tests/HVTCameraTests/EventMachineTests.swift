@@ -110,4 +110,21 @@ struct EventMachineTests {
     #expect(try await MediaInspector.discover(movie.url.path).isH264)
     await controller.dismissAndWait()
   }
+
+  @Test("a test's wait for a delegate callback ends when its task is cancelled, before or while it waits")
+  func cancellableWait() async throws {
+    let recorder = DelegateRecorder()
+    let waiting = Task { try await recorder.nextCapture(.image) }
+    waiting.cancel()
+    await #expect(throws: CancellationError.self) { try await waiting.value }
+    // Cancelled while it waits: a photo that never comes does not hold the test until its time limit.
+    let (started, signal) = AsyncStream<Void>.makeStream()
+    let blocked = Task {
+      signal.yield()
+      return try await recorder.nextCapture(.movie)
+    }
+    for await _ in started { break }
+    blocked.cancel()
+    await #expect(throws: CancellationError.self) { try await blocked.value }
+  }
 }

@@ -89,6 +89,6 @@ struct CameraInUseTests {
 extension HVTCameraController {
   /// Hands a device change to the controller on its queue, as the device monitor's handler does.
   fileprivate func deliverDeviceChange(_ change: DeviceChange) {
-    queue.async { self.handleDeviceChange(change) }
+    queue.async { self.send(.deviceChanged(change)) }
   }
 }

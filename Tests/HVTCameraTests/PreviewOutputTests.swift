@@ -77,7 +77,7 @@ struct PreviewOutputTests {
     let camera = try TestCamera(mode: .video, present: false)
     camera.controller.previewOutput = .none
     try await camera.controller.presentAndWait()
-    let session = try #require(camera.controller.read(\.session))
+    let session = try #require(camera.controller.currentSession)
     try await camera.startRecording()
     let frames = FrameCollector()
     camera.controller.previewOutput = frames.output(.i420)
@@ -90,7 +90,7 @@ struct PreviewOutputTests {
     camera.controller.stopVideoCapture()
     let movie = try await camera.delegate.nextCapture(.movie)
     #expect(frames.count <= stopped + 1, "the frames branch was removed")
-    #expect(camera.controller.read(\.session) === session, "the same pipeline ran throughout")
+    #expect(camera.controller.currentSession === session, "the same pipeline ran throughout")
     let configured = camera.delegate.calls.filter { if case .event(.configured) = $0 { true } else { false } }
     #expect(configured.count == 1)
     let metadata = try movie.metadata

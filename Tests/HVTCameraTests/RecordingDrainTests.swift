@@ -75,7 +75,7 @@ struct RecordingDrainTests {
     // room, with a frame inside it, for 4.5 s. A stalled camera would be given up after 3.5 s (0.5 s to
     // call it stalled, then the default timeout of 3 s). A loaded machine may delay a frame long enough
     // to announce a stall, so only giving up counts here.
-    let session = try #require(camera.controller.read(\.session))
+    let session = try #require(camera.controller.currentSession)
     let converter = try #require(session.pipeline.element(named: "recording-convert")?.staticPad("sink"))
     let pending = Locked(true)
     converter.addProbe(.buffer) { _, _ in

@@ -59,8 +59,8 @@ struct RecordingPausesTests {
       return time(frame) - shift - time(1)
     }
     let limit: UInt = 3_000_000_000
-    #expect(start(91) == 2_966_666_666 && !RecordingBranch.reachesLimit(start: start(91), limit: limit))
-    #expect(start(92) == 2_999_999_999 && RecordingBranch.reachesLimit(start: start(92), limit: limit))
+    #expect(start(91) == 2_966_666_666 && !RecordingClock.reachesLimit(start: start(91), limit: limit))
+    #expect(start(92) == 2_999_999_999 && RecordingClock.reachesLimit(start: start(92), limit: limit))
   }
 
   @Test("a request and its undoing between two frames leave out nothing")

@@ -140,7 +140,7 @@ struct RecordingTests {
     let age = try #require(metadata.frameAge)
     #expect(age >= 0, "first frame \(age) s old at the call")
     #expect(metadata.frameTimestamp >= shown, "first frame at \(metadata.frameTimestamp) s, preview at \(shown) s")
-    #expect(try #require(metadata.frameCount) >= RecordingBranch.minimumFrames)
+    #expect(try #require(metadata.frameCount) >= RecordingClock.minimumFrames)
     let report = try await MediaInspector.discover(movie.movieURL)
     #expect(report.isH264 && !report.failed, "\(report)")
     await camera.controller.dismissAndWait()

@@ -127,7 +127,7 @@ struct ViewTransformTests {
   func rgbaOverlay() async throws {
     let frames = FrameCollector()
     let camera = try await presented(.identity, frames: frames)
-    let session = try #require(camera.controller.read(\.session))
+    let session = try #require(camera.controller.currentSession)
     var branch: PreviewBranch?
     func square(_ rgba: [UInt8]) -> HVTCameraOverlay {
       HVTCameraOverlay(

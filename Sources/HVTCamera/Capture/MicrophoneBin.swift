@@ -4,7 +4,7 @@ import HVTGStreamer
 /// A microphone's chain (``HVTPipelineModel/Audio/source``) in a bin of its own, exposed as the bin's
 /// `src` pad, which is opened outside the camera pipeline (``open()``) before it joins it: one that
 /// cannot open costs the movies their sound, never the camera.
-final class MicrophoneBin: @unchecked Sendable {
+final class MicrophoneBin: Sendable {
   /// The bin (`GstBin`), not yet in a pipeline.
   let bin: Bin
   /// The microphone's own element's source pad (a ghost pad for `autoaudiosrc`), where its caps leave it.

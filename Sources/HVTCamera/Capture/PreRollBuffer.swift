@@ -10,7 +10,7 @@ import HVTGStreamer
 /// (``withKept(_:)``): its movie begins at a key frame between ``duration`` and ``duration`` plus a
 /// key-frame interval before it was asked for, and goes on with the encoder's next frame. With sound, the
 /// pre-roll's microphone (``sound``) keeps the raw sound from the oldest frame kept on.
-final class PreRollBuffer: @unchecked Sendable {
+final class PreRollBuffer: Sendable {
   private struct Kept {
     let buffer: Buffer
     let time: UInt

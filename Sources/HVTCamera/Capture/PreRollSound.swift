@@ -12,7 +12,7 @@ import HVTGStreamer
 /// As a recording's own microphone, it is opened outside the pipeline first (``start(in:)``), so that
 /// one that cannot open costs the movies their sound, never the camera; its errors are the controller's
 /// to handle (``path``).
-final class PreRollSound: @unchecked Sendable {
+final class PreRollSound: Sendable {
   private struct Kept {
     let buffer: Buffer
     let end: UInt

@@ -11,7 +11,7 @@ import HVTGStreamer
 /// clock, by the least offset between the two seen since the media's first frame (a key frame, asked of
 /// the encoder when the media starts playing and when a client sends `PLAY`): frames keep their
 /// spacing, and none is stamped later than it arrived.
-final class RTSPStreamServer: @unchecked Sendable {
+final class RTSPStreamServer: Sendable {
   private struct Media {
     let source: Element
     var offset: Int64?

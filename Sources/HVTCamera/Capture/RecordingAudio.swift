@@ -9,12 +9,11 @@ import HVTGStreamer
 /// off (to the sample), timestamps are rebased on that frame's, and the sound ends where the video does
 /// (at its last frame's end, or at the maximum duration), its last buffer cut to the sample. So the
 /// movie's two streams start together, at 0, and have the same length. The sound of a pause is left
-/// out, to the sample, where the video's is (``RecordingPauses``). The microphone's thread waits
-/// here, briefly, for the video (``paceTimeout``, ``startTimeout``), and ``join(_:)``, on the caller's
-/// (worker) thread, for the microphone's first buffer (``MicrophoneBin/startTimeout``); never the
-/// controller's queue. The microphone's end
-/// of stream follows the first buffer past the end, and ``forceEnd()`` ends one that stopped delivering.
-final class RecordingAudio: @unchecked Sendable {
+/// out, to the sample, where the video's is (``RecordingPauses``). The microphone's thread waits for the
+/// video, briefly, in ``VideoPace``; ``join(_:)``, on the caller's (worker) thread, for the microphone's
+/// first buffer (``MicrophoneBin/startTimeout``); never the controller's queue. The microphone's end of
+/// stream follows the first buffer past the end, and ``forceEnd()`` ends one that stopped delivering.
+final class RecordingAudio: Sendable {
   /// What the probe does with one buffer.
   enum Verdict: Equatable {
     case drop
@@ -112,20 +111,8 @@ final class RecordingAudio: @unchecked Sendable {
   /// sound is given up: the recording queue holds 3 s, so the bound is below that.
   static let startTimeout = 2.0
 
-  /// The video's progress, which the sound keeps pace with: the running time up to which the video has
-  /// decided (the end of the last frame that reached the branch, kept or left out by a pause), and
-  /// whether it ended. A condition, so that the microphone's thread can wait
-  /// for frames that lag behind its sound (a loaded machine delays the camera's thread): sound let
-  /// through ahead of them could not be taken back if the recording stops before they come.
-  private let video = NSCondition()
-  private var videoReached: UInt = 0
-  private var videoFinished = false
-
-  /// The longest the sound waits for the video to catch up with one buffer. The wait holds the thread of
-  /// the microphone bin's queue (up to 3 s of sound), not the source's, so a PulseAudio or ALSA source
-  /// never loses sound to it; with 0.15 s, the sound of a movie stopped on a loaded machine ran 1.2 s
-  /// past its picture.
-  static let paceTimeout = 0.5
+  /// How far the video has got, which the sound keeps pace with (the microphone's thread waits there).
+  private let pace = VideoPace()
 
   /// Builds the audio of a recording branch: the encoding chain, in `branch` and exposed as the branch's
   /// `audio` pad (linked to the muxer at its first encoded sound: ``linkToMuxer()``); and the
@@ -302,7 +289,7 @@ final class RecordingAudio: @unchecked Sendable {
   /// encoded within ``startTimeout``.
   func videoStarted(at base: UInt) {
     timing.withLock { timing in timing.base = timing.base ?? base }
-    changeVideo {}
+    pace.start()
     DispatchQueue.global().asyncAfter(deadline: .now() + Self.startTimeout) { [weak self] in
       self?.giveUpSoundIfMuted()
     }
@@ -310,45 +297,13 @@ final class RecordingAudio: @unchecked Sendable {
 
   /// The video has decided up to running time `time`: a frame ending there reached the branch.
   func videoReached(_ time: UInt) {
-    changeVideo { videoReached = max(videoReached, time) }
+    pace.reach(time)
   }
 
   /// The video ended `duration` nanoseconds after its start: the sound ends there too.
   func videoEnded(after duration: UInt) {
     timing.withLock { [overrun] in $0.end = min($0.end, duration + overrun) }
-    changeVideo { videoFinished = true }
-  }
-
-  /// Changes the video's progress under its condition's lock, and wakes the microphone's thread.
-  private func changeVideo(_ change: () -> Void) {
-    video.lock()
-    change()
-    video.broadcast()
-    video.unlock()
-  }
-
-  /// Holds the microphone's thread (at most ``startTimeout``) until the movie's first frame is known, so
-  /// that the sound from that frame on is not lost while the video is being linked.
-  private func waitForVideoStart() {
-    let deadline = Date(timeIntervalSinceNow: Self.startTimeout)
-    video.lock()
-    while !videoFinished, timing.withLock({ $0.base == nil }), video.wait(until: deadline) {}
-    video.unlock()
-  }
-
-  /// Waits (at most ``paceTimeout``) until the video has decided up to running time `time`, or ended.
-  private func keepPace(with time: UInt) {
-    let deadline = Date(timeIntervalSinceNow: Self.paceTimeout)
-    video.lock()
-    while !videoFinished, videoReached < time, video.wait(until: deadline) {}
-    video.unlock()
-  }
-
-  /// Whether the video ended.
-  private var videoHasEnded: Bool {
-    video.lock()
-    defer { video.unlock() }
-    return videoFinished
+    pace.finish()
   }
 
   /// Whether the microphone delivers (its first buffer reached the branch).
@@ -372,7 +327,7 @@ final class RecordingAudio: @unchecked Sendable {
   func remove(from session: CaptureSession) {
     gate.open()
     // A microphone thread held for the video lets go.
-    changeVideo { videoFinished = true }
+    pace.finish()
     if let preRoll, let pad = preRollPad.withLock({ $0 }) {
       // Unlinked between two buffers, so that the tee never pushes into the branch as it stops.
       preRoll.betweenBuffers {
@@ -395,19 +350,19 @@ final class RecordingAudio: @unchecked Sendable {
     let format = HVTPipelineModel.recordedAudio
     let bytesPerFrame = format.channels * format.bytesPerSample
     let sample = Double(ClockTime.second) / Double(format.rate)
-    entry.addProbe(.buffer) { [timing, firstBuffer, weak self] pad, info in
+    entry.addProbe(.buffer) { [timing, firstBuffer, pace, weak self] pad, info in
       guard let buffer = info.buffer, ClockTime.isValid(buffer.presentationTime) else { return .ok }
       if timing.withLock({ timing in
         defer { timing.firstSound = timing.firstSound ?? buffer.presentationTime }
         return timing.firstSound == nil
       }) {
         firstBuffer.signal()
-        self?.waitForVideoStart()
+        pace.waitForStart()
       }
       var start = buffer.presentationTime
       var frames = buffer.size / bytesPerFrame
       let finish = start + UInt(Double(frames) * sample)
-      if let base = timing.withLock({ $0.ended ? nil : $0.base }), finish > base { self?.keepPace(with: finish) }
+      if let base = timing.withLock({ $0.ended ? nil : $0.base }), finish > base { pace.waitUntilReached(finish) }
       switch self?.pauses.samples(start: start, count: frames, sampleLength: sample) ?? .all(shift: 0) {
       case .all(let shift):
         start -= shift
@@ -419,7 +374,7 @@ final class RecordingAudio: @unchecked Sendable {
         (start, frames) = (first, kept.count / bytesPerFrame)
       case .none:
         // Sound of a pause; a recording stopped while paused ends its sound here.
-        if self?.videoHasEnded ?? true, timing.withLock({ $0.endWithinPause() }) { pad.sendEndOfStream() }
+        if pace.hasFinished, timing.withLock({ $0.endWithinPause() }) { pad.sendEndOfStream() }
         return .drop
       }
       let verdict = timing.withLock { $0.admit(start: start, frames: frames, sample: sample) }

@@ -9,12 +9,15 @@ import HVTGStreamer
 /// long as allowed. Probes only record facts and report them through `onEvent`; nothing here waits:
 /// the controller learns that the branch drained from the ``Event/drained`` event, and judges a drain's
 /// progress from ``lastProgress``.
+///
+/// `@unchecked Sendable`: its variables are written only by ``attach(to:)`` and ``remove(from:)``, on the controller's
+/// worker queue; what the probes record is ``Locked``.
 final class RecordingBranch: @unchecked Sendable {
   /// What the branch reports from its streaming threads.
   enum Event: Sendable {
     /// The first frame entered the branch.
     case started
-    /// The branch holds ``RecordingBranch/minimumFrames`` frames: a stop can now make a movie that plays.
+    /// The branch holds ``RecordingClock/minimumFrames`` frames: a stop can now make a movie that plays.
     case enoughFrames
     /// Whole seconds recorded so far.
     case progress(elapsed: Double)
@@ -43,8 +46,6 @@ final class RecordingBranch: @unchecked Sendable {
     /// Frames the camera's driver lost while recording: gaps in the sequence numbers of the frames that
     /// entered the branch (`GST_BUFFER_OFFSET`, set from V4L2's `sequence` by `v4l2src`).
     var framesLostByDriver = 0
-    /// The sequence number of the last frame that entered.
-    var lastSequence: UInt?
     /// Seconds of sound, from the movie's start to the end of its last sound; `nil` for a silent movie.
     var audioDuration: Double?
     /// How many times the recording was paused.
@@ -53,19 +54,14 @@ final class RecordingBranch: @unchecked Sendable {
     var pausedDuration = 0.0
   }
 
+  /// What the branch's probes record, behind one lock.
   private struct Timing {
-    var base: UInt?
-    var summary = Summary()
-    var reportedSeconds = 0
-    var limitReached = false
-    /// An element of the branch failed: frames are dropped at its entry from then on, so that the tee,
-    /// which stops on the first fatal flow return of any branch, keeps feeding the camera's other
-    /// branches.
-    var failed = false
+    /// What becomes of each frame (``RecordingClock``).
+    var clock: RecordingClock
+    /// When the first frame entered the encoder.
+    var encodingStartedAt: ContinuousClock.Instant?
     /// When a buffer last entered the encoder or the file sink: how a drain tells progress from a stall.
     var lastProgress: ContinuousClock.Instant?
-    /// The end of the last frame, from the first frame's start (nanoseconds).
-    var end: UInt = 0
     /// The movie's first frame and its caps, until ``RecordingBranch/takeFirstFrame()``.
     var firstFrame: (buffer: Buffer, caps: Caps)?
     /// The time segment of encoded video from a pre-roll; the camera's frames are taken to be in running
@@ -85,7 +81,7 @@ final class RecordingBranch: @unchecked Sendable {
   private var teePad: Pad?
   /// The tee ``teePad`` belongs to: the camera's, or the encoded tee of the ``feed``.
   private var feedingTee: Element?
-  private let timing = Locked(Timing())
+  private let timing: Locked<Timing>
   private let onEvent: @Sendable (Event) -> Void
   /// The movie's sound; `nil` for a silent movie.
   private let audio: RecordingAudio?
@@ -103,21 +99,6 @@ final class RecordingBranch: @unchecked Sendable {
   /// frame comes encoded, and its thumbnail is made from the file.
   var takesEncodedVideo: Bool { feed != nil }
 
-  /// How close to the maximum duration a frame's start counts as reaching it (nanoseconds). Frame times
-  /// are whole nanoseconds rounded from the frame rate (33333333, 66666666, 100000000… at 30 fps), and a
-  /// pause's shift is the difference of two of them: after one, the frame that is the limit's own in
-  /// frames can start a nanosecond or two before it, and was kept (a 3 s movie of 91 frames ending at
-  /// 3.033 s, seen under load). One microsecond is far below any frame interval.
-  static let limitSlack: UInt = 1_000
-
-  /// Whether a frame starting `start` nanoseconds into the movie reaches the maximum duration `limit`
-  /// (within ``limitSlack``): it is dropped, and the movie ends before it.
-  static func reachesLimit(start: UInt, limit: UInt) -> Bool { start &+ limitSlack >= limit }
-
-  /// The frames a stop waits for: a one-frame H.264 movie is valid, but some decoders (`openh264dec`, the
-  /// one Debian's plugins-bad ships) output nothing for it.
-  static let minimumFrames = 2
-
   /// Builds the branch (not yet attached): the model's recording chain, then a `filesink` writing to the
   /// reservation's partial file, and with `audio` the sound's chains (``RecordingAudio``). `limit` is the
   /// maximum duration in seconds; `frameInterval` the expected duration of a frame when buffers carry
@@ -133,6 +114,7 @@ final class RecordingBranch: @unchecked Sendable {
     self.tags = tags
     self.onEvent = onEvent
     self.feed = feed
+    timing = Locked(Timing(clock: RecordingClock(limit: ClockTime.from(seconds: limit), encoded: feed != nil)))
     bin = Bin(name: name)
     let elements = try ElementChain(
       chain + [HVTPipelineModel.movieFileSink(location: file.partial.path)], in: bin, link: feed == nil)
@@ -167,7 +149,7 @@ final class RecordingBranch: @unchecked Sendable {
       guard info.buffer != nil else { return .ok }
       let now = ContinuousClock.now
       timing.withLock { timing in
-        timing.summary.encodingStartedAt = timing.summary.encodingStartedAt ?? now
+        timing.encodingStartedAt = timing.encodingStartedAt ?? now
         timing.lastProgress = now
       }
       return .ok
@@ -181,8 +163,7 @@ final class RecordingBranch: @unchecked Sendable {
       }
       return .ok
     }
-    installTimestampProbe(
-      limit: ClockTime.from(seconds: limit), fallbackDuration: ClockTime.from(seconds: frameInterval))
+    installTimestampProbe(fallbackDuration: ClockTime.from(seconds: frameInterval))
   }
 
   /// Links a branch that takes encoded video (queue, muxer, file sink): the queue's output carries any
@@ -197,12 +178,13 @@ final class RecordingBranch: @unchecked Sendable {
     try muxer.link(to: sink)
   }
 
-  /// The probe at the branch's entry: rebases timestamps to zero, leaves out the frames of a pause and
-  /// closes the timestamps up over it, counts frames and enforces the limit (on the time recorded).
-  private func installTimestampProbe(limit limitTime: UInt, fallbackDuration: UInt) {
+  /// The probe at the branch's entry: reads each frame, asks the recording's clock what becomes of it
+  /// (``RecordingClock``: rebased to zero, left out by a pause, dropped at the limit…), and applies the
+  /// verdict.
+  private func installTimestampProbe(fallbackDuration: UInt) {
     let encoded = feed != nil
     entry.addProbe(encoded ? [.buffer, .eventDownstream] : .buffer) {
-      [timing, onEvent, pauses, weak audio, weak self] pad, info in
+      [timing, pauses, weak audio, weak self] pad, info in
       if let segment = StreamSegment.set(by: info.event) {
         timing.withLock { $0.segment = segment }
         return .ok
@@ -211,113 +193,61 @@ final class RecordingBranch: @unchecked Sendable {
       let segment = timing.withLock { $0.segment }
       // Running time; timestamps are written back in the segment's terms.
       guard let time = segment.runningTime(of: buffer) else { return .drop }
-      // Encoded video's offsets are not the driver's sequence numbers.
-      let sequence = encoded ? ClockTime.none : buffer.offset
-      let duration = ClockTime.isValid(buffer.duration) ? buffer.duration : fallbackDuration
-      enum Verdict {
-        case pass(base: UInt, shift: UInt, first: Bool, enough: Bool, newSecond: Int?, resumed: UInt?)
-        case drop(notify: Bool)
-        /// Dropped, and the encoder asked for a key frame to begin the movie with.
-        case askKeyFrame
-        case pause(starting: Bool, elapsed: UInt)
-      }
-      // With sound, the movie starts no earlier than one frame before it (the frame of the moment can be
-      // older than the microphone's first sound on a loaded machine).
-      let sound = audio?.firstSound
-      let verdict = timing.withLock { timing -> Verdict in
-        if timing.limitReached || timing.failed { return .drop(notify: false) }
-        // Encoded video begins with a key frame: one from before the sound is left out, and the encoder
-        // is asked for another.
-        if timing.base == nil, encoded, buffer.isDeltaUnit { return .drop(notify: false) }
-        if timing.base == nil, let sound, time &+ duration <= sound {
-          return encoded ? .askKeyFrame : .drop(notify: false)
-        }
-        let first = timing.base == nil
-        var shift: UInt = 0
-        var resumed: UInt?
-        // A movie has its first two frames before it can pause, so that a stop while paused makes one
-        // that plays (``minimumFrames``).
-        if timing.summary.frames >= Self.minimumFrames {
-          // After a pre-roll the frames are encoded: the movie goes on again with a key frame.
-          switch pauses.frame(at: time, canResume: !encoded || !buffer.isDeltaUnit) {
-          case .leaveOut(let starting):
-            // The driver's sequence goes on through a pause: the frames left out are not lost.
-            if ClockTime.isValid(sequence) { timing.summary.lastSequence = sequence }
-            return .pause(starting: starting, elapsed: timing.end)
-          case .keep(let by, let after):
-            (shift, resumed) = (by, after)
-          }
-        }
-        let pts = time - shift
-        let base = timing.base ?? pts
-        timing.base = base
-        let start = pts >= base ? pts - base : 0
-        if Self.reachesLimit(start: start, limit: limitTime) {
-          timing.limitReached = true
-          return .drop(notify: true)
-        }
-        timing.summary.frames += 1
-        timing.end = start &+ duration
-        timing.summary.duration = ClockTime.seconds(timing.end)
-        if ClockTime.isValid(sequence) {
-          if let last = timing.summary.lastSequence, sequence > last + 1 {
-            timing.summary.framesLostByDriver += Int(sequence - last - 1)
-          }
-          timing.summary.lastSequence = sequence
-        }
-        if first { timing.summary.firstTimestamp = pts }
-        let seconds = Int(timing.summary.duration)
-        let newSecond = seconds > timing.reportedSeconds ? seconds : nil
-        if let newSecond { timing.reportedSeconds = newSecond }
-        let enough = timing.summary.frames == Self.minimumFrames
-        return .pass(
-          base: base, shift: shift, first: first, enough: enough, newSecond: newSecond,
-          resumed: resumed)
-      }
-      switch verdict {
-      case .drop(let notify):
-        if notify { onEvent(.limitReached) }
-        return .drop
-      case .askKeyFrame:
-        _ = pad.requestKeyFrame()
-        return .drop
-      case .pause(let starting, let elapsed):
-        audio?.videoReached(time &+ duration)
-        if starting { onEvent(.paused(elapsed: ClockTime.seconds(elapsed))) }
-        return .drop
-      case .pass(let base, let shift, let first, let enough, let newSecond, let resumed):
-        let pts = time - shift
-        if let writable = info.writableBuffer() {
-          writable.presentationTime = segment.start + (pts >= base ? pts - base : 0)
-          let dts = writable.decodingTime
-          if ClockTime.isValid(dts), dts >= segment.start {
-            let running = dts - segment.start + segment.base
-            let moved = running >= shift ? running - shift : 0
-            writable.decodingTime = segment.start + (moved >= base ? moved - base : 0)
-          }
-        }
-        if let resumed {
-          onEvent(.resumed(elapsed: ClockTime.seconds(pts - base), pausedFor: ClockTime.seconds(resumed)))
-        }
-        if first {
-          // The movie's first frame, kept (a reference) for its thumbnail until the controller takes it;
-          // one from a pre-roll is encoded, and the thumbnail is made from the file instead.
-          if !encoded, let frame = info.buffer, let caps = pad.currentCaps {
-            let kept = frame.retained()
-            timing.withLock { $0.firstFrame = (kept, caps) }
-          }
-          // Dated with the frame kept first (the frame of the moment may have been left out, older than the
-          // sound), as the metadata is; the muxer has had no data yet.
-          self?.tagMovie(firstTimestamp: base)
-          audio?.videoStarted(at: base)
-          onEvent(.started)
-        }
-        audio?.videoReached(time &+ duration)
-        if enough { onEvent(.enoughFrames) }
-        if let newSecond { onEvent(.progress(elapsed: Double(newSecond))) }
-        return .ok
-      }
+      let frame = RecordingClock.Frame(
+        time: time, duration: ClockTime.isValid(buffer.duration) ? buffer.duration : fallbackDuration,
+        sequence: !encoded && ClockTime.isValid(buffer.offset) ? buffer.offset : nil, isKeyFrame: !buffer.isDeltaUnit)
+      let soundStart = audio?.firstSound
+      let verdict = timing.withLock { $0.clock.admit(frame, soundStart: soundStart, pauses: pauses) }
+      return self?.apply(verdict, to: frame, in: segment, info: &info, pad: pad) ?? .drop
     }
+  }
+
+  /// Does what the clock decided for a frame: drops it, asks the encoder for a key frame, or keeps it with
+  /// its timestamps moved, and reports what changed (the movie's start, its first frames, a whole second,
+  /// a pause's end); the sound learns how far the video has got.
+  private func apply(
+    _ verdict: RecordingClock.Verdict, to frame: RecordingClock.Frame, in segment: StreamSegment,
+    info: inout PadProbeInfo, pad: Pad
+  ) -> PadProbeReturn {
+    switch verdict {
+    case .drop(let limitReached):
+      if limitReached { onEvent(.limitReached) }
+      return .drop
+    case .dropAskingForKeyFrame:
+      _ = pad.requestKeyFrame()
+      return .drop
+    case .leaveOut(let starting, let elapsed):
+      audio?.videoReached(frame.time &+ frame.duration)
+      if starting { onEvent(.paused(elapsed: ClockTime.seconds(elapsed))) }
+      return .drop
+    case .keep(let kept):
+      if let writable = info.writableBuffer() {
+        writable.presentationTime = kept.presentationTime(in: segment)
+        if let decoding = kept.decodingTime(writable.decodingTime, in: segment) { writable.decodingTime = decoding }
+      }
+      if let pause = kept.resumedAfter {
+        onEvent(.resumed(elapsed: ClockTime.seconds(kept.start), pausedFor: ClockTime.seconds(pause)))
+      }
+      if kept.isFirst { started(at: kept.base, with: info.buffer, caps: pad.currentCaps) }
+      audio?.videoReached(frame.time &+ frame.duration)
+      if kept.completesMinimum { onEvent(.enoughFrames) }
+      if let second = kept.newSecond { onEvent(.progress(elapsed: Double(second))) }
+      return .ok
+    }
+  }
+
+  /// The movie's first frame went in at running time `base`: it is kept (a reference) for the thumbnail
+  /// until the controller takes it — one from a pre-roll is encoded, and the thumbnail is made from the
+  /// file instead —; the muxer gets the tags, dated with it (the frame of the moment may have been left
+  /// out, older than the sound, as the metadata is), and the sound starts there.
+  private func started(at base: UInt, with buffer: BufferView?, caps: Caps?) {
+    if feed == nil, let buffer, let caps {
+      let kept = buffer.retained()
+      timing.withLock { $0.firstFrame = (kept, caps) }
+    }
+    tagMovie(firstTimestamp: base)
+    audio?.videoStarted(at: base)
+    onEvent(.started)
   }
 
   /// Adds the branch to the session's running pipeline and links it to a new tee pad, starting with the
@@ -327,7 +257,7 @@ final class RecordingBranch: @unchecked Sendable {
     var silence = audio?.open()
     if silence != nil { audio?.detach() }
     try session.pipeline.add(bin)
-    session.onError(inside: bin.path) { [timing] _ in timing.withLock { $0.failed = true } }
+    session.onError(inside: bin.path) { [timing] _ in timing.withLock { $0.clock.fail() } }
     guard bin.syncStateWithParent() else {
       remove(from: session)
       throw HVTCameraError.fileWriteFailed(
@@ -406,7 +336,12 @@ final class RecordingBranch: @unchecked Sendable {
 
   /// What has been recorded so far.
   var summary: Summary {
-    var summary = timing.withLock { $0.summary }
+    var summary = timing.withLock { timing in
+      Summary(
+        frames: timing.clock.frames, duration: ClockTime.seconds(timing.clock.end),
+        firstTimestamp: timing.clock.firstTimestamp, encodingStartedAt: timing.encodingStartedAt,
+        framesLostByDriver: timing.clock.framesLostByDriver)
+    }
     if let audio, audio.hasSound { summary.audioDuration = audio.duration }
     let pauses = pauses.total
     (summary.pauses, summary.pausedDuration) = (pauses.count, ClockTime.seconds(pauses.length))
@@ -433,7 +368,7 @@ final class RecordingBranch: @unchecked Sendable {
   }
 
   /// Whether the branch holds enough frames for a stop to make a movie that plays, or reached its limit.
-  var hasEnoughFrames: Bool { timing.withLock { $0.summary.frames >= Self.minimumFrames || $0.limitReached } }
+  var hasEnoughFrames: Bool { timing.withLock { $0.clock.hasEnoughFrames } }
 
   /// When a buffer last entered the encoder or reached the file sink (`nil` before the first).
   var lastProgress: ContinuousClock.Instant? { timing.withLock { $0.lastProgress } }
@@ -445,7 +380,7 @@ final class RecordingBranch: @unchecked Sendable {
     guard let teePad, let ghost = bin.staticPad("sink") else { return }
     teePad.addProbe(.idle) { [timing, weak audio] pad, _ in
       pad.unlink(from: ghost)
-      audio?.videoEnded(after: timing.withLock { $0.end })
+      audio?.videoEnded(after: timing.withLock { $0.clock.end })
       ghost.sendEndOfStream()
       return .remove
     }

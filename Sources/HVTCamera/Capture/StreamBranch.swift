@@ -6,6 +6,9 @@ import HVTGStreamer
 /// stream's frames instead of holding the encoder, the recording or the preview, then the target's muxer
 /// or payloader and its network sink. A new branch asks the encoder for a key frame (an upstream
 /// force-key-unit event) and drops what comes before it: a stream starts decodable.
+///
+/// `@unchecked Sendable`: its variables are written only by ``attach(to:tee:)`` and ``remove(from:)``, on the
+/// controller's worker queue.
 final class StreamBranch: @unchecked Sendable {
   /// Where the stream goes.
   let target: HVTStreamTarget

@@ -6,6 +6,9 @@ import HVTGStreamer
 /// (``StreamBranch``) links to, and, for the movies' encoding, the recordings made meanwhile. With a
 /// pre-roll, the pre-roll's encoder runs already and the streams of the movies' encoding link to its tee
 /// instead.
+///
+/// `@unchecked Sendable`: its variables are written only by ``attach(to:)`` and ``remove(from:)``, on the controller's
+/// worker queue.
 final class StreamEncoder: @unchecked Sendable {
   /// The tee the streams link to.
   let tee: Element

@@ -1,77 +1,45 @@
 import Dispatch
 
-/// Fans events out to the delegate (on the main actor) and to every `AsyncStream` handed out.
+/// Fans events out to the delegate (on the main actor) and to every `AsyncStream` handed out (bounded:
+/// ``EventBroadcast``), and the bus's messages to theirs.
 ///
 /// Delegate calls are queued on the main dispatch queue, in the order they are made, and run there under
 /// `MainActor.assumeIsolated`: the main queue is the main actor's executor, and the check traps at run
 /// time if it ever were not.
 final class EventHub: Sendable {
   /// Holds the delegate weakly; a new box is made each time the delegate changes.
+  ///
+  /// `@unchecked Sendable`: its one variable is written only by its initializer, before the box is shared
+  /// (a weak `let` is not allowed).
   final class DelegateBox: @unchecked Sendable {
     weak var delegate: (any HVTCameraControllerDelegate)?
     init(_ delegate: (any HVTCameraControllerDelegate)?) { self.delegate = delegate }
   }
 
-  private struct State {
-    var delegate = DelegateBox(nil)
-    var streams: [Int: AsyncStream<HVTCameraEvent>.Continuation] = [:]
-    var busStreams: [Int: AsyncStream<HVTBusMessage>.Continuation] = [:]
-    var nextStream = 0
-  }
-
-  private let state = Locked(State())
+  private let box = Locked(DelegateBox(nil))
+  /// The events' streams (``HVTCameraController/events``).
+  let events = EventBroadcast<HVTCameraEvent>(capacity: HVTCameraController.eventBufferLimit, of: "events")
+  /// The bus messages' streams (``HVTCameraController/busMessages``).
+  let busMessages = EventBroadcast<HVTBusMessage>(
+    capacity: HVTCameraController.busMessageBufferLimit, of: "bus messages")
 
   var delegate: (any HVTCameraControllerDelegate)? {
-    get { state.withLock { $0.delegate.delegate } }
-    set { state.withLock { $0.delegate = DelegateBox(newValue) } }
+    get { box.withLock { $0.delegate } }
+    set { box.withLock { $0 = DelegateBox(newValue) } }
   }
 
-  /// A new stream of every event from now on; it ends when the controller goes away.
-  func stream() -> AsyncStream<HVTCameraEvent> {
-    let (stream, continuation) = AsyncStream<HVTCameraEvent>.makeStream(bufferingPolicy: .unbounded)
-    let id = state.withLock { state in
-      state.nextStream += 1
-      state.streams[state.nextStream] = continuation
-      return state.nextStream
-    }
-    continuation.onTermination = { [weak self] _ in
-      _ = self?.state.withLock { $0.streams.removeValue(forKey: id) }
-    }
-    return stream
-  }
-
-  /// A new stream of every bus message from now on; it ends when the controller goes away.
-  func busStream() -> AsyncStream<HVTBusMessage> {
-    let (stream, continuation) = AsyncStream<HVTBusMessage>.makeStream(bufferingPolicy: .unbounded)
-    let id = state.withLock { state in
-      state.nextStream += 1
-      state.busStreams[state.nextStream] = continuation
-      return state.nextStream
-    }
-    continuation.onTermination = { [weak self] _ in
-      _ = self?.state.withLock { $0.busStreams.removeValue(forKey: id) }
-    }
-    return stream
-  }
-
-  /// Sends a bus message to the bus streams (cheap when nobody listens).
-  func publish(_ message: @autoclosure () -> HVTBusMessage) {
-    let continuations = state.withLock { Array($0.busStreams.values) }
-    guard !continuations.isEmpty else { return }
-    let message = message()
-    continuations.forEach { $0.yield(message) }
-  }
-
-  /// Runs `call` with the delegate on the main actor (if there is a delegate then), then `afterwards`
-  /// there too, delegate or not.
+  /// Runs `call` with the delegate on the main actor (if there is a delegate then); `before` runs there
+  /// right before it, and `afterwards` right after, delegate or not.
   func toDelegate(
+    before: (@Sendable () -> Void)? = nil,
     _ call: @escaping @MainActor @Sendable (any HVTCameraControllerDelegate) -> Void,
     afterwards: (@Sendable () -> Void)? = nil
   ) {
-    let box = state.withLock { $0.delegate }
+    let current = box.withLock { $0 }
     DispatchQueue.main.async {
+      before?()
       MainActor.assumeIsolated {
-        if let delegate = box.delegate { call(delegate) }
+        if let delegate = current.delegate { call(delegate) }
       }
       afterwards?()
     }
@@ -81,21 +49,13 @@ final class EventHub: Sendable {
   func publish(
     _ event: HVTCameraEvent, deliver: @escaping @MainActor @Sendable (any HVTCameraControllerDelegate) -> Void
   ) {
-    let continuations = state.withLock { Array($0.streams.values) }
-    continuations.forEach { $0.yield(event) }
+    events.yield(event)
     toDelegate(deliver)
   }
 
   /// Ends every stream.
   func finish() {
-    let (events, messages) = state.withLock { state in
-      defer {
-        state.streams = [:]
-        state.busStreams = [:]
-      }
-      return (Array(state.streams.values), Array(state.busStreams.values))
-    }
-    events.forEach { $0.finish() }
-    messages.forEach { $0.finish() }
+    events.finish()
+    busMessages.finish()
   }
 }

@@ -15,17 +15,17 @@ extension HVTCameraController {
   /// watcher starts off the controller queue (on a queue of its own, not a global one, whose few threads
   /// blocking work would hold up) and is kept only if the session is still the current one. For a
   /// PipeWire camera it is always the monitor: its PipeWire provider needs no udev.
-  func watchDevices(for session: CaptureSession) {
+  func watchDevices(for session: ControllerMachine.Session) {
     let controller = WeakReference(self)
     let queue = self.queue
-    let pipewire = session.model.source.first?.factory == "pipewiresrc"
+    let pipewire = session.camera.isPipeWire
     DispatchQueue(label: "hvtcamera.devices", qos: .utility).async {
       let watcher = Self.deviceWatcher(forPipeWire: pipewire) { change in
-        queue.async { controller.target?.handleDeviceChange(change) }
+        queue.async { controller.target?.send(.deviceChanged(change)) }
       }
       queue.async {
-        guard let self = controller.target, self.state.session === session else { return }
-        self.state.deviceWatcher = watcher
+        guard let self = controller.target, let watcher, self.read(\.session) == session.id else { return }
+        self.resources.withLock { $0.deviceWatcher = (session.id, watcher) }
       }
     }
   }
@@ -58,37 +58,19 @@ extension HVTCameraController {
   }
 
   /// Whether the camera that went (`name`, `path`, `serial` as ``DeviceChange/disconnected(name:path:serial:)``
-  /// gives them) is the one `model` runs: a PipeWire node, when the source targets one
-  /// (`pipewiresrc target-object=SERIAL`), by its serial (two virtual cameras can share a name, and have
-  /// no node); else the V4L2 node; else, with no node known, the name.
+  /// gives them) is the one `model` runs (``ControllerMachine/Camera/matches(name:path:serial:)``).
   static func isInUse(name: String, path: String?, serial: String?, by model: HVTPipelineModel) -> Bool {
-    if let source = model.source.first, source.factory == "pipewiresrc", let target = source.value(of: "target-object"),
-      let serial
-    {
-      return serial == target
-    }
-    if let path { return path == model.configuration.devicePath }
-    return name == model.configuration.deviceName
+    ControllerMachine.Camera(model).matches(name: name, path: path, serial: serial)
   }
+}
 
-  /// Reports a camera coming or going; when the camera in use goes, finalizes and delivers a recording,
-  /// reports ``HVTCameraError/cameraDisconnected(name:path:)`` and stops the camera (on `queue`).
-  func handleDeviceChange(_ change: DeviceChange) {
-    switch change {
-    case .connected(let name, let path, let serial):
-      debugLog.log(.info, "camera connected: \(name) \(path ?? "") \(serial.map { "serial \($0)" } ?? "")")
-      publish(.cameraConnected(name: name, path: path))
-    case .disconnected(let name, let path, let serial):
-      debugLog.log(.info, "camera disconnected: \(name) \(path ?? "") \(serial.map { "serial \($0)" } ?? "")")
-      publish(.cameraDisconnected(name: name, path: path))
-      guard let model = state.session?.model, Self.isInUse(name: name, path: path, serial: serial, by: model)
-      else { return }
-      let error = HVTCameraError.cameraDisconnected(name: name, path: path)
-      fail(error)
-      state.recording?.interruption = error
-      finishRecording(reason: .error)
-      markDismissed()
-      stopSession(then: .nothing)
-    }
+extension ControllerMachine.Camera {
+  /// The camera `model` runs: a PipeWire node's serial when the source targets one.
+  init(_ model: HVTPipelineModel) {
+    let source = model.source.first
+    let pipewire = source?.factory == "pipewiresrc"
+    self.init(
+      configuration: model.configuration, isPipeWire: pipewire,
+      pipewireSerial: pipewire ? source?.value(of: "target-object") : nil)
   }
 }

@@ -11,7 +11,7 @@ extension HVTCameraController {
   /// Check ``isSourceTypeAvailable(_:source:)`` first. A change takes effect at the next `present()`.
   public var sourceType: SourceType {
     get { read(\.settings.sourceType) }
-    set { change(\.sourceType, to: newValue, restarts: false) }
+    set { change(\.sourceType, to: newValue) }
   }
 
   /// The library of ``sourceType``: its photos and movies, newest first, in ``HVTMediaLibrary/items``
@@ -41,7 +41,7 @@ extension HVTCameraController {
   }
 
   /// Whether the library window is open (``sourceType``).
-  public var isShowingLibrary: Bool { read { $0.libraryWindow != nil } }
+  public var isShowingLibrary: Bool { read(\.showsLibrary) }
 
   /// `present()` for a library ``sourceType``: opens the library window and returns once it shows (or
   /// throws why it does not: ``HVTCameraError/sourceTypeNotCamera(_:)`` without a window preview,
@@ -55,7 +55,7 @@ extension HVTCameraController {
   /// Opens the library window for `settings` on the worker (reading the library and decoding the first
   /// page take a while), unless one is open; `opened` gets the outcome, on the worker.
   func openLibraryWindow(_ settings: Settings, opened: @escaping @Sendable (Result<Void, HVTCameraError>) -> Void) {
-    guard case .window(let title) = settings.shownPreview else {
+    guard case .window(let title) = settings.shownPreview(environment: ProcessInfo.processInfo.environment) else {
       return opened(.failure(.sourceTypeNotCamera(settings.sourceType)))
     }
     let window = HVTLibraryWindow(
@@ -72,12 +72,8 @@ extension HVTCameraController {
         guard let self else { return }
         queue.async { self.publish(.librarySelectionChanged(index: index, item: item)) }
       })
-    let fresh = shared.withLock { shared -> Bool in
-      guard shared.libraryWindow == nil else { return false }
-      shared.libraryWindow = window
-      return true
-    }
-    guard fresh else { return opened(.success(())) }
+    guard send(.openLibrary) == .accepted else { return opened(.success(())) }
+    resources.withLock { $0.libraryWindow = window }
     worker.async {
       do {
         try window.show()
@@ -93,18 +89,7 @@ extension HVTCameraController {
 
   /// Forgets the library window, which has closed.
   private func libraryWindowClosed() {
-    shared.withLock { $0.libraryWindow = nil }
-    queue.async { self.resolveDismissWaiters() }
-  }
-
-  /// Closes the library window, if one is open, without a pick or a cancel (`dismiss()`), on the worker.
-  func closeLibraryWindow() {
-    guard
-      let window = shared.withLock({ shared in
-        defer { shared.libraryWindow = nil }; return shared.libraryWindow
-      })
-    else { return }
-    worker.async { window.close() }
-    queue.async { self.resolveDismissWaiters() }
+    resources.withLock { $0.libraryWindow = nil }
+    send(.libraryClosed)
   }
 }

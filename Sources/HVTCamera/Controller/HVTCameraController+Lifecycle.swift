@@ -33,9 +33,7 @@ extension HVTCameraController {
     if read(\.settings.sourceType) != .camera { return try await presentLibrary() }
     try presentNow()
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-      queue.async {
-        self.whenRunning { continuation.resume(with: $0.mapError { $0 }) }
-      }
+      send(.whenRunning { continuation.resume(with: $0.mapError { $0 }) })
     }
   }
 
@@ -50,18 +48,9 @@ extension HVTCameraController {
     dismissNow()
   }
 
-  /// Dismisses (see `dismiss()`): marks the camera dismissed and has the queue stop it.
+  /// Dismisses (see `dismiss()`): closes the library window, and marks the camera dismissed and stops it.
   private func dismissNow() {
-    closeLibraryWindow()
-    shared.withLock { shared in
-      guard shared.isPresented else { return }
-      shared.isPresented = false
-      shared.session = nil
-      shared.configuration = nil
-      shared.cameraReady = false
-      shared.recording = nil
-      queue.async { self.stopSession(then: .nothing) }
-    }
+    send(.dismiss)
   }
 
   /// Stops the camera like ``dismiss()``, and returns once it has stopped and every delegate callback of
@@ -69,14 +58,7 @@ extension HVTCameraController {
   public func dismissAndWait() async {
     dismissNow()
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      queue.async {
-        let done: @Sendable () -> Void = { continuation.resume() }
-        if self.state.phase == .idle {
-          self.hub.toDelegate({ _ in }, afterwards: done)
-        } else {
-          self.state.stopWaiters.append(done)
-        }
-      }
+      send(.whenStopped { continuation.resume() })
     }
   }
 
@@ -93,63 +75,27 @@ extension HVTCameraController {
   /// await camera.waitUntilDismissed()  // the delegate dismisses on Cancel, or after a photo
   /// ```
   public func waitUntilDismissed() async {
-    // The waiter's number once registered, and whether the task was cancelled: whichever of the queue's
-    // registration and the cancellation comes second answers the waiter.
-    let registration = Locked<(number: UInt64?, cancelled: Bool)>((nil, false))
+    let id = nextRequestID()
     await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        queue.async {
-          let done: @Sendable () -> Void = { continuation.resume() }
-          guard self.isShowingSomething, !registration.withLock({ $0.cancelled }) else {
-            return self.hub.toDelegate({ _ in }, afterwards: done)
-          }
-          self.state.dismissWaiterCount += 1
-          let number = self.state.dismissWaiterCount
-          self.state.dismissWaiters[number] = done
-          let cancelled = registration.withLock { registration in
-            registration.number = number
-            return registration.cancelled
-          }
-          if cancelled { self.state.dismissWaiters.removeValue(forKey: number)?() }
-        }
+        send(.whenDismissed(id: id) { continuation.resume() })
+        // Cancelled before the wait was registered: the handler below found nothing to answer.
+        if Task.isCancelled { send(.cancelDismissalWait(id: id)) }
       }
     } onCancel: {
-      let number = registration.withLock { registration in
-        registration.cancelled = true
-        return registration.number
-      }
-      guard let number else { return }
-      queue.async { self.state.dismissWaiters.removeValue(forKey: number)?() }
+      send(.cancelDismissalWait(id: id))
     }
-  }
-
-  /// Whether the camera is presented, or still stopping, or the library window is open (on the queue).
-  private var isShowingSomething: Bool {
-    read { $0.isPresented || $0.libraryWindow != nil } || state.phase != .idle
-  }
-
-  /// Answers the `waitUntilDismissed()` callers once nothing is shown any more, after the delegate
-  /// callbacks queued so far (on the queue).
-  func resolveDismissWaiters() {
-    guard !isShowingSomething, !state.dismissWaiters.isEmpty else { return }
-    let waiters = state.dismissWaiters.values
-    state.dismissWaiters = [:]
-    waiters.forEach { hub.toDelegate({ _ in }, afterwards: $0) }
   }
 
   /// The user's cancel: announces ``HVTCameraEvent/cancelled`` and calls `cameraControllerDidCancel` on
   /// the main actor; a photo on the review screen is discarded. The camera stays presented until
   /// `dismiss()`, as with `UIImagePickerController`.
   public func cancel() {
-    queue.async {
-      self.endReview(using: false)
-      self.publish(.cancelled)
-      self.hub.toDelegate { [self] delegate in delegate.cameraControllerDidCancel(self) }
-    }
+    send(.cancel)
   }
 
-  /// Presents (see `present()`): builds a session for the current settings and hands it to the queue,
-  /// unless the camera is presented already.
+  /// Presents (see `present()`): builds a session for the current settings and hands it to the machine,
+  /// unless the camera is presented already; builds again when the settings changed meanwhile.
   private func presentNow() throws {
     while true {
       let (settings, version, presented) = read { ($0.settings, $0.settingsVersion, $0.isPresented) }
@@ -160,24 +106,19 @@ extension HVTCameraController {
         }
         return
       }
-      let session = try makeSession(settings)
-      let committed = shared.withLock { shared -> Bool in
-        guard !shared.isPresented, shared.settingsVersion == version else { return false }
-        shared.isPresented = true
-        shared.session = session
-        queue.async { self.startSession(session) }
-        return true
-      }
-      if committed { return }
-      // Presented meanwhile, or the settings changed while the pipeline was being built.
-      worker.async { session.stop() }
+      let environment = ProcessInfo.processInfo.environment
+      let session = try makeSession(settings, environment: environment)
+      if send(.present(session, version: version, environment: environment)) != .outdated { return }
     }
   }
 
   // MARK: - Building
 
-  /// The model of the pipeline for `settings` and the camera they select.
-  func makeModel(_ settings: Settings) throws -> HVTPipelineModel {
+  /// The model of the pipeline for `settings` and the camera they select, its preview resolved for the
+  /// display `environment` names.
+  func makeModel(_ settings: Settings, environment: [String: String] = ProcessInfo.processInfo.environment) throws
+    -> HVTPipelineModel
+  {
     let cameras = try CameraDiscovery.devices(for: source, environment: ProcessInfo.processInfo.environment)
     guard !cameras.isEmpty else {
       throw HVTCameraError.noCameraAvailable(
@@ -206,7 +147,8 @@ extension HVTCameraController {
     let built = try HVTPipelineModel.build(
       camera: camera, choice: choice,
       settings: .init(
-        preset: preset, quality: settings.videoQuality, failingAfterFrames: failing, preview: settings.preview,
+        preset: preset, quality: settings.videoQuality, failingAfterFrames: failing,
+        preview: settings.preview(environment: environment),
         overlayTargets: settings.overlayBurnsIntoCaptures, encoding: settings.encoding,
         audio: Microphones.request(
           capturesAudio: settings.capturesAudio, microphone: settings.microphone, camera: camera, preset: preset),
@@ -222,280 +164,76 @@ extension HVTCameraController {
     return model
   }
 
-  /// Builds the session for `settings` (in NULL), its bus relayed to the controller queue.
-  private func makeSession(_ settings: Settings) throws -> CaptureSession {
-    let model = try makeModel(settings)
-    // The handler runs on GStreamer threads: it holds the queue and a weak controller, so that the
+  /// Builds the session for `settings` (in NULL), its bus relayed to the machine, and holds it in
+  /// ``resources``; returns what the machine knows of it.
+  private func makeSession(_ settings: Settings, environment: [String: String]) throws -> ControllerMachine.Session {
+    let model = try makeModel(settings, environment: environment)
+    // The handlers run on GStreamer threads: they hold the queue and a weak controller, so that the
     // controller is never released (and its pipeline stopped) on a streaming thread.
     let controller = WeakReference(self)
     let session = try CaptureSession(
-      model: model, output: settings.shownPreview, name: name,
+      model: model, output: settings.shownPreview(environment: environment), name: name,
       simulatedControls: model.configuration.deviceID.flatMap { simulatedCameras[$0] },
-      onNavigation: { [queue] event, size in queue.async { controller.target?.handleNavigation(event, size: size) } },
+      onNavigation: { [queue] event, size in
+        queue.async { controller.target?.send(.navigation(event, size: size)) }
+      },
       onPreRollFilled: { [queue] fill in queue.async { controller.target?.publish(.preRollFilled(fill)) } }
     ) { [queue] session, message in
       queue.async { controller.target?.handle(message, fromSession: session) }
     }
     if let rectangle = settings.previewRectangle { session.preview.sink.setRenderRectangle(rectangle) }
-    return session
+    resources.withLock { $0.sessions[session.id] = session }
+    return ControllerMachine.Session(session)
   }
 
-  // MARK: - The state machine (on the queue)
+  // MARK: - Effects
 
-  /// Starts `session`, or, while the previous one is stopping, starts it once that one has stopped.
-  func startSession(_ session: CaptureSession) {
-    switch state.phase {
-    case .idle:
-      break
-    case .stopping:
-      if case .start(let superseded) = state.afterStop, superseded !== session { worker.async { superseded.stop() } }
-      state.afterStop = .start(session)
-      return
-    case .starting, .running:
-      if state.session !== session { worker.async { session.stop() } }
-      return
+  /// Builds a session for changed settings on the worker, for ``ControllerMachine/Input/built(_:version:)``.
+  func buildSession(_ settings: Settings, version: UInt64, environment: [String: String]) {
+    worker.async {
+      let result = Result { try self.makeSession(settings, environment: environment) }
+      self.post(.built(result.mapError(HVTCameraError.init), version: version))
     }
-    state.phase = .starting
-    state.session = session
-    state.startRefused = false
-    state.lastPipeline = session.pipeline
-    state.pipelinePath = session.path
-    shared.withLock { $0.session = $0.isPresented ? session : $0.session }
+  }
+
+  /// Starts session `id`: its preview's first frame is reported, the values kept for its camera are set
+  /// before it streams (so that its first frame has them), and it is asked to play, on the worker.
+  func start(_ description: ControllerMachine.Session) {
+    guard let session = session(description.id) else { return }
+    resources.withLock { $0.lastPipeline = session.pipeline }
     let controller = WeakReference(self)
-    // Weakly: the monitor is the session's, and holding the session from it would keep both alive.
-    let monitored = WeakReference(session)
+    let id = session.id
     session.previewMonitor.onFirstFrame { [queue] instant in
-      queue.async {
-        guard let self = controller.target, let session = monitored.target, self.state.session === session else {
-          return
-        }
-        self.publish(.previewStarted(at: instant))
-      }
+      queue.async { controller.target?.send(.previewStarted(session: id, at: instant)) }
     }
-    let timeout = read(\.settings.startTimeout)
-    state.startTimer = schedule(after: timeout) { controller in
-      guard controller.state.session === session, controller.state.phase == .starting else { return }
-      controller.failStart(HVTCameraError.startTimedOut(seconds: timeout))
-    }
-    // The values kept for the camera are set before it streams, so that its first frame has them.
-    let controls = cameraControls(for: session.model.configuration)
+    let controls = cameraControls(for: description.configuration)
     worker.async {
       let kept = controls?.applyKept()
       let result = session.requestPlaying()
-      self.queue.async {
-        if let kept, !kept.applied.isEmpty || !kept.failed.isEmpty, self.state.session === session {
-          self.publish(.cameraControlsApplied(applied: kept.applied, failed: kept.failed))
-        }
-        self.playingRequested(session, result: result)
-      }
+      if let kept { self.post(.controlsApplied(session: id, applied: kept.applied, failed: kept.failed)) }
+      self.post(.playingRequested(session: id, result))
     }
   }
 
-  /// The pipeline answered the request to play. A refusal is reported with the error message that
-  /// GStreamer posts with it (a bin fails its state change before the message has reached the bus), or,
-  /// if none comes within a second, as a refused state change.
-  private func playingRequested(_ session: CaptureSession, result: StateChangeResult) {
-    guard state.session === session, state.phase == .starting, result == .failure else { return }
-    state.startRefused = true
-    state.startTimer?.cancel()
-    state.startTimer = schedule(after: 1) { controller in
-      guard controller.state.session === session, controller.state.phase == .starting else { return }
-      controller.failStart(
-        HVTCameraError.pipelineSetupFailed(.stateChangeFailed(element: session.path, target: .playing)))
-    }
-  }
-
-  /// The pipeline reached PLAYING: frames flow.
-  func sessionRunning(_ session: CaptureSession) {
-    guard state.session === session, state.phase == .starting else { return }
-    state.phase = .running
-    state.startTimer?.cancel()
-    state.startTimer = nil
-    let configuration = session.model.configuration
-    shared.withLock { shared in
-      guard shared.session === session else { return }
-      shared.configuration = configuration
-      shared.cameraReady = true
-    }
-    debugLog.log(.info, "camera started: \(configuration)", object: session.pipeline)
-    watchFrames(of: session)
-    startPreRollSound(of: session)
-    publish(.configured(configuration))
-    announceReadiness()
-    resolveReadyWaiters(.success(()))
-    // Real cameras only: a V4L2 node, or a PipeWire camera (which may have no node).
-    if configuration.devicePath != nil || session.model.source.first?.factory == "pipewiresrc" {
-      watchDevices(for: session)
-    }
-    if let pending = state.pendingRecording {
-      state.pendingRecording = nil
-      beginRecording(pending)
-      if let reason = state.pendingStop { finishRecording(id: pending.id, reason: reason) }
-      state.pendingStop = nil
-    }
-    let awaiting = state.photosAwaitingCamera
-    state.photosAwaitingCamera = []
-    awaiting.forEach(beginPhoto)
-    attachStreams(to: session)
-  }
-
-  /// Calls `body` once the camera runs (at once if it does), or with the reason it will not.
-  private func whenRunning(_ body: @escaping @Sendable (Result<Void, HVTCameraError>) -> Void) {
-    if state.phase == .running { return body(.success(())) }
-    guard read(\.isPresented) else { return body(.failure(.notPresented)) }
-    state.readyWaiters.append(body)
-  }
-
-  private func resolveReadyWaiters(_ result: Result<Void, HVTCameraError>) {
-    let waiters = state.readyWaiters
-    state.readyWaiters = []
-    waiters.forEach { $0(result) }
-  }
-
-  /// The camera did not start: reports why and stops what was built.
-  func failStart(_ error: HVTCameraError) {
-    debugLog.log(.warning, "the camera did not start: \(error)")
-    state.lastPipeline?.dumpDotFile(named: "\(name)-error")
-    fail(error)
-    resolveReadyWaiters(.failure(error))
-    markDismissed()
-    stopSession(then: .nothing)
-  }
-
-  /// Answers what waits for a camera that will not run: `present()` callers, a recording and photos
-  /// asked for while it was starting.
-  func abandonWaitingRequests() {
-    resolveReadyWaiters(.failure(.notPresented))
-    abandonAwaitingPhotos(.notPresented)
-    if let pending = state.pendingRecording {
-      state.pendingRecording = nil
-      state.pendingStop = nil
-      pending.file.discard()
-      clearRecordingSnapshot(pending.id)
-      deliver(.failure(.recordingEmpty(path: pending.file.final.path)), to: pending.destination)
-    }
-  }
-
-  /// Records that the camera is no longer presented (a failure stopped it).
-  func markDismissed() {
-    shared.withLock { shared in
-      shared.isPresented = false
-      shared.session = nil
-      shared.configuration = nil
-      shared.cameraReady = false
-      shared.recording = nil
-    }
-  }
-
-  /// Stops the current session: finalizes its recordings, lets its photos finish, then sets the pipeline
-  /// to NULL off the queue; `then` says what follows.
-  func stopSession(then next: AfterStop) {
-    switch state.phase {
-    case .idle:
-      if case .nothing = next { abandonWaitingRequests() }
-      return perform(next)
-    case .stopping:
-      if case .start(let superseded) = state.afterStop { worker.async { superseded.stop() } }
-      state.afterStop = next
-      if case .nothing = next { abandonWaitingRequests() }
-      return
-    case .starting, .running:
-      break
-    }
-    state.phase = .stopping
-    state.afterStop = next
-    state.startTimer?.cancel()
-    state.startTimer = nil
-    state.frameWatchdog?.cancel()
-    state.frameWatchdog = nil
-    state.stall = .flowing
-    state.deviceWatcher = nil
-    if case .nothing = next { abandonWaitingRequests() }
-    endReview(using: false)
-    if case .nothing = next { detachStreams(ending: true) } else { detachStreams(ending: false) }
-    finishRecording(reason: .cameraStopped)
-    announceReadiness()
-    // Photos waiting for a frame that will not come are answered now.
-    state.session?.tap.cancelWaiters()
-    continueStopping()
-  }
-
-  /// Once no recording drains and no photo is in progress, stops the pipeline on the worker queue.
-  func continueStopping() {
-    guard state.phase == .stopping, state.recording == nil, state.draining.isEmpty, state.photosInProgress == 0,
-      let session = state.session
-    else { return }
-    state.session = nil
+  /// Sets session `id`'s pipeline to NULL on the worker, for ``ControllerMachine/Input/stopped(session:)``.
+  func stopSession(_ id: UInt64) {
+    guard let session = session(id) else { return }
     worker.async {
-      session.stop()
-      self.queue.async { self.sessionStopped() }
+      _ = session.stop()
+      self.resources.withLock { _ = $0.sessions.removeValue(forKey: id) }
+      self.post(.stopped(session: id))
     }
   }
+}
 
-  /// The pipeline reached NULL.
-  private func sessionStopped() {
-    guard state.phase == .stopping else { return }
-    state.phase = .idle
-    // A pipeline flushes its bus on the way to NULL, so GStreamer never posts this last change.
-    publish(.stateChanged(from: .ready, to: .null))
-    announceReadiness()
-    let next = state.afterStop
-    state.afterStop = .nothing
-    perform(next)
-    if state.phase == .idle {
-      let waiters = state.stopWaiters
-      state.stopWaiters = []
-      waiters.forEach { hub.toDelegate({ _ in }, afterwards: $0) }
-    }
-    resolveDismissWaiters()
-  }
-
-  /// What follows a stop.
-  private func perform(_ next: AfterStop) {
-    switch next {
-    case .nothing:
-      break
-    case .start(let session):
-      startSession(session)
-    case .rebuild:
-      guard read(\.isPresented) else { return resolveReadyWaiters(.failure(.notPresented)) }
-      let (settings, version) = read { ($0.settings, $0.settingsVersion) }
-      worker.async {
-        do {
-          let session = try self.makeSession(settings)
-          self.queue.async {
-            guard self.read(\.isPresented), self.state.phase == .idle else {
-              return self.worker.async { session.stop() }
-            }
-            // Settings that changed while it was built make it stale: build again.
-            guard self.read(\.settingsVersion) == version else {
-              self.worker.async { session.stop() }
-              return self.perform(.rebuild)
-            }
-            self.startSession(session)
-          }
-        } catch {
-          self.queue.async {
-            self.fail(error)
-            self.resolveReadyWaiters(.failure(HVTCameraError(error)))
-            self.markDismissed()
-            self.abandonWaitingRequests()
-            self.resolveDismissWaiters()
-          }
-        }
-      }
-    }
-  }
-
-  /// A one-shot timer on the controller queue that calls `body` with the controller, if it still exists.
-  func schedule(after seconds: Double, _ body: @escaping (HVTCameraController) -> Void) -> DispatchSourceTimer {
-    let timer = DispatchSource.makeTimerSource(queue: queue)
-    timer.schedule(deadline: .now() + seconds)
-    timer.setEventHandler { [weak self] in
-      guard let self else { return }
-      body(self)
-    }
-    timer.resume()
-    return timer
+extension ControllerMachine.Session {
+  /// What the machine knows of `session`, read from its model.
+  init(_ session: CaptureSession) {
+    let model = session.model
+    self.init(
+      id: session.id, path: session.path, camera: .init(model),
+      encoding: .init(
+        preRoll: session.preRoll != nil, recordsOnStreams: model.recordingOnStreams != nil,
+        silentBecause: model.audioUnavailableReason))
   }
 }

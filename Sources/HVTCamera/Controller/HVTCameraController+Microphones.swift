@@ -7,7 +7,7 @@ extension HVTCameraController {
   /// Changing it while presented restarts the camera, as ``videoBitRate`` does.
   public var microphone: HVTMicrophone? {
     get { read(\.settings.microphone) }
-    set { change(\.microphone, to: newValue, restarts: true) }
+    set { change(\.microphone, to: newValue, then: .restart) }
   }
 
   /// The microphones there are, as GStreamer's PulseAudio and ALSA device providers list them

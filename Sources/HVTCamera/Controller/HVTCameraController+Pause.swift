@@ -20,17 +20,9 @@ extension HVTCameraController {
   @discardableResult
   public func resumeVideoCapture() -> Bool { setPaused(false) }
 
-  /// Records the request in the snapshot (which a recording the camera has not begun yet reads when it
-  /// begins) and hands it to the queue for the running branch.
+  /// Asks the machine to pause or resume: it applies to the running branch, or to the branch of a
+  /// recording the camera has not begun yet when it begins.
   private func setPaused(_ paused: Bool) -> Bool {
-    shared.withLock { shared in
-      guard let id = shared.recording, shared.recordingPaused != paused else { return false }
-      shared.recordingPaused = paused
-      queue.async {
-        guard let recording = self.state.recording, recording.request.id == id else { return }
-        recording.branch.setPaused(paused)
-      }
-      return true
-    }
+    send(.setPaused(paused)) == .accepted
   }
 }

@@ -2,31 +2,6 @@ import Foundation
 import HVTGStreamer
 
 extension HVTCameraController {
-  /// A photo asked for: the frame of its moment (taken at the call), and where it goes.
-  struct PhotoRequest: Sendable {
-    /// The camera at the call, or `nil` while it was (re)starting: then the next camera's first frame
-    /// is taken.
-    let session: CaptureSession?
-    /// The newest frame at the call, or `nil` when none had arrived yet (the first one is taken).
-    let frame: FrameTap.Frame?
-    /// The pipeline's running time at the call, to tell the frame's age (`nil` before it plays).
-    let requestTime: UInt?
-    /// The moment of the call, for the frame's age when the running time is not known yet.
-    let requestInstant: ContinuousClock.Instant
-    /// The moment of the call on the wall clock, for the capture date.
-    let requestDate: Date
-    let flashMode: CameraFlashMode
-    /// The app's location and tags at the call, written into the photo.
-    let location: HVTLocation?
-    let mediaTags: HVTMediaTags
-    /// Photo mode: the flash may fire on a camera with a light.
-    let inPhotoMode: Bool
-    let file: CaptureFiles.Reservation
-    let destination: Destination
-    /// A `takePicture()` photo, which keeps ``isReadyForCapture`` false until the delegate has it.
-    let isInFlight: Bool
-  }
-
   // MARK: - Public API
 
   /// Captures a still image: the newest frame at the moment of the call (zero shutter lag), encoded as
@@ -44,23 +19,9 @@ extension HVTCameraController {
   /// camera delivers its first frame — after `present()`, or while it restarts with a new device or
   /// quality — the first frame is taken.
   public func takePicture() {
-    let allowed = shared.withLock { shared -> Bool? in
-      guard shared.isPresented else { return nil }
-      guard !shared.photoInFlight else { return false }
-      shared.photoInFlight = true
-      return true
-    }
-    guard let allowed else { return queue.async { self.fail(HVTCameraError.notPresented) } }
-    guard allowed else {
-      return ignored("takePicture()", because: "a photo is in flight until the delegate receives it")
-    }
-    if case .failure(let error) = requestPhoto(to: nil, replacing: false, destination: .delegate, isInFlight: true) {
-      shared.withLock { $0.photoInFlight = false }
-      queue.async {
-        self.fail(error)
-        self.announceReadiness()
-      }
-    }
+    let id = nextRequestID()
+    guard send(.askPhoto(id: id, inFlight: true)) == .accepted else { return }
+    requestPhoto(id, to: nil, replacing: false, destination: .delegate, isInFlight: true)
   }
 
   /// Captures a still image, as ``takePicture()`` does, and returns it once written. Each call takes the
@@ -72,10 +33,12 @@ extension HVTCameraController {
   /// (a symbolic link, a device) is never replaced. Throws ``HVTCameraError/notPresented``,
   /// ``HVTCameraError/mediaTypeNotEnabled(_:)``, file errors (path and reason), or GStreamer's error.
   public func capturePhoto(to url: URL? = nil, replacingExisting: Bool = false) async throws -> HVTCapture {
-    try await withCheckedThrowingContinuation { continuation in
-      let destination = Destination.caller { continuation.resume(with: $0.mapError { $0 }) }
-      if case .failure(let error) = requestPhoto(
-        to: url, replacing: replacingExisting, destination: destination, isInFlight: false)
+    let id = nextRequestID()
+    if case .refused(let error) = send(.askPhoto(id: id, inFlight: false)) { throw error }
+    return try await withCheckedThrowingContinuation { continuation in
+      let destination = ControllerMachine.Destination.caller { continuation.resume(with: $0.mapError { $0 }) }
+      if let error = requestPhoto(
+        id, to: url, replacing: replacingExisting, destination: destination, isInFlight: false)
       {
         continuation.resume(throwing: error)
       }
@@ -84,13 +47,15 @@ extension HVTCameraController {
 
   // MARK: - The photo's life
 
-  /// Takes the frame of the moment, reserves the file and hands the photo to the queue (any thread).
-  private func requestPhoto(to url: URL?, replacing: Bool, destination: Destination, isInFlight: Bool)
-    -> Result<Void, HVTCameraError>
-  {
-    let (settings, session, presented) = read { ($0.settings, $0.session, $0.isPresented) }
-    guard presented else { return .failure(.notPresented) }
-    guard settings.mediaTypes.contains(.image) else { return .failure(.mediaTypeNotEnabled(.image)) }
+  /// Takes the frame of the moment and reserves the file of photo `id`, which the machine accepted, and
+  /// hands the photo to it; returns why the file could not be reserved (which a `takePicture()` photo
+  /// also reports).
+  @discardableResult
+  private func requestPhoto(
+    _ id: UInt64, to url: URL?, replacing: Bool, destination: ControllerMachine.Destination, isInFlight: Bool
+  ) -> HVTCameraError? {
+    let settings = read(\.settings)
+    let session = currentSession
     let (requestInstant, requestDate) = (ContinuousClock.now, Date())
     let frame = session?.tap.latest
     let requestTime = session?.pipeline.runningTime
@@ -102,33 +67,26 @@ extension HVTCameraController {
           try CaptureFiles.reserve(
             in: settings.outputDirectory, prefix: "IMG", extension: settings.preset.photoExtension, movie: false)
         }
-      let request = PhotoRequest(
-        session: session, frame: frame, requestTime: requestTime, requestInstant: requestInstant,
-        requestDate: requestDate, flashMode: settings.cameraFlashMode, location: settings.location,
-        mediaTags: settings.mediaTags,
-        inPhotoMode: settings.cameraCaptureMode == .photo, file: file, destination: destination,
-        isInFlight: isInFlight)
-      queue.async { self.beginPhoto(request) }
-      return .success(())
+      send(
+        .photo(
+          .init(
+            id: id, session: session?.id, frame: frame, requestTime: requestTime, requestInstant: requestInstant,
+            requestDate: requestDate, flashMode: settings.cameraFlashMode, location: settings.location,
+            mediaTags: settings.mediaTags, inPhotoMode: settings.cameraCaptureMode == .photo, file: file,
+            destination: destination, isInFlight: isInFlight)))
+      return nil
     } catch {
-      return .failure(HVTCameraError(error))
+      let error = HVTCameraError(error)
+      send(.photoNotReserved(id: id, error, inFlight: isInFlight))
+      return error
     }
   }
 
-  /// Starts a photo on the queue: on the camera of its moment if that still runs, else — while the
-  /// camera (re)starts — on the next camera's first frame.
-  func beginPhoto(_ request: PhotoRequest) {
-    if request.isInFlight { announceReadiness() }
-    guard read(\.isPresented) else {
-      request.file.discard()
-      return photoFinished(request, .failure(.notPresented), counted: false)
-    }
-    guard state.phase == .running, let session = state.session else {
-      state.photosAwaitingCamera.append(request)
-      return
-    }
-    state.photosInProgress += 1
-    guard session === request.session, let frame = request.frame else {
+  /// Takes photo `request` on session `id`: its frame of the moment if it was taken there, else the
+  /// session's first frame (the camera was (re)starting at the call).
+  func takePhoto(_ request: ControllerMachine.PhotoRequest, on id: UInt64) {
+    guard let session = session(id) else { return photoFailed(request, .notPresented) }
+    guard session.id == request.session, let frame = request.frame else {
       session.tap.onFrame(after: 0) { [queue] first in
         queue.async { self.takeFrame(first, on: session, for: request) }
       }
@@ -137,18 +95,10 @@ extension HVTCameraController {
     takeFrame(frame, on: session, for: request)
   }
 
-  /// Fails the photos waiting for a camera that will not come.
-  func abandonAwaitingPhotos(_ error: HVTCameraError) {
-    let waiting = state.photosAwaitingCamera
-    state.photosAwaitingCamera = []
-    for request in waiting {
-      request.file.discard()
-      photoFinished(request, .failure(error), counted: false)
-    }
-  }
-
   /// Encodes `frame`, or — when the flash fires — lights the scene and encodes the first lit frame.
-  private func takeFrame(_ frame: FrameTap.Frame?, on session: CaptureSession, for request: PhotoRequest) {
+  private func takeFrame(
+    _ frame: FrameTap.Frame?, on session: CaptureSession, for request: ControllerMachine.PhotoRequest
+  ) {
     guard let frame else { return photoFailed(request, .notPresented) }
     guard request.inPhotoMode, session.canLight, HVTFlashDecision.fires(request.flashMode, for: frame) else {
       return encode(frame, on: session, for: request, flashFired: false)
@@ -168,51 +118,46 @@ extension HVTCameraController {
   }
 
   /// Encodes and writes the photo on the photo queue (the encoder answers within its timeout).
-  private func encode(_ frame: FrameTap.Frame, on session: CaptureSession, for request: PhotoRequest, flashFired: Bool)
-  {
+  private func encode(
+    _ frame: FrameTap.Frame, on session: CaptureSession, for request: ControllerMachine.PhotoRequest, flashFired: Bool
+  ) {
     photoQueue.async {
       let result = Result { try self.writePhoto(frame, on: session, for: request, flashFired: flashFired) }
-      self.queue.async {
-        self.photoFinished(request, result.mapError(HVTCameraError.init), counted: true, frame: frame)
-      }
+      self.post(.photoTaken(request, result.mapError(HVTCameraError.init), frame: frame))
     }
   }
 
-  private func photoFailed(_ request: PhotoRequest, _ error: HVTCameraError) {
+  private func photoFailed(_ request: ControllerMachine.PhotoRequest, _ error: HVTCameraError) {
     request.file.discard()
-    photoFinished(request, .failure(error), counted: true)
+    send(.photoTaken(request, .failure(error), frame: nil))
   }
 
-  /// Hands the photo over — to the review screen first with the default controls, edited with
-  /// ``allowsEditing`` — ; a `takePicture()` photo stays in flight until the delegate receives it.
-  private func photoFinished(
-    _ request: PhotoRequest, _ result: Result<HVTCapture, HVTCameraError>, counted: Bool,
-    frame: FrameTap.Frame? = nil
+  /// Delivers a photo with its edited image of `crop` (``allowsEditing``), made on the photo queue by the
+  /// session's photo encoder; without a session, as it is.
+  func deliverEdited(
+    _ capture: HVTCapture, frame: FrameTap.Frame?, crop: HVTRect, to destination: ControllerMachine.Destination,
+    handingOver: UInt64?
   ) {
-    if counted { state.photosInProgress -= 1 }
-    let handedOver: (@Sendable () -> Void)? =
-      request.isInFlight
-      ? { @Sendable in
-        // On the main actor, right before the delegate receives the photo: a `takePicture()` made from
-        // the delegate's method takes the next one.
-        self.shared.withLock { $0.photoInFlight = false }
-        self.queue.async { self.announceReadiness() }
-      } : nil
-    if case .success(let capture) = result, let frame {
-      if reviewsPhoto(for: request.destination) {
-        beginReview(capture, frame: frame, destination: request.destination, handedOver: handedOver)
-      } else {
-        deliver(capture, frame: frame, to: request.destination, handedOver: handedOver)
-      }
-    } else {
-      deliver(result, to: request.destination, handedOver: handedOver)
+    guard let frame, let encoder = currentSession?.model.photoEncoder.last else {
+      return deliver(.success(capture), to: destination, handingOver: handingOver)
     }
-    continueStopping()
+    photoQueue.async {
+      let result = Result { () throws -> HVTCapture in
+        var capture = capture
+        let edited = try EditedPhoto.make(
+          from: frame, crop: crop, encoder: encoder, maximumDimension: Self.editedImageMaximumDimension)
+        capture.edit = (edited, crop)
+        return capture
+      }
+      self.queue.async {
+        self.deliver(result.mapError(HVTCameraError.init), to: destination, handingOver: handingOver)
+      }
+    }
   }
 
   /// Encodes a frame and writes it (partial name, then the final one); on failure nothing is left.
   private func writePhoto(
-    _ frame: FrameTap.Frame, on session: CaptureSession, for request: PhotoRequest, flashFired: Bool
+    _ frame: FrameTap.Frame, on session: CaptureSession, for request: ControllerMachine.PhotoRequest, flashFired: Bool
   ) throws -> HVTCapture {
     let encoded: Data
     do {
@@ -226,7 +171,7 @@ extension HVTCameraController {
     let (width, height) = (structure.int("width") ?? 0, structure.int("height") ?? 0)
     // On the pipeline's clock when the call came while it played; else by when the frame reached the tee.
     let age =
-      if let requestTime = request.requestTime, session === request.session {
+      if let requestTime = request.requestTime, session.id == request.session {
         ClockTime.seconds(requestTime) - ClockTime.seconds(frame.presentationTime)
       } else {
         Self.seconds(request.requestInstant - frame.arrival)

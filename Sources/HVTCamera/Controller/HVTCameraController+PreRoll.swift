@@ -18,31 +18,31 @@ extension HVTCameraController {
     get { read(\.settings.preRollDuration) }
     set {
       guard !newValue.isNaN else { return }
-      change(\.preRollDuration, to: HVTCaptureLimits.preRollDuration.clamp(newValue), restarts: true)
+      change(\.preRollDuration, to: HVTCaptureLimits.preRollDuration.clamp(newValue), then: .restart)
     }
   }
 
   /// What the pre-roll holds now (``preRollDuration``), or `nil` without one or while the camera is not
   /// running. The event ``HVTCameraEvent/preRollFilled(_:)`` says when it first holds its duration.
-  public var preRollFill: HVTPreRollFill? { read { $0.cameraReady ? $0.session?.preRoll?.fill : nil } }
+  public var preRollFill: HVTPreRollFill? { read(\.cameraReady) ? currentSession?.preRoll?.fill : nil }
 
-  /// Starts the pre-roll's microphone of a camera that now runs, on the worker (opening it takes a
+  /// Starts the pre-roll's microphone of session `id`, which now runs, on the worker (opening it takes a
   /// moment); one that does not start leaves the movies silent, and an event says why.
-  func startPreRollSound(of session: CaptureSession) {
-    guard let sound = session.preRoll?.sound else { return }
+  func startPreRollSound(of id: UInt64) {
+    guard let session = session(id), let sound = session.preRoll?.sound else { return }
     worker.async {
       guard let reason = sound.start(in: session.pipeline) else { return }
       self.queue.async { self.publish(.audioUnavailable(reason: reason)) }
     }
   }
 
-  /// The pre-roll's microphone failed: the movie being recorded loses its sound from here (its video
-  /// goes on), later movies are silent, and an event says why. The microphone is taken out on the worker.
-  func preRollSoundFailed(_ sound: PreRollSound, _ error: HVTCameraError, in session: CaptureSession) {
-    publish(.audioUnavailable(reason: "the pre-roll's microphone failed: \(Self.cause(of: error))"))
-    let recording = state.recording
+  /// Takes the pre-roll's microphone of session `id`, which failed, out on the worker; the movie of
+  /// `recording` loses its sound from here (its video goes on), and later movies are silent.
+  func stopPreRollSound(of id: UInt64, endingSoundOf recording: UInt64?) {
+    guard let session = session(id), let sound = session.preRoll?.sound else { return }
+    let branch = recording.flatMap { recordingObjects($0)?.branch }
     worker.async {
-      if let recording, recording.branch.hasLiveAudio { recording.branch.endAudio() }
+      if let branch, branch.hasLiveAudio { branch.endAudio() }
       sound.stop(in: session.pipeline)
     }
   }

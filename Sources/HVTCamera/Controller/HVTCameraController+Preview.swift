@@ -49,12 +49,14 @@ extension HVTCameraController {
   public func setCameraOverlays(_ overlays: [HVTCameraOverlay]) throws {
     try overlays.forEach { try $0.validate() }
     let drawn = try overlayImages.resolve(overlays)
-    shared.withLock { $0.settings.cameraOverlays = overlays }
-    if read(\.settings.overlayBurnsIntoCaptures).isEmpty {
-      changePreview(\.drawnOverlays, to: drawn, rebuilding: false)
-    } else {
-      change(\.drawnOverlays, to: drawn, restarts: true)
-    }
+    send(
+      .change(
+        .init { settings in
+          settings.cameraOverlays = overlays
+          guard settings.drawnOverlays != drawn else { return ControllerMachine.SettingsChange.Consequence.none }
+          settings.drawnOverlays = drawn
+          return settings.overlayBurnsIntoCaptures.isEmpty ? .preview(rebuilding: false) : .restart
+        }))
   }
 
   /// Which captures the overlays are also drawn into (default none: the preview only): `.photos`
@@ -62,54 +64,47 @@ extension HVTCameraController {
   /// presented camera (a recording in progress is finalized and delivered first).
   public var overlayBurnsIntoCaptures: HVTOverlayTargets {
     get { read(\.settings.overlayBurnsIntoCaptures) }
-    set { change(\.overlayBurnsIntoCaptures, to: newValue, restarts: true) }
+    set { change(\.overlayBurnsIntoCaptures, to: newValue, then: .restart) }
   }
 
   /// Confines an embedded preview to a rectangle of the app's window, after the widget it shows in moved
   /// or was resized; `nil` fills the window (the default). Kept across restarts. Wraps
   /// `gst_video_overlay_set_render_rectangle`.
   public func setPreviewRectangle(_ rectangle: HVTRect?) {
-    shared.withLock { $0.settings.previewRectangle = rectangle }
-    worker.async { [weak self] in self?.read(\.session)?.preview.sink.setRenderRectangle(rectangle) }
+    change(\.previewRectangle, to: rectangle)
+    worker.async { [weak self] in self?.currentSession?.preview.sink.setRenderRectangle(rectangle) }
   }
 
   /// Redraws an embedded preview's last frame, after the app's window was exposed (uncovered or
   /// resized). Wraps `gst_video_overlay_expose`.
   public func exposePreview() {
-    worker.async { [weak self] in self?.read(\.session)?.preview.sink.expose() }
+    worker.async { [weak self] in self?.currentSession?.preview.sink.expose() }
   }
 
-  /// Changes a preview setting and, when presented, changes the running preview: `rebuilding` replaces
+  /// Changes a preview setting; on a presented camera the running preview changes: `rebuilding` replaces
   /// its branch, otherwise only the properties of its adjustable elements change.
-  func changePreview<Value>(_ setting: WritableKeyPath<Settings, Value>, to value: Value, rebuilding: Bool)
-  where Value: Equatable {
-    shared.withLock { shared in
-      guard shared.settings[keyPath: setting] != value else { return }
-      shared.settings[keyPath: setting] = value
-      guard shared.isPresented else { return }
-      queue.async { self.updatePreview(rebuilding: rebuilding, announcing: true) }
-    }
+  func changePreview<Value: Equatable & Sendable>(
+    _ setting: WritableKeyPath<Settings, Value> & Sendable, to value: Value, rebuilding: Bool
+  ) {
+    change(setting, to: value, then: .preview(rebuilding: rebuilding))
   }
 
-  /// Changes the running session's preview to the current settings and state (on the queue; the work is
-  /// done on the worker, where sessions start and stop, so it follows a start in progress), announcing
-  /// ``HVTCameraEvent/previewChanged(_:)`` when `announcing`.
-  func updatePreview(rebuilding: Bool, announcing: Bool) {
-    guard let session = state.session, state.phase == .starting || state.phase == .running else { return }
-    let settings = read(\.settings)
-    let preview = currentPreview(settings)
+  /// Changes session `id`'s running preview on the worker (where sessions start and stop, so it follows
+  /// a start in progress), announcing ``HVTCameraEvent/previewChanged(_:)`` when the update says so.
+  func updatePreview(of id: UInt64, _ update: ControllerMachine.PreviewUpdate) {
+    guard let session = session(id) else { return }
     worker.async {
       do {
         // The same output keeps its sink: choosing one opens the display.
         let model = try session.model.showingPreview(
-          preview, preset: settings.preset, windowSink: rebuilding ? nil : session.preview.chain.last)
-        if rebuilding || !session.preview.canAdopt(model.preview) {
-          try session.replacePreview(model: model, output: preview.output)
-          session.preview.sink.setRenderRectangle(settings.previewRectangle)
+          update.preview, preset: update.preset, windowSink: update.rebuilding ? nil : session.preview.chain.last)
+        if update.rebuilding || !session.preview.canAdopt(model.preview) {
+          try session.replacePreview(model: model, output: update.preview.output)
+          session.preview.sink.setRenderRectangle(update.rectangle)
         } else {
           try session.adoptPreview(model: model)
         }
-        if announcing { self.queue.async { self.publish(.previewChanged(preview.output)) } }
+        if update.announcing { self.queue.async { self.publish(.previewChanged(update.preview.output)) } }
       } catch {
         self.queue.async { self.fail(error) }
       }

@@ -18,15 +18,7 @@ extension HVTCameraController {
     guard types.contains(where: available.contains) else {
       throw HVTCameraError.mediaTypesUnavailable(requested: types, available: available)
     }
-    shared.withLock { shared in
-      shared.settings.mediaTypes = types
-      if !types.contains(.image) { shared.settings.cameraCaptureMode = .video }
-      if !types.contains(.movie) {
-        shared.settings.cameraCaptureMode = .photo
-        stopRecording(in: &shared, reason: .cameraStopped)
-      }
-    }
-    queue.async { self.refreshControls() }
+    send(.setMediaTypes(types))
   }
 
   /// The size of photos and movies (default `.type1920x1080`). Changing it while presented restarts the
@@ -34,7 +26,7 @@ extension HVTCameraController {
   /// ``configuration`` is announced with ``HVTCameraEvent/configured(_:)``.
   public var videoQuality: QualityType {
     get { read(\.settings.videoQuality) }
-    set { change(\.videoQuality, to: newValue, restarts: true) }
+    set { change(\.videoQuality, to: newValue, then: .restart) }
   }
 
   /// A movie size beyond ``videoQuality``'s list (any width×height, or the camera's largest), or `nil`
@@ -43,7 +35,7 @@ extension HVTCameraController {
   /// camera.
   public var videoSize: HVTCaptureSize? {
     get { read(\.settings.videoSize) }
-    set { change(\.videoSize, to: newValue, restarts: true) }
+    set { change(\.videoSize, to: newValue, then: .restart) }
   }
 
   /// The size of photos, when it differs from the movies' (`nil`, the default: photos at the movie size)
@@ -55,7 +47,7 @@ extension HVTCameraController {
   /// movies. Each capture's metadata says its own size. Changing it while presented restarts the camera.
   public var photoSize: HVTCaptureSize? {
     get { read(\.settings.photoSize) }
-    set { change(\.photoSize, to: newValue, restarts: true) }
+    set { change(\.photoSize, to: newValue, then: .restart) }
   }
 
   /// The longest a recording may last, in seconds (default 600). The recording stops by itself when a
@@ -77,7 +69,7 @@ extension HVTCameraController {
     set {
       change(
         \.encoding.bitRate, to: newValue.map { HVTCaptureLimits.clamp($0, to: HVTCaptureLimits.videoBitRate) },
-        restarts: true)
+        then: .restart)
     }
   }
 
@@ -91,7 +83,7 @@ extension HVTCameraController {
     get { read(\.settings.encoding.keyFrameInterval) }
     set {
       if let value = newValue, value.isNaN { return }
-      change(\.encoding.keyFrameInterval, to: newValue.map(HVTCaptureLimits.keyFrameInterval.clamp), restarts: true)
+      change(\.encoding.keyFrameInterval, to: newValue.map(HVTCaptureLimits.keyFrameInterval.clamp), then: .restart)
     }
   }
 
@@ -105,7 +97,7 @@ extension HVTCameraController {
   /// recording starts. Changing it while presented restarts the camera, as ``videoBitRate`` does.
   public var capturesAudio: Bool {
     get { read(\.settings.capturesAudio) }
-    set { change(\.capturesAudio, to: newValue, restarts: true) }
+    set { change(\.capturesAudio, to: newValue, then: .restart) }
   }
 
   /// The longer side, in pixels, of the thumbnail delivered with each photo and movie
@@ -116,7 +108,7 @@ extension HVTCameraController {
     set {
       change(
         \.thumbnailMaximumDimension, to: HVTCaptureLimits.clamp(newValue, to: HVTCaptureLimits.thumbnailDimension),
-        restarts: false)
+      )
     }
   }
 
@@ -127,7 +119,7 @@ extension HVTCameraController {
   /// it. Takes effect from the next capture.
   public var location: HVTLocation? {
     get { read(\.settings.location) }
-    set { change(\.location, to: newValue, restarts: false) }
+    set { change(\.location, to: newValue) }
   }
 
   /// The app's tags — title, comment, artist, copyright — written into each photo (EXIF and XMP) and each
@@ -136,14 +128,14 @@ extension HVTCameraController {
   /// ``HVTMediaTags/maximumLength`` bytes. Takes effect from the next capture.
   public var mediaTags: HVTMediaTags {
     get { read(\.settings.mediaTags) }
-    set { change(\.mediaTags, to: newValue, restarts: false) }
+    set { change(\.mediaTags, to: newValue) }
   }
 
   /// Which camera to use (default `.rear`). Changing it while presented switches cameras (a recording in
   /// progress is finalized and delivered first).
   public var cameraDevice: CameraDevice {
     get { read(\.settings.cameraDevice) }
-    set { change(\.cameraDevice, to: newValue, restarts: true) }
+    set { change(\.cameraDevice, to: newValue, then: .restart) }
   }
 
   /// Photo or video (default `.photo`). Switching never stops the camera; switching to `.photo` while
@@ -152,33 +144,21 @@ extension HVTCameraController {
   /// reported to the delegate and the event stream.
   public var cameraCaptureMode: CameraCaptureMode {
     get { read(\.settings.cameraCaptureMode) }
-    set {
-      let needed: HVTMediaType = newValue == .video ? .movie : .image
-      let refused = shared.withLock { shared -> Bool in
-        guard shared.settings.mediaTypes.contains(needed) else { return true }
-        shared.settings.cameraCaptureMode = newValue
-        if newValue == .photo { stopRecording(in: &shared, reason: .cameraStopped) }
-        return false
-      }
-      queue.async { refused ? self.fail(HVTCameraError.mediaTypeNotEnabled(needed)) : self.refreshControls() }
-    }
+    set { send(.setCaptureMode(newValue)) }
   }
 
   /// Flash (photo mode) or torch (video mode) setting (default `.auto`). Only cameras with a flash use
   /// it (see ``isFlashAvailable(for:source:)``).
   public var cameraFlashMode: CameraFlashMode {
     get { read(\.settings.cameraFlashMode) }
-    set {
-      change(\.cameraFlashMode, to: newValue, restarts: false)
-      queue.async { self.refreshControls() }
-    }
+    set { change(\.cameraFlashMode, to: newValue, then: .controls) }
   }
 
   /// Where captures are written (default: a folder of this process's own in the temporary directory).
   /// Created when needed. Names are unique (`IMG_…jpg`, `MOV_…mp4`).
   public var outputDirectory: URL {
     get { read(\.settings.outputDirectory) }
-    set { change(\.outputDirectory, to: newValue, restarts: false) }
+    set { change(\.outputDirectory, to: newValue) }
   }
 
   /// The pipeline preset (default: the built-in `default`): formats, encoders, muxer, preview sink.
@@ -187,12 +167,14 @@ extension HVTCameraController {
   public var preset: HVTPreset {
     get { read(\.settings.preset) }
     set {
-      shared.withLock { shared in
-        let changed = shared.settings.preset != newValue || shared.settings.videoQuality != newValue.quality
-        shared.settings.preset = newValue
-        shared.settings.videoQuality = newValue.quality
-        if changed { restart(in: &shared) }
-      }
+      send(
+        .change(
+          .init { settings in
+            let changed = settings.preset != newValue || settings.videoQuality != newValue.quality
+            settings.preset = newValue
+            settings.videoQuality = newValue.quality
+            return changed ? .restart : nil
+          }))
     }
   }
 
@@ -228,7 +210,7 @@ extension HVTCameraController {
   /// applied again (``HVTCameraEvent/cameraControlsApplied(applied:failed:)``).
   public var cameraSettingsStore: HVTCameraSettingsStore {
     get { read(\.settings.cameraSettingsStore) }
-    set { change(\.cameraSettingsStore, to: newValue, restarts: false) }
+    set { change(\.cameraSettingsStore, to: newValue) }
   }
 
   /// The controls of the camera in use (brightness, exposure, white balance, focus, zoom…; the simulated
@@ -256,29 +238,20 @@ extension HVTCameraController {
     }
   }
 
-  /// Changes a setting and, if it changed and `restarts`, restarts a presented camera with it.
-  func change<Value: Equatable>(_ setting: WritableKeyPath<Settings, Value>, to value: Value, restarts: Bool) {
-    shared.withLock { shared in
-      guard shared.settings[keyPath: setting] != value else { return }
-      shared.settings[keyPath: setting] = value
-      if restarts { restart(in: &shared) }
-    }
+  /// Changes a setting; when it changed, `consequence` follows (a presented camera restarts with it, the
+  /// preview or the controls change).
+  func change<Value: Equatable & Sendable>(
+    _ setting: WritableKeyPath<Settings, Value> & Sendable, to value: Value,
+    then consequence: ControllerMachine.SettingsChange.Consequence = .none
+  ) {
+    send(.change(.set(setting, to: value, then: consequence)))
   }
 
   /// Changes a number of seconds, clamped to `limits`; NaN is ignored.
   private func change(
-    _ setting: WritableKeyPath<Settings, Double>, to value: Double, within limits: HVTCaptureLimits.Seconds
+    _ setting: WritableKeyPath<Settings, Double> & Sendable, to value: Double, within limits: HVTCaptureLimits.Seconds
   ) {
     guard !value.isNaN else { return }
-    change(setting, to: limits.clamp(value), restarts: false)
-  }
-
-  /// Restarts a presented camera with the current settings (on the queue, in the order of the calls).
-  private func restart(in shared: inout Shared) {
-    guard shared.isPresented else { return }
-    shared.recording = nil
-    shared.configuration = nil
-    shared.cameraReady = false
-    queue.async { self.stopSession(then: .rebuild) }
+    change(setting, to: limits.clamp(value))
   }
 }

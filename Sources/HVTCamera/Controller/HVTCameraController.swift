@@ -18,10 +18,11 @@ import HVTGStreamer
 /// ```
 ///
 /// Every method and property may be called from any thread, and none of them waits for GStreamer:
-/// getters read a snapshot, and calls hand their work to the controller's private serial queue, which
-/// advances a state machine (idle → starting → running → stopping) as GStreamer's events arrive. What
-/// takes time (the camera starting, a movie draining) arrives as events and as delegate callbacks on the
-/// main actor, never on a GStreamer thread.
+/// getters read a snapshot, and a call takes one step of the controller's state machine — one pure
+/// function of its state and the call, as GStreamer's events and the work done are too — and leaves what
+/// that step asks for to the controller's private serial queue. What takes time (the camera starting, a
+/// movie draining) arrives as events and as delegate callbacks on the main actor, never on a GStreamer
+/// thread (<doc:LifecycleAndThreading>, <doc:Architecture>).
 ///
 /// The UIKit-named calls (``present()``, ``dismiss()``, ``takePicture()``, ``startVideoCapture()``,
 /// ``stopVideoCapture()``) return at once, as UIKit's do. The calls that wait have names of their own:
@@ -29,10 +30,11 @@ import HVTGStreamer
 /// ``recordMovie(to:replacingExisting:maximumDuration:)``. `present()` and `dismiss()` cannot be called
 /// from `async` code (the compiler says so): there, a call that returns before the camera runs, or before
 /// a movie is finalized, is a trap, so only the waiting forms are offered.
-public final class HVTCameraController: @unchecked Sendable {
+public final class HVTCameraController: Sendable {
   /// The cameras this controller uses.
   public let source: HVTCameraSource
 
+  /// Runs the effects of the controller's steps, in order (``run(_:)``); never waits for GStreamer.
   let queue: DispatchQueue
   /// Runs the GStreamer calls that take time — starting and stopping pipelines, attaching and removing
   /// recording branches — so that the controller queue never waits for them.
@@ -42,13 +44,16 @@ public final class HVTCameraController: @unchecked Sendable {
   let hub = EventHub()
   /// The files the app-drawn overlays are drawn from.
   let overlayImages = OverlayImages()
-  let shared: Locked<Shared>
+  /// The machine's state and the snapshot derived from it, stepped by ``send(_:)``.
+  let core: Locked<Core>
+  /// The GStreamer objects the effects work with.
+  let resources = Locked(ControllerResources())
   let name: String
   /// The controls of this controller's simulated cameras, by ``HVTCameraDeviceInfo/uniqueID``: each
   /// controller's simulated cameras are devices of their own.
   let simulatedCameras = ["simulated:rear": SimulatedCameraControls(), "simulated:front": SimulatedCameraControls()]
-  /// The controller queue's state; reach it through `state`.
-  private var storage = State()
+  /// Numbers the photos and recordings asked for, and the `waitUntilDismissed()` callers.
+  private let requests = Locked<UInt64>(0)
 
   private static let instances = Locked(0)
 
@@ -73,7 +78,9 @@ public final class HVTCameraController: @unchecked Sendable {
       throw HVTCameraError.noCameraAvailable(reason: "no device node \(path)")
     }
     self.source = source
-    shared = Locked(Shared(settings: Settings(preset: try HVTPreset.default)))
+    let state = ControllerMachine.State(
+      settings: Settings(preset: try HVTPreset.default), environment: ProcessInfo.processInfo.environment)
+    core = Locked(Core(state: state, shared: Shared(state)))
     let number = Self.instances.withLock { count in
       count += 1
       return count
@@ -86,59 +93,36 @@ public final class HVTCameraController: @unchecked Sendable {
   }
 
   deinit {
-    // Nothing can reach the controller any more, so its state is read here directly. What is still
-    // running stops on the worker queue, which keeps the session alive until it has; then the controller
-    // no longer counts as active for `HVTCameraRuntime.shutDown()`.
-    let leftovers = Locked(
-      Leftovers(
-        sessions: ([storage.session] + storage.draining.map(\.session) + [storage.recording?.session]).compactMap {
-          $0
-        },
-        branches: ([storage.recording] + storage.draining).compactMap { $0 }.map { ($0.branch, $0.session) },
-        lastPipeline: storage.lastPipeline))
-    // Released on the worker with the rest, before the controller stops counting as active: a pipeline
-    // finalized after `gst_deinit` is reported by the leaks tracer, and with `glimagesink` its GL display
-    // (and Mesa's threads) would outlive the process's exit.
-    storage.lastPipeline = nil
-    storage.startTimer?.cancel()
+    // Nothing can reach the controller any more. What is still running stops on the worker queue, which
+    // keeps the sessions alive until they have; then the controller no longer counts as active for
+    // `HVTCameraRuntime.shutDown()`. The last pipeline is released there with the rest, before that: a
+    // pipeline finalized after `gst_deinit` is reported by the leaks tracer, and with `glimagesink` its GL
+    // display (and Mesa's threads) would outlive the process's exit.
+    let leftovers = Locked(resources.withLock { $0.takeAll() })
     let overlayImages = overlayImages
     worker.async {
-      Self.stop(leftovers.withLock { $0.take() })
+      Self.stop(leftovers.withLock { $0.takeAll() })
       overlayImages.removeAll()
       HVTCameraRuntime.activeControllers.leave()
     }
     hub.finish()
   }
 
-  /// What a released controller still had running.
-  private struct Leftovers {
-    var sessions: [CaptureSession] = []
-    var branches: [(RecordingBranch, CaptureSession)] = []
-    var lastPipeline: Pipeline?
-
-    /// The leftovers, leaving none behind.
-    mutating func take() -> Leftovers {
-      defer { self = Leftovers() }
-      return self
-    }
+  /// Removes the recordings' branches and stops the sessions; they are released when this returns.
+  private static func stop(_ leftovers: ControllerResources) {
+    for recording in leftovers.recordings.values { recording.branch.remove(from: recording.session) }
+    for session in leftovers.sessions.values { _ = session.stop() }
   }
 
-  /// Removes the branches and stops the sessions; they are released when this returns.
-  private static func stop(_ leftovers: Leftovers) {
-    for (branch, session) in leftovers.branches { branch.remove(from: session) }
-    for session in leftovers.sessions { session.stop() }
-  }
-
-  /// The controller queue's state. Every access asserts, in debug builds, that it runs on that queue.
-  var state: State {
-    _read {
-      assertOnQueue()
-      yield storage
-    }
-    _modify {
-      assertOnQueue()
-      yield &storage
-    }
+  /// What ``core`` holds: the machine's state, the snapshot the getters read, and the effects the queue
+  /// has yet to run.
+  struct Core {
+    var state: ControllerMachine.State
+    var shared: Shared
+    /// The effects of the steps so far that have not run yet, in order.
+    var pending: [ControllerMachine.Effect] = []
+    /// The queue is running them (``runPending()``), or is about to.
+    var running = false
   }
 
   /// Traps in debug builds when called off the controller queue.
@@ -148,9 +132,22 @@ public final class HVTCameraController: @unchecked Sendable {
     #endif
   }
 
+  /// A new number for a photo, a recording or a waiter.
+  func nextRequestID() -> UInt64 {
+    requests.withLock { count in
+      count += 1
+      return count
+    }
+  }
+
+  /// The session being started, running or stopping while presented.
+  var currentSession: CaptureSession? {
+    read(\.session).flatMap { id in resources.withLock { $0.sessions[id] } }
+  }
+
   /// Reads the snapshot.
   func read<Value>(_ body: (Shared) -> Value) -> Value {
-    shared.withLock { body($0) }
+    core.withLock { body($0.shared) }
   }
 
   // MARK: - Delegate and events
@@ -163,24 +160,43 @@ public final class HVTCameraController: @unchecked Sendable {
   }
 
   /// Every event from now on, as a stream; it ends when the controller is released. Each access
-  /// returns a new stream. Errors also arrive here, as ``HVTCameraEvent/error(_:)``.
-  public var events: AsyncStream<HVTCameraEvent> { hub.stream() }
+  /// returns a new stream. Errors also arrive here, as ``HVTCameraEvent/error(_:)``. The stream holds up
+  /// to ``eventBufferLimit`` events its reader has not taken yet; when the reader falls further behind,
+  /// the oldest are dropped (the newest kept) and counted in ``droppedEventCount``.
+  public var events: AsyncStream<HVTCameraEvent> { hub.events.stream() }
 
   /// Every message of the camera pipeline's bus from now on, as `gst-launch-1.0 -m` prints them (state
   /// changes of each element, stream starts, latency, QoS, errors…), in order. Each access returns a new
-  /// stream; it ends when the controller is released.
-  public var busMessages: AsyncStream<HVTBusMessage> { hub.busStream() }
+  /// stream; it ends when the controller is released. The stream holds up to ``busMessageBufferLimit``
+  /// messages its reader has not taken yet; when the reader falls further behind, the oldest are dropped
+  /// (the newest kept) and counted in ``droppedBusMessageCount``.
+  public var busMessages: AsyncStream<HVTBusMessage> { hub.busMessages.stream() }
+
+  /// How many events each stream of ``events`` holds for its reader (1024): a reader that stops reading
+  /// costs at most that many, and never holds the camera up.
+  public static let eventBufferLimit = 1024
+
+  /// How many messages each stream of ``busMessages`` holds for its reader (4096).
+  public static let busMessageBufferLimit = 4096
+
+  /// Events dropped so far, over every stream of ``events``, because their readers fell more than
+  /// ``eventBufferLimit`` behind (also logged to the `hvtcamera` debug category).
+  public var droppedEventCount: Int { hub.events.dropped }
+
+  /// Bus messages dropped so far, over every stream of ``busMessages``, because their readers fell more
+  /// than ``busMessageBufferLimit`` behind.
+  public var droppedBusMessageCount: Int { hub.busMessages.dropped }
 
   /// GStreamer's own DOT description of the live pipeline (with the recording branch while recording),
   /// or `nil` when not presented; render it with graphviz `dot`. Wraps `gst_debug_bin_to_dot_data`.
   public func pipelineGraph() -> String? {
-    read(\.session)?.pipeline.dotGraph()
+    currentSession?.pipeline.dotGraph()
   }
 
   /// GStreamer's own DOT description of the live photo pipeline (`appsrc ! … ! appsink`, into which each
   /// photo's frame is pushed), or `nil` when not presented. Wraps `gst_debug_bin_to_dot_data`.
   public func photoPipelineGraph() -> String? {
-    read(\.session)?.photoEncoder.dotGraph()
+    currentSession?.photoEncoder.dotGraph()
   }
 
   // MARK: - State
@@ -201,82 +217,58 @@ public final class HVTCameraController: @unchecked Sendable {
   public var configuration: HVTCaptureConfiguration? { read(\.configuration) }
 
   /// Frames the camera has delivered since it last (re)started; 0 when not presented.
-  public var sourceFrameCount: UInt64 { read(\.session)?.tap.frameCount ?? 0 }
+  public var sourceFrameCount: UInt64 { currentSession?.tap.frameCount ?? 0 }
 
   /// What has reached the preview sink since the camera last (re)started — frames and the timestamps of
   /// the first and newest — or `nil` when not presented. Two readings tell how many preview frames were
   /// lost between them (see ``HVTPreviewStatistics``).
-  public var previewStatistics: HVTPreviewStatistics? { read(\.session)?.previewMonitor.statistics }
+  public var previewStatistics: HVTPreviewStatistics? { currentSession?.previewMonitor.statistics }
 
   /// The pipeline this controller runs (or would run, if not presented) for its current settings:
   /// the model that ``HVTPipelineModel/launchCommand(mode:output:frames:streams:)`` renders as `gst-launch-1.0`.
   /// Finding the camera may take a moment (GStreamer's device monitor).
   public func pipelineModel() throws -> HVTPipelineModel {
-    if let session = read(\.session) { return session.model }
+    if let session = currentSession { return session.model }
     return try makeModel(read(\.settings))
   }
 
   // MARK: - Reporting
 
-  /// Sends an event to the streams and the delegate (on the queue); a recording's start, progress,
-  /// pause, resume and stop also update the controls (the record button's clock, Pause or Resume).
+  /// Sends an event to the streams and the delegate (on the queue).
   func publish(_ event: HVTCameraEvent) {
     hub.publish(event) { [self] delegate in delegate.cameraController(self, didReceive: event) }
-    switch event {
-    case .recordingStarted: state.recordingElapsed = 0
-    case .recordingProgress(let elapsed, _): state.recordingElapsed = elapsed
-    case .recordingStopped: state.recordingElapsed = nil
-    case .recordingPaused, .recordingResumed: break
-    default: return
-    }
-    refreshControls()
   }
 
-  /// Reports an error to the delegate and the streams; `handedOver` runs on the main actor right before
-  /// the delegate's method.
-  func fail(_ error: any Error, handedOver: (@Sendable () -> Void)? = nil) {
+  /// Reports an error to the delegate and the streams (on the queue).
+  func fail(_ error: any Error) {
     let cameraError = HVTCameraError(error)
     publish(.error(cameraError))
-    hub.toDelegate { [self] delegate in
-      handedOver?()
-      delegate.cameraController(self, didFailWithError: cameraError)
-    }
+    hub.toDelegate { [self] delegate in delegate.cameraController(self, didFailWithError: cameraError) }
   }
 
-  /// Hands a capture to its destination. `handedOver` runs as it is handed over: for the delegate on
-  /// the main actor right before the delegate's method (a `takePicture()` photo stops being in flight
-  /// there, so that the delegate may take the next one), for a caller before it resumes.
+  /// Hands a capture (or why there is none) to its destination. A `takePicture()` photo (`handingOver`)
+  /// stops being in flight as it is handed over: for the delegate on the main actor right before the
+  /// delegate's method, so that the delegate may take the next one from there; for a caller before it
+  /// resumes.
   func deliver(
-    _ result: Result<HVTCapture, HVTCameraError>, to destination: Destination,
-    handedOver: (@Sendable () -> Void)? = nil
+    _ result: Result<HVTCapture, HVTCameraError>, to destination: ControllerMachine.Destination,
+    handingOver: UInt64?
   ) {
+    let handedOver: @Sendable () -> Void = { [self] in
+      if let handingOver { send(.photoHandedOver(id: handingOver)) }
+    }
     switch (destination, result) {
     case (.delegate, .success(let capture)):
       let info = capture.info
-      hub.toDelegate { [self] delegate in
-        handedOver?()
+      hub.toDelegate(before: handedOver) { [self] delegate in
         delegate.cameraController(self, didFinishCapturingMediaWithInfo: info)
       }
     case (.delegate, .failure(let error)):
-      fail(error, handedOver: handedOver)
+      publish(.error(error))
+      hub.toDelegate(before: handedOver) { [self] delegate in delegate.cameraController(self, didFailWithError: error) }
     case (.caller(let resume), _):
-      handedOver?()
+      handedOver()
       resume(result)
     }
-  }
-
-  /// Says that a call had no effect, and why: in the log, and as ``HVTCameraEvent/callIgnored(call:reason:)``
-  /// (from any thread).
-  func ignored(_ call: String, because reason: String) {
-    debugLog.log(.info, "\(call) had no effect: \(reason)")
-    queue.async { self.publish(.callIgnored(call: call, reason: reason)) }
-  }
-
-  /// Announces a change of ``isReadyForCapture`` (on the queue).
-  func announceReadiness() {
-    let ready = read(\.isReadyForCapture)
-    guard ready != state.announcedReadiness else { return }
-    state.announcedReadiness = ready
-    publish(.readyForCapture(ready))
   }
 }

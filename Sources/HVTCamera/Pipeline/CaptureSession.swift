@@ -7,7 +7,7 @@ import HVTGStreamer
 ///
 /// Building and stopping take as long as GStreamer needs (opening the device, joining streaming
 /// threads): the controller does both off its own queue, and learns that the camera runs from the bus.
-final class CaptureSession: @unchecked Sendable {
+final class CaptureSession: Sendable {
   /// Tells this session's bus messages from those of earlier sessions, whose pipelines have the same name.
   let id: UInt64
   let pipeline: Pipeline

@@ -6,6 +6,8 @@ import Foundation
 /// The lock is a pthread mutex (`NSLock`), not `Synchronization.Mutex`: on Linux the latter waits on a
 /// futex inside a prebuilt library that ThreadSanitizer cannot see, so every value it guards looks racy
 /// under `swift test --sanitize=thread`.
+///
+/// `@unchecked Sendable`: its value is read and written only under its lock.
 final class Locked<Value>: @unchecked Sendable {
   private let lock = NSLock()
   private var value: Value

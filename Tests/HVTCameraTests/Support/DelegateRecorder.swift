@@ -47,15 +47,13 @@ enum DelegateCall: Sendable {
 
   private func record(_ call: DelegateCall) {
     let onMain = DispatchQueue.getSpecific(key: Self.mainQueueKey) == true
-    let wake = box.withLock { box in
+    box.withLock { box in
       box.received.append(call)
       box.unclaimed.append(call)
       box.arrivals += 1
       if !onMain { box.offMainCalls += 1 }
-      defer { box.waiter = nil }
-      return box.waiter
     }
-    wake?.resume()
+    wakeWaiter()
   }
 
   func cameraController(
@@ -86,7 +84,8 @@ enum DelegateCall: Sendable {
   /// The first callback not yet taken for which `match` returns a value, waiting for it if needed. It is
   /// taken with every event before it (events are moments); captures passed over stay for later calls,
   /// so captures may arrive in any order. Throws when an error not yet taken comes before the match,
-  /// unless `match` accepts it.
+  /// unless `match` accepts it, and `CancellationError` when the task is cancelled (a test's time limit
+  /// ends the wait, instead of the wait holding the test until then).
   nonisolated func next<T>(_ match: (DelegateCall) -> T?) async throws -> T {
     while true {
       try Task.checkCancellation()
@@ -94,15 +93,29 @@ enum DelegateCall: Sendable {
         (Self.search(match, in: &box.unclaimed), box.arrivals)
       }
       if let found { return try found.get() }
-      await withCheckedContinuation { continuation in
-        let arrived = box.withLock { box in
-          if box.arrivals > searched { return true }
-          box.waiter = continuation
-          return false
+      await withTaskCancellationHandler {
+        await withCheckedContinuation { continuation in
+          let arrived = box.withLock { box in
+            if box.arrivals > searched { return true }
+            box.waiter = continuation
+            return false
+          }
+          if arrived { return continuation.resume() }
+          // Cancelled before the wait was registered: the handler below found no waiter to wake.
+          if Task.isCancelled { wakeWaiter() }
         }
-        if arrived { continuation.resume() }
+      } onCancel: {
+        wakeWaiter()
       }
     }
+  }
+
+  /// Resumes the `next` waiting for a call, if one is.
+  private nonisolated func wakeWaiter() {
+    box.withLock { box in
+      defer { box.waiter = nil }
+      return box.waiter
+    }?.resume()
   }
 
   /// Takes the first call of `unclaimed` that `match` accepts (or an error before it), dropping the

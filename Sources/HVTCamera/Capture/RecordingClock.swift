@@ -1,0 +1,173 @@
+import HVTGStreamer
+
+/// The clock of one recording: what becomes of each frame that reaches the recording branch's entry, in
+/// the pipeline's running time (nanoseconds). A value, and its one decision (``admit(_:soundStart:pauses:)``)
+/// a pure function of it, the frame, the sound's start and the recording's ``RecordingPauses``: the probe
+/// at the branch's entry only reads the buffer, asks, and applies the verdict (`RecordingBranch`).
+///
+/// The movie starts at 0 with its first frame kept: a frame ending before the microphone's first sound
+/// is left out (with sound, the movie starts no earlier than one frame before it), and encoded video
+/// begins with a key frame. After its first ``minimumFrames`` frames, a pause leaves frames out and the
+/// timestamps after it close up over it. The first frame whose start reaches the maximum duration is
+/// dropped, and every frame after it: the movie lasts exactly that long. The driver's sequence numbers
+/// tell the frames it lost.
+struct RecordingClock: Sendable {
+  /// What the probe reads of one frame.
+  struct Frame: Sendable, Equatable {
+    /// Its running time (nanoseconds).
+    var time: UInt
+    /// How long it lasts: its own duration, or a frame interval when it carries none.
+    var duration: UInt
+    /// The driver's sequence number (`GST_BUFFER_OFFSET`, V4L2's `sequence`); `nil` when it has none, and
+    /// for encoded video, whose offsets are not the driver's.
+    var sequence: UInt?
+    /// Not a delta unit: encoded video can begin (or go on after a pause) with it. Raw frames are all key
+    /// frames.
+    var isKeyFrame = true
+  }
+
+  /// What becomes of a frame.
+  enum Verdict: Sendable, Equatable {
+    /// It goes into the movie.
+    case keep(Kept)
+    /// It is dropped; `limitReached` when it is the frame that reached the maximum duration (the recording
+    /// should stop).
+    case drop(limitReached: Bool)
+    /// It is dropped, and the encoder is to be asked for a key frame to begin the movie with (encoded video
+    /// from before the sound).
+    case dropAskingForKeyFrame
+    /// A pause leaves it out; `starting` when it begins the pause, `elapsed` nanoseconds into the movie.
+    case leaveOut(starting: Bool, elapsed: UInt)
+  }
+
+  /// A frame kept: where it goes in the movie, and what it changes.
+  struct Kept: Sendable, Equatable {
+    /// The running time the movie starts at (its first frame kept).
+    var base: UInt
+    /// How much earlier its timestamps go: the pauses before it.
+    var shift: UInt
+    /// Where it starts in the movie, from its start.
+    var start: UInt
+    /// It is the movie's first frame.
+    var isFirst = false
+    /// With it the movie has ``RecordingClock/minimumFrames`` frames: a stop can make a movie that plays.
+    var completesMinimum = false
+    /// The whole second of the movie it reaches, the first time one is reached.
+    var newSecond: Int?
+    /// The length of the pause it ends, when it ends one.
+    var resumedAfter: UInt?
+
+    /// Its presentation timestamp, in the terms of `segment` (the stream's own).
+    func presentationTime(in segment: StreamSegment) -> UInt { segment.start + start }
+
+    /// Its decoding timestamp `decoding` (in `segment`'s terms) moved as its presentation timestamp is;
+    /// `nil` for none (or one from before the segment), which stays as it is.
+    func decodingTime(_ decoding: UInt, in segment: StreamSegment) -> UInt? {
+      guard ClockTime.isValid(decoding), decoding >= segment.start else { return nil }
+      let running = decoding - segment.start + segment.base
+      let moved = running >= shift ? running - shift : 0
+      return segment.start + (moved >= base ? moved - base : 0)
+    }
+  }
+
+  /// The frames a stop waits for: a one-frame H.264 movie is valid, but some decoders (`openh264dec`, the
+  /// one Debian's plugins-bad ships) output nothing for it.
+  static let minimumFrames = 2
+
+  /// How close to the maximum duration a frame's start counts as reaching it (nanoseconds). Frame times
+  /// are whole nanoseconds rounded from the frame rate (33333333, 66666666, 100000000… at 30 fps), and a
+  /// pause's shift is the difference of two of them: after one, the frame that is the limit's own in
+  /// frames can start a nanosecond or two before it, and was kept (a 3 s movie of 91 frames ending at
+  /// 3.033 s, seen under load). One microsecond is far below any frame interval.
+  static let limitSlack: UInt = 1_000
+
+  /// Whether a frame starting `start` nanoseconds into the movie reaches the maximum duration `limit`
+  /// (within ``limitSlack``): it is dropped, and the movie ends before it.
+  static func reachesLimit(start: UInt, limit: UInt) -> Bool { start &+ limitSlack >= limit }
+
+  /// The maximum duration (nanoseconds).
+  let limit: UInt
+  /// The frames come encoded (a pre-roll's, the streams' encoder's).
+  let encoded: Bool
+  /// The running time of the movie's first frame, once kept.
+  private(set) var base: UInt?
+  /// Frames kept.
+  private(set) var frames = 0
+  /// The end of the last frame kept, from the movie's start (nanoseconds).
+  private(set) var end: UInt = 0
+  /// The movie's first frame's running time, after the pauses before it (none: the first cannot pause).
+  private(set) var firstTimestamp: UInt?
+  /// Frames the driver lost: gaps in the sequence numbers of the frames that reached the branch.
+  private(set) var framesLostByDriver = 0
+  /// The sequence number of the last frame that reached the branch (kept or left out by a pause).
+  private(set) var lastSequence: UInt?
+  /// A frame reached the maximum duration: every frame is dropped from then on.
+  private(set) var limitReached = false
+  /// An element of the branch failed: every frame is dropped from then on, so that the tee, which stops
+  /// on the first fatal flow return of any branch, keeps feeding the camera's other branches.
+  private(set) var failed = false
+  /// The last whole second reported.
+  private var reportedSeconds = 0
+
+  /// A clock for a movie of at most `limit` nanoseconds, of frames that come `encoded` or not.
+  init(limit: UInt, encoded: Bool) {
+    self.limit = limit
+    self.encoded = encoded
+  }
+
+  /// Whether a stop now makes a movie that plays (or the movie is over anyway).
+  var hasEnoughFrames: Bool { frames >= Self.minimumFrames || limitReached }
+
+  /// Drops every frame from now on: the branch failed.
+  mutating func fail() { failed = true }
+
+  /// The verdict on `frame`, the next to reach the branch (frames come in order); `soundStart` is the
+  /// running time of the microphone's first sound, when the movie has sound and it has come.
+  mutating func admit(_ frame: Frame, soundStart: UInt?, pauses: RecordingPauses) -> Verdict {
+    if limitReached || failed { return .drop(limitReached: false) }
+    if base == nil {
+      // Encoded video begins with a key frame; a frame wholly before the sound is left out (and the
+      // encoder asked for another key frame).
+      if encoded, !frame.isKeyFrame { return .drop(limitReached: false) }
+      if let soundStart, frame.time &+ frame.duration <= soundStart {
+        return encoded ? .dropAskingForKeyFrame : .drop(limitReached: false)
+      }
+    }
+    var kept = Kept(base: 0, shift: 0, start: 0)
+    // A movie has its first two frames before it can pause, so that a stop while paused makes one that
+    // plays; after a pre-roll it goes on again with a key frame.
+    if frames >= Self.minimumFrames {
+      switch pauses.frame(at: frame.time, canResume: !encoded || frame.isKeyFrame) {
+      case .leaveOut(let starting):
+        // The driver's sequence goes on through a pause: the frames left out are not lost.
+        if let sequence = frame.sequence { lastSequence = sequence }
+        return .leaveOut(starting: starting, elapsed: end)
+      case .keep(let shift, let resumedAfter):
+        (kept.shift, kept.resumedAfter) = (shift, resumedAfter)
+      }
+    }
+    let time = frame.time - kept.shift
+    kept.isFirst = base == nil
+    kept.base = base ?? time
+    base = kept.base
+    kept.start = time >= kept.base ? time - kept.base : 0
+    if Self.reachesLimit(start: kept.start, limit: limit) {
+      limitReached = true
+      return .drop(limitReached: true)
+    }
+    frames += 1
+    end = kept.start &+ frame.duration
+    if let sequence = frame.sequence {
+      if let lastSequence, sequence > lastSequence + 1 { framesLostByDriver += Int(sequence - lastSequence - 1) }
+      lastSequence = sequence
+    }
+    if kept.isFirst { firstTimestamp = time }
+    let seconds = Int(ClockTime.seconds(end))
+    if seconds > reportedSeconds {
+      reportedSeconds = seconds
+      kept.newSecond = seconds
+    }
+    kept.completesMinimum = frames == Self.minimumFrames
+    return .keep(kept)
+  }
+}

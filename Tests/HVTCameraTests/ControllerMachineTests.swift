@@ -1,0 +1,385 @@
+import Foundation
+import HVTGStreamer
+import Testing
+
+@testable import HVTCamera
+
+/// The controller's transition function on its own, without GStreamer (``MachineDriver`` stands in for
+/// the interpreter and the pipeline): every call in every phase, faults at every point of a camera's
+/// life, generated sequences with the work done off the queue completing in any order and failing; after
+/// each step the state's invariants hold, and once the world has caught up every capture and every wait
+/// has been answered exactly once, a presented camera runs, and a dismissed one has stopped.
+@Suite("The controller's transition function", .timeLimit(.minutes(2)))
+struct ControllerMachineTests {
+  // MARK: - Every call in every phase
+
+  @Test("every call in every phase: every capture and wait is answered once, dismiss always completes")
+  func everyCallInEveryPhase() throws {
+    var random = SeededRandom(seed: 1)
+    for phase in Phase.allCases {
+      for call in Call.allCases {
+        let driver = try phase.reach()
+        call.make(on: driver)
+        driver.settle(using: &random)
+        Self.expectSettled(driver, "\(call) in \(phase)")
+        Self.expectDismissal(of: driver, using: &random, "\(call) in \(phase)")
+      }
+    }
+  }
+
+  // MARK: - Faults at every point
+
+  @Test("a bus error, an end of stream, a lost camera or a stall at every point of a camera's life")
+  func faultsAtEveryPoint() throws {
+    var random = SeededRandom(seed: 2)
+    for fault in Fault.allCases {
+      for point in 0...Self.life.count {
+        let driver = try MachineDriver()
+        for step in Self.life.prefix(point) { step(driver) }
+        fault.inject(into: driver)
+        driver.settle(using: &random)
+        Self.expectSettled(driver, "\(fault) after step \(point)")
+        Self.expectDismissal(of: driver, using: &random, "\(fault) after step \(point)")
+      }
+    }
+  }
+
+  /// A camera's life: presented, a photo, a recording with a photo during it, stopped, a stream, dismissed;
+  /// the world catching up between the calls.
+  private static let life: [@Sendable (MachineDriver) -> Void] = [
+    { _ = $0.present() },
+    { $0.completeAll() },
+    { _ = $0.takePhoto(inFlight: true) },
+    { _ = $0.startRecording() },
+    { $0.completeFirst() },
+    { _ = $0.takePhoto(inFlight: false) },
+    { $0.completeAll() },
+    { _ = $0.send(.recording(id: $0.recordingID ?? 0, .enoughFrames)) },
+    { _ = $0.send(.stopRecording(id: nil)) },
+    { $0.completeFirst() },
+    { _ = $0.startStreaming(port: 9000) },
+    { $0.completeAll() },
+    { _ = $0.send(.dismiss) },
+    { $0.completeFirst() },
+    { $0.completeAll() },
+  ]
+
+  // MARK: - Generated sequences
+
+  @Test("generated sequences of calls, faults, timers and completions in any order, some failing")
+  func generatedSequences() throws {
+    for seed in 1...400 {
+      var random = SeededRandom(seed: UInt64(seed))
+      let driver = try MachineDriver(previewOutput: seed % 3 == 0 ? .window() : .none)
+      var presentedSince: (errors: Int, dismissed: Bool)?
+      for _ in 0..<80 {
+        switch Int.random(in: 0..<10, using: &random) {
+        case 0..<4:
+          let call = Call.allCases.randomElement(using: &random)!
+          call.make(on: driver)
+          if call == .present, driver.state.isPresented { presentedSince = (driver.ledger.errors.count, false) }
+          if call == .dismiss { presentedSince?.dismissed = true }
+        case 4..<8 where !driver.owed.isEmpty:
+          driver.complete(
+            Int.random(in: 0..<driver.owed.count, using: &random), succeeding: Int.random(in: 0..<8, using: &random) > 0
+          )
+        case 8 where !driver.timers.isEmpty:
+          driver.fire(driver.timers.keys.randomElement(using: &random)!)
+        default:
+          Fault.allCases.randomElement(using: &random)!.inject(into: driver)
+        }
+      }
+      driver.settle(using: &random)
+      Self.expectSettled(driver, "seed \(seed)")
+      if let (errors, dismissed) = presentedSince, !dismissed, !driver.state.isPresented {
+        #expect(driver.ledger.errors.count > errors, "seed \(seed): a presented camera stopped without an error")
+      }
+      Self.expectDismissal(of: driver, using: &random, "seed \(seed)")
+    }
+  }
+
+  // MARK: - Cases the structure makes visible
+
+  @Test(
+    "two recordings asked for while the camera starts: the first, stopped, still makes its movie; both are answered")
+  func recordingsWhileStarting() throws {
+    var random = SeededRandom(seed: 3)
+    let driver = try MachineDriver()
+    driver.send(.setCaptureMode(.video))
+    driver.present()
+    let first = try #require(driver.startRecording())
+    driver.send(.stopRecording(id: nil))
+    let second = try #require(driver.startRecording())
+    driver.completeAll()
+    #expect(try driver.ledger.capture(first)?.get().mediaType == .movie)
+    #expect(driver.state.recording?.request.id == second, "the second records")
+    driver.send(.dismiss)
+    driver.completeAll()
+    #expect(try driver.ledger.capture(second)?.get().mediaType == .movie)
+    Self.expectDismissal(of: driver, using: &random, "two recordings")
+  }
+
+  @Test("takePicture(): in flight from the call until the delegate receives the photo; a call meanwhile is announced")
+  func photoInFlight() throws {
+    let driver = try MachineDriver()
+    driver.present()
+    driver.completeAll()
+    #expect(driver.state.isReadyForCapture)
+    let first = driver.takePhoto(inFlight: true)
+    #expect(!driver.state.isReadyForCapture)
+    let second = driver.takePhoto(inFlight: true)
+    #expect(
+      driver.ledger.events.contains { if case .callIgnored("takePicture()", _) = $0 { true } else { false } },
+      "the second call is announced")
+    // The photo is encoded and handed to the delegate: it is received before the delegate's method runs,
+    // and the delegate's next call from there takes a photo.
+    driver.completeAll(except: { if case .handOver = $0 { true } else { false } })
+    #expect(!driver.state.isReadyForCapture, "delivered, not yet received")
+    driver.completeAll()
+    #expect(driver.state.isReadyForCapture)
+    let third = driver.takePhoto(inFlight: true)
+    #expect(driver.state.photos.inFlight == third)
+    driver.completeAll()
+    let readiness = driver.ledger.events.compactMap { if case .readyForCapture(let ready) = $0 { ready } else { nil } }
+    #expect(readiness == [true, false, true, false, true])
+    #expect(driver.ledger.misanswered.isEmpty)
+    _ = (first, second)
+  }
+
+  @Test(
+    "a stop waits for the branch's first frames, at most two seconds, then drains; a drain without progress is given up"
+  )
+  func stopWaitsForFramesAndDrainsOrGivesUp() throws {
+    let driver = try MachineDriver()
+    driver.send(.setCaptureMode(.video))
+    driver.present()
+    driver.completeAll()
+    let id = try #require(driver.startRecording())
+    driver.completeAll(except: { if case .work(.recording(_, .enoughFrames)) = $0 { true } else { false } })
+    driver.send(.stopRecording(id: nil))
+    #expect(driver.timers[.frames(recording: id)] != nil, "waits for its first frames")
+    driver.fire(.frames(recording: id))
+    #expect(driver.timers[.drain(recording: id)] != nil, "the drain is watched")
+    // No progress and no end of stream at the file sink: the drain is given up.
+    driver.dropOwed { if case .work(.recording(id, .drained)) = $0 { true } else { false } }
+    driver.fire(.drain(recording: id))
+    guard case .failure(.drainStalled) = driver.ledger.capture(id) else {
+      Issue.record("not given up: \(String(describing: driver.ledger.capture(id)))")
+      return
+    }
+  }
+
+  // MARK: - Checks
+
+  /// After the world caught up: nothing half-way, and a presented camera runs.
+  private static func expectSettled(_ driver: MachineDriver, _ context: String) {
+    let state = driver.state
+    #expect(driver.owed.isEmpty && driver.timers.isEmpty, "\(context): the world still owes")
+    if state.isPresented {
+      #expect(state.phase.running != nil, "\(context): presented but \(state.phase)")
+      #expect(state.waiters.ready.isEmpty, "\(context): a present() caller still waits")
+    } else if case .idle = state.phase {
+    } else {
+      Issue.record("\(context): dismissed but \(state.phase)")
+    }
+    #expect(state.photos.inFlight == nil, "\(context): a photo is still in flight")
+    #expect(state.photos.inProgress == 0 && state.photos.awaitingCamera.isEmpty, "\(context): a photo waits")
+    #expect(state.endingRecordings.isEmpty, "\(context): a recording is still ending")
+  }
+
+  /// Dismisses and waits, as `dismissAndWait()` does: the wait ends, the camera stopped, and every capture
+  /// and wait asked for was answered once.
+  private static func expectDismissal(
+    of driver: MachineDriver, using random: inout SeededRandom, _ context: String
+  ) {
+    driver.send(.dismiss)
+    let waiter = driver.waitUntilStopped()
+    driver.settle(using: &random)
+    if !driver.state.streams.isEmpty {
+      // Streams asked for while dismissed wait for the camera (they start with it); a dismissal ends them.
+      #expect(driver.state.streams.allSatisfy { $0.attempt == nil }, "\(context): a dismissed camera streams")
+      driver.present()
+      driver.settle(using: &random)
+      driver.send(.dismiss)
+      driver.settle(using: &random)
+    }
+    let state = driver.state
+    guard case .idle = state.phase else {
+      Issue.record("\(context): dismissed, but \(state.phase)")
+      return
+    }
+    #expect(!state.isPresented && state.recording == nil && state.endingRecordings.isEmpty, "\(context)")
+    #expect(state.streams.isEmpty && state.streamEncoders.isEmpty, "\(context): streams outlive the camera")
+    #expect(state.waiters.stopped.isEmpty && state.waiters.dismissal.isEmpty, "\(context): a wait goes on")
+    let misanswered = driver.ledger.misanswered
+    #expect(misanswered.isEmpty, "\(context): answered other than once: \(misanswered) (dismissAndWait is \(waiter))")
+  }
+}
+
+// MARK: - What a test does
+
+/// A phase a camera can be in, and how to get there.
+private enum Phase: CaseIterable {
+  case idle, starting, startRefused, running, recording, stoppedRecording, photoInProgress, streaming, rebuilding,
+    stopping, closing
+
+  func reach() throws -> MachineDriver {
+    let driver = try MachineDriver()
+    driver.send(.setCaptureMode(.video))
+    guard self != .idle else { return driver }
+    driver.present()
+    switch self {
+    case .idle, .starting:
+      return driver
+    case .startRefused:
+      driver.complete(0, succeeding: false)
+      return driver
+    default:
+      driver.completeAll()
+    }
+    switch self {
+    case .recording, .stoppedRecording, .stopping:
+      driver.startRecording()
+      driver.completeAll(except: { if case .work(.recording(_, .drained)) = $0 { true } else { false } })
+      if self == .stoppedRecording { driver.send(.stopRecording(id: nil)) }
+      if self == .stopping { driver.send(.dismiss) }
+    case .photoInProgress:
+      driver.takePhoto(inFlight: true)
+    case .streaming:
+      driver.startStreaming(port: 9001)
+      driver.completeAll()
+    case .rebuilding:
+      driver.send(.change(.set(\.videoQuality, to: .type1280x720, then: .restart)))
+      driver.completeAll(except: { if case .work(.built) = $0 { true } else { false } })
+    case .closing:
+      driver.send(.dismiss)
+    case .idle, .starting, .startRefused, .running:
+      break
+    }
+    return driver
+  }
+}
+
+/// A call an app makes, as the controller hands it to the machine.
+private enum Call: CaseIterable {
+  case present, dismiss, takePicture, takePictureUnreserved, capturePhoto, startRecording, stopRecording,
+    cancelRecording, pause, resume, restart, changePreview, flash, photosOnly, videoMode, photoMode, waitRunning,
+    waitStopped, waitDismissed, waitDismissedCancelled, cancel, startStreaming, stopStreaming, openLibrary,
+    libraryClosed, shutterKey
+
+  func make(on driver: MachineDriver) {
+    switch self {
+    case .present: driver.present()
+    case .dismiss: driver.send(.dismiss)
+    case .takePicture: driver.takePhoto(inFlight: true)
+    case .takePictureUnreserved: driver.takePhoto(inFlight: true, reserved: false)
+    case .capturePhoto: driver.takePhoto(inFlight: false)
+    case .startRecording: driver.startRecording()
+    case .stopRecording: driver.send(.stopRecording(id: nil))
+    case .cancelRecording: driver.send(.stopRecording(id: driver.recordingID ?? 1))
+    case .pause: driver.send(.setPaused(true))
+    case .resume: driver.send(.setPaused(false))
+    case .restart: driver.send(.change(.set(\.capturesAudio, to: !driver.state.settings.capturesAudio, then: .restart)))
+    case .changePreview: driver.send(.change(.set(\.mirrorsFrontPreview, to: false, then: .preview(rebuilding: true))))
+    case .flash: driver.send(.change(.set(\.cameraFlashMode, to: .on, then: .controls)))
+    case .photosOnly: driver.send(.setMediaTypes([.image]))
+    case .videoMode: driver.send(.setCaptureMode(.video))
+    case .photoMode: driver.send(.setCaptureMode(.photo))
+    case .waitRunning: driver.waitUntilRunning()
+    case .waitStopped: driver.waitUntilStopped()
+    case .waitDismissed: driver.waitUntilDismissed()
+    case .waitDismissedCancelled: driver.waitUntilDismissed(cancelled: true)
+    case .cancel: driver.send(.cancel)
+    case .startStreaming: driver.startStreaming(port: 9002)
+    case .stopStreaming: driver.send(.stopStreaming(nil))
+    case .openLibrary: driver.send(.openLibrary)
+    case .libraryClosed: driver.send(.libraryClosed)
+    case .shutterKey: driver.send(.navigation(.keyPress(key: "space"), size: HVTFrameSize(width: 640, height: 480)))
+    }
+  }
+}
+
+/// Something that goes wrong, or just happens, in the pipeline.
+private enum Fault: CaseIterable {
+  case cameraError, recordingError, microphoneError, preRollMicrophoneError, streamError, endOfStream, warning,
+    cameraUnplugged, cameraVanished, otherCameraUnplugged, stall, recovery, recordingLimit, recordingStarted,
+    recordingDrained, staleSessionError
+
+  func inject(into driver: MachineDriver) {
+    let session = driver.state.phase.session?.id ?? 0
+    let moment = ControllerMachine.Moment(uptime: 1, jitter: 0.5)
+    func error(
+      _ source: String, _ origin: ControllerMachine.ErrorOrigin, vanished: HVTCameraController.DeviceChange? = nil
+    ) {
+      driver.send(
+        .bus(session: session, .error(MachineDriver.report(source), origin: origin, vanished: vanished, at: moment)))
+    }
+    let recording = driver.recordingID ?? 0
+    switch self {
+    case .cameraError: error("/GstPipeline:test/GstV4l2Src:source", .pipeline)
+    case .recordingError: error("/GstPipeline:test/GstBin:recording/GstX264Enc:encoder", .recording(recording))
+    case .microphoneError:
+      error("/GstPipeline:test/GstBin:recording-microphone/GstPulseSrc:mic", .microphone(of: recording))
+    case .preRollMicrophoneError:
+      error("/GstPipeline:test/GstBin:pre-roll-microphone/GstPulseSrc:mic", .preRollMicrophone)
+    case .streamError:
+      let name = driver.state.streams.first?.attempt?.name ?? "\(StreamBranch.namePrefix)9-9"
+      error("/GstPipeline:test/GstBin:\(name)/GstSRTSink:sink", .pipeline)
+    case .endOfStream: driver.send(.bus(session: session, .endOfStream))
+    case .warning:
+      driver.send(.bus(session: session, .warning(MachineDriver.report("/GstPipeline:test/GstQueue:queue"))))
+    case .cameraUnplugged: driver.send(.deviceChanged(.disconnected(name: "Test camera", path: "/dev/video0")))
+    case .cameraVanished:
+      error(
+        "/GstPipeline:test/GstV4l2Src:source", .pipeline,
+        vanished: .disconnected(name: "Test camera", path: "/dev/video0"))
+    case .otherCameraUnplugged: driver.send(.deviceChanged(.disconnected(name: "Other", path: "/dev/video2")))
+    case .stall:
+      driver.send(.watchdog(session: session, now: 1, aliveAt: 0))
+      driver.send(.watchdog(session: session, now: 5, aliveAt: 0))
+    case .recovery: driver.send(.watchdog(session: session, now: 6, aliveAt: 6))
+    case .recordingLimit: driver.send(.recording(id: recording, .limitReached))
+    case .recordingStarted: driver.send(.recording(id: recording, .started))
+    case .recordingDrained: driver.send(.recording(id: recording, .drained))
+    case .staleSessionError:
+      driver.send(
+        .bus(
+          session: session &+ 1000,
+          .error(MachineDriver.report("/GstPipeline:test/x"), origin: .pipeline, vanished: nil, at: moment)))
+    }
+  }
+}
+
+extension MachineDriver {
+  /// The recording taking frames, else the last one stopped.
+  var recordingID: UInt64? { state.recording?.request.id ?? state.endingRecordings.last?.request.id }
+
+  /// Sends back everything owed, in order, each succeeding (and what that starts), but what `except`
+  /// keeps back; at most `limit` items.
+  func completeAll(except keep: (Owed) -> Bool = { _ in false }, limit: Int = 1000) {
+    for _ in 0..<limit {
+      guard let index = owed.firstIndex(where: { !keep($0) }) else { return }
+      complete(index)
+    }
+  }
+
+  /// Sends back the oldest item owed, succeeding.
+  func completeFirst() {
+    if !owed.isEmpty { complete(0) }
+  }
+}
+
+/// A reproducible generator (SplitMix64), so that a failing sequence can be run again by its seed.
+struct SeededRandom: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
