@@ -93,22 +93,21 @@ public final class PrivatePipeWire: @unchecked Sendable {
   /// (`support.null-audio-sink` with `media.class=Audio/Source/Virtual`, named `name`, a plain word),
   /// which PipeWire drives on its own timer, fed a sine tone of `frequency` hertz played by `pw-cat
   /// --playback` (two minutes of it, the suites' time limit, written by `audiotestsrc ! wavenc`), whose
-  /// ports are linked to the node's inputs with `pw-link`. Returns the tone's process once the links exist.
+  /// ports are linked to the node's inputs with `pw-link`, and read from the start by `pw-cat --record`
+  /// into `/dev/null`, as a desktop's level meter reads it. Returns the tone's process once the links are
+  /// active: the tone flows before a test's reader comes.
   ///
-  /// PipeWire's own player, not GStreamer's `pipewiresink`: a `pipewiresink` audio stream (gstreamer1.0-pipewire
-  /// 1.4.2) linked by hand into the node never finishes allocating its buffers, and the node's whole graph
-  /// stops (a reader gets nothing; 0.3.65 ran it). Nor `pipewiresink mode=provide` as the node: it drove the
-  /// graph only when its own buffers came, a few a second in 0.3.65. The links are awaited as
-  /// `pw-link --monitor --links` shows them, not by `pw-link`'s end: since PipeWire 1.2 (commit 6a7d83f0,
-  /// 1.1.81) it waits for each link it made to be paused or active, which a link into a virtual source that
-  /// nobody reads yet never is (nothing in its graph runs). Each `pw-link` makes its link to linger, and ends
-  /// once a reader starts, or is killed with the rest.
+  /// PipeWire 1.4 needs each of these. Since 1.2 (commit 6a7d83f0, 1.1.81) `pw-link` ends only when its
+  /// link is paused or active, and a link into a source that nobody reads stays `init` (nothing in its graph
+  /// runs), which also left the first moments of a test's recording silent while the links were made
+  /// ready. A `pipewiresink` audio stream (gstreamer1.0-pipewire 1.4.2) linked by hand into the node never
+  /// finished allocating its buffers, and the node's whole graph stopped (0.3.65 ran it). And a
+  /// `pipewiresink mode=provide` node as the microphone drove the graph only when its own buffers came, a
+  /// few a second in 0.3.65.
   @discardableResult
   public func publishMicrophone(named name: String, frequency: Int) async throws -> Daemon {
     let ports = try start("pw-link", ["--monitor", "--output", "--input"])
     defer { ports.stop() }
-    let links = try start("pw-link", ["--monitor", "--links"])
-    defer { links.stop() }
     let node =
       "{ factory.name=support.null-audio-sink node.name=\(name) node.description=\(name) "
       + "media.class=Audio/Source/Virtual object.linger=true audio.position=[ FL FR ] }"
@@ -120,14 +119,11 @@ public final class PrivatePipeWire: @unchecked Sendable {
       ["--playback", "--properties", "{ node.name=\(feed) node.autoconnect=false }", try await writeTone(frequency)])
     try await ports.line(containing: "\(name):input_FR")
     try await ports.line(containing: "\(feed):output_FR")
+    try start("pw-cat", ["--record", "--target", name, "/dev/null"])
     for channel in ["FL", "FR"] {
-      let (output, input) = ("\(feed):output_\(channel)", "\(name):input_\(channel)")
-      let link = try start("pw-link", [output, input])
-      do {
-        try await links.line(containing: "\(output) -> \(input)")
-      } catch {
-        throw HarnessFailure("pw-link \(output) \(input) made no link: \(link.output)\n\(error)")
-      }
+      let link = try start("pw-link", ["\(feed):output_\(channel)", "\(name):input_\(channel)"])
+      let status = try await link.exitStatus()
+      if status != 0 { throw HarnessFailure("pw-link \(feed) → \(name) (\(channel)): \(link.output)") }
     }
     return tone
   }
