@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 
 /// A PipeWire of the test's own: a private session bus (`dbus-daemon` with a configuration of its own,
 /// listening in a temporary folder), `pipewire` and `wireplumber` on it with their own
