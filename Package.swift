@@ -31,7 +31,9 @@ let package = Package(
     .target(name: "CAllocator"),
     .target(name: "CFiles"),
     .target(
-      name: "HVTCamera", dependencies: ["HVTGStreamer", "HVTCairo", "CV4L2", "CAllocator", "CFiles"],
+      name: "CWayland", linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]),
+    .target(
+      name: "HVTCamera", dependencies: ["HVTGStreamer", "HVTCairo", "CV4L2", "CAllocator", "CFiles", "CWayland"],
       resources: [.copy("Resources/pipelines")]),
     .executableTarget(name: "hvtcam", dependencies: ["HVTCamera"]),
     .executableTarget(name: "hvtcam-bench", dependencies: ["HVTCamera", "HVTGStreamer"]),

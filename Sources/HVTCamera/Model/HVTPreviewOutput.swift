@@ -14,7 +14,9 @@ public enum HVTPreviewOutput: Sendable, Equatable, CustomStringConvertible {
   case none
   /// A window of its own, titled `title` (default "HVTCamera"), on the display the process has:
   /// `waylandsink`, `xvimagesink`, `ximagesink` or `glimagesink`, the first that opens it; without a
-  /// display, ``HVTCameraError/noDisplay(reason:)``. The title reaches the sink as a tag (`taginject`).
+  /// display, ``HVTCameraError/noDisplay(reason:)``. The title reaches the X11 sinks as a tag
+  /// (`taginject`); on Wayland the engine opens the window itself (an `xdg_toplevel`, titled, whose keys
+  /// and clicks it hands to the sink's input) and `waylandsink` draws into it.
   case window(title: String? = nil)
   /// Into the application's own X11 window, by its id (`gdk_x11_window_get_xid`, Qt's `winId()`, SDL's
   /// `SDL_SysWMinfo.info.x11.window`), through `GstVideoOverlay` (`xvimagesink`, `glimagesink` or
@@ -48,6 +50,11 @@ public enum HVTPreviewOutput: Sendable, Equatable, CustomStringConvertible {
     case .embedded(let handle): "embedded in window 0x\(String(handle, radix: 16))"
     case .frames(let format, _): "frames (\(format.rawValue))"
     }
+  }
+
+  /// Whether the preview is drawn in the app's own window.
+  var isEmbedded: Bool {
+    if case .embedded = self { true } else { false }
   }
 
   /// Whether the preview is drawn in a window, where the default controls are shown and clicked
