@@ -41,13 +41,18 @@ let package = Package(
     .target(
       name: "PipeWireHarness", dependencies: ["MediaInspection"], path: "Tests/PipeWireHarness",
       resources: [.copy("MockPortal/camera_portal.py")]),
+    .target(
+      name: "WaylandHarness", dependencies: ["MediaInspection"], path: "Tests/WaylandHarness",
+      resources: [.copy("virtual_pointer.py")]),
     .testTarget(name: "HVTGStreamerTests", dependencies: ["HVTGStreamer"]),
     .testTarget(name: "HVTCairoTests", dependencies: ["HVTCairo"]),
     .testTarget(
-      name: "HVTCameraTests", dependencies: ["HVTCamera", "HVTGStreamer", "MediaInspection", "PipeWireHarness"],
+      name: "HVTCameraTests",
+      dependencies: ["HVTCamera", "HVTGStreamer", "MediaInspection", "PipeWireHarness", "WaylandHarness"],
       resources: [.copy("Fixtures/BadPresets")]),
     .testTarget(
-      name: "hvtcamTests", dependencies: ["hvtcam", "HVTCamera", "MediaInspection", "PipeWireHarness"],
+      name: "hvtcamTests",
+      dependencies: ["hvtcam", "HVTCamera", "MediaInspection", "PipeWireHarness", "WaylandHarness"],
       resources: [
         .copy("Fixtures/rtsp_record_server.py"), .copy("Fixtures/silent_peer.py"), .copy("Fixtures/AppPackage"),
       ]),
