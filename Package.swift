@@ -42,7 +42,7 @@ let package = Package(
       name: "PipeWireHarness", dependencies: ["MediaInspection"], path: "Tests/PipeWireHarness",
       resources: [.copy("MockPortal/camera_portal.py")]),
     .target(
-      name: "WaylandHarness", dependencies: ["MediaInspection"], path: "Tests/WaylandHarness",
+      name: "WaylandHarness", dependencies: ["MediaInspection", "CWayland"], path: "Tests/WaylandHarness",
       resources: [.copy("virtual_pointer.py")]),
     .testTarget(name: "HVTGStreamerTests", dependencies: ["HVTGStreamer"]),
     .testTarget(name: "HVTCairoTests", dependencies: ["HVTCairo"]),

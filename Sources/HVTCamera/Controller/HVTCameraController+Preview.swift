@@ -105,7 +105,8 @@ extension HVTCameraController {
           preview, preset: settings.preset, windowSink: rebuilding ? nil : session.preview.chain.last)
         if rebuilding || !session.preview.canAdopt(model.preview) {
           try session.replacePreview(model: model, output: preview.output)
-          session.preview.sink.setRenderRectangle(settings.previewRectangle)
+          // A new sink fills its window until told otherwise (a Wayland one has its own rectangle).
+          if let rectangle = settings.previewRectangle { session.preview.sink.setRenderRectangle(rectangle) }
         } else {
           try session.adoptPreview(model: model)
         }

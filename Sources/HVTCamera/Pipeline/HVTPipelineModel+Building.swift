@@ -188,6 +188,8 @@ extension HVTPipelineModel {
       return (shown + [tags, try chosen(false)], controls)
     case .embedded:
       return (shown + [try chosen(true)], controls)
+    case .waylandSurface:
+      return (shown + [HVTElementDescription("waylandsink", name: "preview", ["sync": "false"])], nil)
     case .frames(let format, _):
       let sink = HVTElementDescription(
         "appsink", name: "preview",

@@ -55,6 +55,13 @@ final class PreviewBranch: @unchecked Sendable {
           reason: "the preview sink '\(sink.factoryName ?? sink.name)' cannot draw into a window")
       }
       sink.setWindowHandle(handle)
+    case .waylandSurface(let display, let surface, let rectangle):
+      guard let connection = UnsafeMutableRawPointer(bitPattern: display), surface != 0 else {
+        throw HVTCameraError.noDisplay(reason: "no Wayland display or surface was given (a null pointer)")
+      }
+      sink.setWaylandDisplay(connection)
+      sink.setWindowHandle(surface)
+      sink.setRenderRectangle(x: rectangle.x, y: rectangle.y, width: rectangle.width, height: rectangle.height)
     case .frames(let format, let handler):
       let mailbox = FrameMailbox { sample in
         guard let frame = HVTPreviewFrame(sample, format: format) else { return }
