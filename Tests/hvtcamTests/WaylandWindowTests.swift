@@ -101,4 +101,38 @@ struct WaylandWindowTests {
     #expect(discovered.isJPEG && discovered.size == "640x480", "\(discovered)")
     LeakTests.expectNoLeaks(result)
   }
+
+  @Test("hvtcam library browse: the window is titled and shows the grid; Right moves the selection; a click picks")
+  func libraryWindow() async throws {
+    typealias Library = LibraryWindowTests
+    let compositor = try await PrivateCompositor.start(width: Library.width, height: Library.height)
+    defer { compositor.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let photos = try await Library.makePhotos(in: directory)
+    let browser = try HVTCam.start(
+      ["library", "browse", "--source", "photo-library"],
+      environment: HVTCam.environment(
+        setting: compositor.environment.merging([
+          "XDG_PICTURES_DIR": directory.path("Pictures"), "XDG_VIDEOS_DIR": directory.path("Videos"),
+        ]) { $1 }))
+    _ = try await browser.requireStandardErrorLine("the window") { $0 == "showing 3 items" }
+    let windows = try await compositor.windows()
+    #expect(windows.count == 1 && windows.first?.title?.hasPrefix("hvtcam library") == true, "\(windows)")
+    let grid = try await compositor.screenshot { image in
+      Library.isSelected(image, slot: 0)
+        && image.colourName(Library.tileWidth * 2 + Library.tileWidth / 2, Library.tileHeight / 2) == "blue"
+    }
+    let centres = (0..<3).map {
+      grid.colourName($0 * Library.tileWidth + Library.tileWidth / 2, Library.tileHeight / 2)
+    }
+    #expect(centres == ["red", "green", "blue"], "the tiles, newest first")
+
+    let mark = browser.standardErrorSoFar.count
+    try await compositor.press("Right")
+    _ = try await browser.requireStandardErrorLine("the selection", from: mark) { $0 == "selected 2: \(photos[1])" }
+    try await compositor.click(400, 66)
+    let result = await browser.result()
+    #expect(result.succeeded && result.outputLines == [photos[2]], "the clicked photo is picked: \(result)")
+  }
 }

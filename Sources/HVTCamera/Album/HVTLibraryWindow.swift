@@ -14,9 +14,9 @@ import HVTGStreamer
 ///
 /// Its pipeline: `appsrc ! imagefreeze allow-replace=true is-live=true ! video/x-raw,framerate=10/1 !
 /// videoconvert ! textoverlay ! taginject ! <window sink>` (the sink chosen as for the camera's window:
-/// `xvimagesink`, `ximagesink`, `glimagesink`, `waylandsink` in a ``WaylandWindow``), into which each new picture of the grid is
-/// pushed as one RGBx frame, shown until the next; the keys and clicks come back as navigation events at
-/// the sink's input. The pictures are decoded as pages are shown (`filesrc ! decodebin`), one at a time
+/// `xvimagesink`, `ximagesink`, `glimagesink`, or `waylandsink` in a window of the engine's own,
+/// `WaylandWindow`), into which each new picture of the grid is pushed as one RGBx frame, shown until
+/// the next; the keys and clicks come back as navigation events at the sink's input. The pictures are decoded as pages are shown (`filesrc ! decodebin`), one at a time
 /// once the window is up (which shows bare tiles until then), never on the window's streaming threads.
 public final class HVTLibraryWindow: Sendable {
   /// The library shown.
