@@ -31,7 +31,9 @@ let package = Package(
     .target(name: "CAllocator"),
     .target(name: "CFiles"),
     .target(
-      name: "HVTCamera", dependencies: ["HVTGStreamer", "HVTCairo", "CV4L2", "CAllocator", "CFiles"],
+      name: "CWayland", linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]),
+    .target(
+      name: "HVTCamera", dependencies: ["HVTGStreamer", "HVTCairo", "CV4L2", "CAllocator", "CFiles", "CWayland"],
       resources: [.copy("Resources/pipelines")]),
     .executableTarget(name: "hvtcam", dependencies: ["HVTCamera"]),
     .executableTarget(name: "hvtcam-bench", dependencies: ["HVTCamera", "HVTGStreamer"]),
@@ -39,13 +41,18 @@ let package = Package(
     .target(
       name: "PipeWireHarness", dependencies: ["MediaInspection"], path: "Tests/PipeWireHarness",
       resources: [.copy("MockPortal/camera_portal.py")]),
+    .target(
+      name: "WaylandHarness", dependencies: ["MediaInspection", "CWayland"], path: "Tests/WaylandHarness",
+      resources: [.copy("virtual_pointer.py")]),
     .testTarget(name: "HVTGStreamerTests", dependencies: ["HVTGStreamer"]),
     .testTarget(name: "HVTCairoTests", dependencies: ["HVTCairo"]),
     .testTarget(
-      name: "HVTCameraTests", dependencies: ["HVTCamera", "HVTGStreamer", "MediaInspection", "PipeWireHarness"],
+      name: "HVTCameraTests",
+      dependencies: ["HVTCamera", "HVTGStreamer", "MediaInspection", "PipeWireHarness", "WaylandHarness"],
       resources: [.copy("Fixtures/BadPresets")]),
     .testTarget(
-      name: "hvtcamTests", dependencies: ["hvtcam", "HVTCamera", "MediaInspection", "PipeWireHarness"],
+      name: "hvtcamTests",
+      dependencies: ["hvtcam", "HVTCamera", "MediaInspection", "PipeWireHarness", "WaylandHarness"],
       resources: [
         .copy("Fixtures/rtsp_record_server.py"), .copy("Fixtures/silent_peer.py"), .copy("Fixtures/AppPackage"),
       ]),

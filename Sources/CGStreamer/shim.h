@@ -124,6 +124,14 @@ static inline gint hvt_gst_video_frame_comp_width(GstVideoFrame *frame, guint co
 static inline gint hvt_gst_video_frame_comp_height(GstVideoFrame *frame, guint comp) { return GST_VIDEO_FRAME_COMP_HEIGHT(frame, comp); }
 static inline gint hvt_gst_video_frame_comp_depth(GstVideoFrame *frame, guint comp) { return GST_VIDEO_FRAME_COMP_DEPTH(frame, comp); }
 
+// gst_structure_set is variadic: a GstContext of `type` holding a `display` pointer, as waylandsink takes
+// the application's wl_display.
+static inline GstContext *hvt_gst_display_pointer_context_new(const gchar *type, gpointer display) {
+  GstContext *context = gst_context_new(type, TRUE);
+  gst_structure_set(gst_context_writable_structure(context), "display", G_TYPE_POINTER, display, NULL);
+  return context;
+}
+
 // GST_VIDEO_OVERLAY is a cast macro, GST_IS_VIDEO_OVERLAY a type check; the overlay interface of a sink.
 static inline gboolean hvt_gst_is_video_overlay(GstElement *element) { return GST_IS_VIDEO_OVERLAY(element); }
 static inline GstVideoOverlay *hvt_gst_video_overlay(GstElement *element) { return GST_VIDEO_OVERLAY(element); }

@@ -112,6 +112,30 @@ public class Element: @unchecked Sendable {
   public func sendEndOfStream() -> Bool {
     gst_element_send_event(pointer, gst_event_new_eos()) != 0
   }
+
+  /// Runs `action` once the element is finalized, at the very end: after the element's own finalize has
+  /// released what it held (GObject's data is cleared last), on the thread that let go of it last. For
+  /// what must outlive every use the element makes of it: the Wayland connection `waylandsink` keeps,
+  /// with its window, until it is finalized. Wraps `g_object_set_data_full`.
+  public func onFinalize(_ action: @escaping @Sendable () -> Void) {
+    let context = CallbackContext<@Sendable () -> Void>.retained(action)
+    g_object_set_data_full(
+      UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GObject.self), "hvt-on-finalize-\(context)", context
+    ) { data in
+      guard let data else { return }
+      CallbackContext<@Sendable () -> Void>.callback(from: data)()
+      CallbackContext<@Sendable () -> Void>.release(data)
+    }
+  }
+
+  /// Posts an error on the bus as from this element, a `GST_RESOURCE_ERROR_NOT_FOUND` saying `text`: what
+  /// the X11 sinks post when their window is closed ("Output window was closed"), for a sink whose window
+  /// the application draws. Wraps `gst_element_post_message` with `gst_message_new_error`.
+  public func postResourceNotFound(_ text: String) {
+    let error = g_error_new_literal(gst_resource_error_quark(), gint(GST_RESOURCE_ERROR_NOT_FOUND.rawValue), text)
+    defer { g_error_free(error) }
+    _ = gst_element_post_message(pointer, gst_message_new_error(hvt_gst_object_cast(pointer), error, nil))
+  }
 }
 
 extension Element {

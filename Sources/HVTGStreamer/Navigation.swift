@@ -45,3 +45,28 @@ public enum NavigationEvent: Sendable, Hashable {
     }
   }
 }
+
+extension Pad {
+  /// Sends `event` upstream from this pad, as a video sink sends a key or click in its window from its
+  /// input: for a window the application draws itself, whose input reaches it and not the sink. Returns
+  /// whether an element took it. Wraps `gst_pad_push_event` with `gst_navigation_event_new_key_press` (and
+  /// `_key_release`, `_mouse_button_press`, `_mouse_button_release`, `_mouse_move`, `_mouse_scroll`).
+  @discardableResult
+  public func pushNavigation(_ event: NavigationEvent) -> Bool {
+    let none = GstNavigationModifierType(rawValue: 0)
+    let made: UnsafeMutablePointer<GstEvent>? =
+      switch event {
+      case .keyPress(let key): gst_navigation_event_new_key_press(key, none)
+      case .keyRelease(let key): gst_navigation_event_new_key_release(key, none)
+      case .mouseButtonPress(let button, let x, let y):
+        gst_navigation_event_new_mouse_button_press(gint(button), x, y, none)
+      case .mouseButtonRelease(let button, let x, let y):
+        gst_navigation_event_new_mouse_button_release(gint(button), x, y, none)
+      case .mouseMove(let x, let y): gst_navigation_event_new_mouse_move(x, y, none)
+      case .scroll(let x, let y, let deltaX, let deltaY):
+        gst_navigation_event_new_mouse_scroll(x, y, deltaX, deltaY, none)
+      }
+    guard let made else { return false }
+    return gst_pad_push_event(pointer, made) != 0
+  }
+}

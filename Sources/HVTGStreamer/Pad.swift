@@ -67,6 +67,10 @@ public final class Pad: @unchecked Sendable {
     gst_pad_push_event(pointer, gst_video_event_new_upstream_force_key_unit(ClockTime.none, 1, 0)) != 0
   }
 
+  /// The element the pad belongs to, if it still has one. Wraps `gst_pad_get_parent_element` (a full
+  /// reference).
+  public var parentElement: Element? { gst_pad_get_parent_element(pointer).map(Element.init(adopting:)) }
+
   /// The pad this one is linked to, if any. Wraps `gst_pad_get_peer` (a full reference).
   public var peer: Pad? { gst_pad_get_peer(pointer).map(Pad.init(adopting:)) }
 

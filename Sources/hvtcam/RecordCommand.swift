@@ -9,7 +9,9 @@ enum RecordCommand {
       Records an H.264 movie (fragmented MP4) until --max-duration, Ctrl-C, SIGTERM, SIGHUP or SIGQUIT; \
       each of these finalizes the file. SIGUSR1 pauses the recording and, sent again, resumes it: one \
       movie with no gap. Shows elapsed / limit while recording (one line per second when \
-      stderr is not a terminal), and cameras connected or disconnected meanwhile, and prints the movie's path. While recording, the movie is \
+      stderr is not a terminal), and cameras connected or disconnected meanwhile, and prints the movie's path \
+      (and on stderr how many frames the camera lost, counted from gaps in its frames' sequence numbers, when \
+      it lost any). While recording, the movie is \
       NAME.partial.mp4; hvtcam repair finishes one left by a crash. An existing file is never replaced \
       unless --overwrite is given. With --pre-roll, the camera runs keeping its last SECONDS of video \
       until SIGUSR1 (a trigger), which starts a movie that begins that long before it (a second SIGUSR1 \
@@ -60,6 +62,9 @@ enum RecordCommand {
       }
     }
     Console.out(movie.url.path)
+    if let lost = movie.metadata.framesLostByDriver, lost > 0 {
+      Console.error("frames the camera lost while recording: \(lost)")
+    }
     if let interruption = movie.interruption { throw interruption }
   }
 

@@ -156,6 +156,29 @@ struct MovieRepairTests {
     try await Self.expectWhole(movie)
   }
 
+  @Test("a Matroska movie whose sound begins 1.5 s after its picture is repaired whole, both streams kept")
+  func lateSound() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let source = directory.appendingPathComponent("late.partial.mkv")
+    // In the file's order, 1.5 s of picture (45 frames) comes before the first sound packet.
+    let made = try await MediaInspector.run(
+      "gst-launch-1.0",
+      [
+        "-q", "-e", "videotestsrc", "num-buffers=120", "!", "video/x-raw,format=I420,framerate=30/1,width=320",
+        "!", "x264enc", "tune=zerolatency", "!", "h264parse", "!", "matroskamux", "name=mux", "!", "filesink",
+        "location=\(source.path)", "audiotestsrc", "num-buffers=100", "timestamp-offset=1500000000", "!",
+        "voaacenc", "!", "mux.",
+      ])
+    try #require(made.status == 0, "\(made.output)")
+    let movie = try await HVTMovieRepair.repair(source)
+    #expect(movie.container == "Matroska" && movie.frames == 120, "\(movie)")
+    let streams = try await MediaInspector.streams(movie.url.path)
+    let sound = try #require(streams.first { $0.type == "audio" }, "\(streams)")
+    #expect(abs(sound.start - 1.5) < 0.03, "\(sound)")
+    try await Self.expectWhole(movie)
+  }
+
   @Test("a repair never replaces an existing file unless asked, and then only a regular file")
   func destinationTaken() async throws {
     let directory = try makeTemporaryDirectory()

@@ -34,3 +34,19 @@ struct WindowSinkTests {
     }
   }
 }
+
+/// Where a sink shows the picture in a window HVTCamera opens itself (Wayland), for mapping clicks back to
+/// the picture's pixels: as `gst_video_center_rect` places it.
+@Suite("The picture's place in a window")
+struct PictureFitTests {
+  @Test(
+    "centred at the largest size that keeps its shape",
+    arguments: [
+      ((640, 480), (1280, 720), (160, 0, 960, 720)), ((640, 480), (640, 480), (0, 0, 640, 480)),
+      ((1280, 720), (640, 480), (0, 60, 640, 360)), ((640, 480), (0, 480), (0, 0, 0, 0)),
+    ])
+  func fit(frame: (Int, Int), window: (Int, Int), expected: (Int, Int, Int, Int)) {
+    let placed = PictureFit.rectangle(of: HVTFrameSize(width: frame.0, height: frame.1), in: window)
+    #expect(placed == expected, "\(frame) in \(window)")
+  }
+}

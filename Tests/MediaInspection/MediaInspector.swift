@@ -97,21 +97,47 @@ public enum MediaInspector {
   /// Runs a tool found on `PATH` and returns its exit status and its standard output and error together.
   /// The wait happens on a thread of its own (``onDispatchThread(_:)``).
   public static func run(_ tool: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
-    try await onDispatchThread { try runToEnd(tool, arguments) }
+    try await onDispatchThread {
+      let (status, output, _) = try runToEnd(tool, arguments, separating: false)
+      return (status, output)
+    }
   }
 
-  /// `run(_:_:)`, blocking the calling thread.
-  private static func runToEnd(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+  /// Runs a tool found on `PATH` whose standard output is data (FFmpeg's `framemd5`, say) and returns that
+  /// output alone; throws, with its standard error, when it fails. What the tool logs meanwhile stays out of
+  /// the data: FFmpeg 7.1 logs `non-existing PPS 0 referenced` from its H.264 parser while it writes the
+  /// digests of the frames it decodes whole.
+  public static func standardOutput(of tool: String, _ arguments: [String]) async throws -> String {
+    let (status, output, errors) = try await onDispatchThread { try runToEnd(tool, arguments, separating: true) }
+    guard status == 0 else { throw InspectionError("\(tool) exited \(status): \(errors)") }
+    return output
+  }
+
+  /// Runs `tool` to its end, blocking the calling thread: its standard output, and its standard error either
+  /// apart (`separating`: written to a temporary file, read once the tool ended) or merged into the output.
+  private static func runToEnd(_ tool: String, _ arguments: [String], separating: Bool) throws -> (
+    status: Int32, output: String, errors: String
+  ) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [tool] + arguments
     let pipe = Pipe()
     process.standardOutput = pipe
-    process.standardError = pipe
+    let errors = FileManager.default.temporaryDirectory.appendingPathComponent("inspect-\(UUID().uuidString).err")
+    defer { try? FileManager.default.removeItem(at: errors) }
+    if separating {
+      guard FileManager.default.createFile(atPath: errors.path, contents: nil) else {
+        throw InspectionError("cannot create \(errors.path) for \(tool)'s standard error")
+      }
+      process.standardError = try FileHandle(forWritingTo: errors)
+    } else {
+      process.standardError = pipe
+    }
     try process.run()
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    let errorText = separating ? (try? String(contentsOf: errors, encoding: .utf8)) ?? "" : ""
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self), errorText)
   }
 
   /// Calls `body` with a plain-named symbolic link to `path` in a fresh directory, removed afterwards.

@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 
 /// How the mock Camera portal answers `AccessCamera` (its `Response` signal's code).
 public enum MockPortalAnswer: String, Sendable, CaseIterable {

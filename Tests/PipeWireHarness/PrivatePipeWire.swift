@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 
 /// A PipeWire of the test's own: a private session bus (`dbus-daemon` with a configuration of its own,
 /// listening in a temporary folder), `pipewire` and `wireplumber` on it with their own
@@ -19,7 +20,7 @@ public final class PrivatePipeWire: @unchecked Sendable {
   /// `./dev test` installs them (Debian: dbus-daemon, pipewire, pipewire-bin, wireplumber,
   /// gstreamer1.0-pipewire).
   public static let unavailableReason: String? = {
-    let tools = ["dbus-daemon", "pipewire", "wireplumber", "pw-dump", "gst-launch-1.0", "gdbus"]
+    let tools = ["dbus-daemon", "pipewire", "wireplumber", "pw-dump", "pw-cat", "gst-launch-1.0", "gdbus"]
     let missing = tools.filter { tool in
       !["/usr/bin", "/bin"].contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
     }
@@ -91,10 +92,19 @@ public final class PrivatePipeWire: @unchecked Sendable {
 
   /// Publishes a virtual microphone as a desktop makes one: a virtual source node
   /// (`support.null-audio-sink` with `media.class=Audio/Source/Virtual`, named `name`, a plain word),
-  /// which PipeWire drives on its own timer, fed a sine tone of `frequency` hertz by
-  /// `audiotestsrc is-live=true ! pipewiresink` whose ports are linked to the node's inputs with `pw-link`.
-  /// (A `pipewiresink mode=provide` node drives the graph only when its own buffers come, and in PipeWire
-  /// 0.3.65 they came a few a second.) Returns the tone's process once the links are made.
+  /// which PipeWire drives on its own timer, fed a sine tone of `frequency` hertz played by `pw-cat
+  /// --playback` (two minutes of it, the suites' time limit, written by `audiotestsrc ! wavenc`), whose
+  /// ports are linked to the node's inputs with `pw-link`, and read from the start by `pw-cat --record`
+  /// into `/dev/null`, as a desktop's level meter reads it. Returns the tone's process once the links are
+  /// active: the tone flows before a test's reader comes.
+  ///
+  /// PipeWire 1.4 needs each of these. Since 1.2 (commit 6a7d83f0, 1.1.81) `pw-link` ends only when its
+  /// link is paused or active, and a link into a source that nobody reads stays `init` (nothing in its graph
+  /// runs), which also left the first moments of a test's recording silent while the links were made
+  /// ready. A `pipewiresink` audio stream (gstreamer1.0-pipewire 1.4.2) linked by hand into the node never
+  /// finished allocating its buffers, and the node's whole graph stopped (0.3.65 ran it). And a
+  /// `pipewiresink mode=provide` node as the microphone drove the graph only when its own buffers came, a
+  /// few a second in 0.3.65.
   @discardableResult
   public func publishMicrophone(named name: String, frequency: Int) async throws -> Daemon {
     let ports = try start("pw-link", ["--monitor", "--output", "--input"])
@@ -106,20 +116,31 @@ public final class PrivatePipeWire: @unchecked Sendable {
     if try await creation.exitStatus() != 0 { throw HarnessFailure("pw-cli create-node \(name): \(creation.output)") }
     let feed = "hvt-tone-\(name)"
     let tone = try start(
-      "gst-launch-1.0",
-      [
-        "audiotestsrc", "is-live=true", "wave=sine", "freq=\(frequency)", "!",
-        "audio/x-raw,format=S16LE,rate=48000,channels=2", "!", "pipewiresink",
-        "stream-properties=props,node.name=\(feed),media.role=Production",
-      ])
+      "pw-cat",
+      ["--playback", "--properties", "{ node.name=\(feed) node.autoconnect=false }", try await writeTone(frequency)])
     try await ports.line(containing: "\(name):input_FR")
     try await ports.line(containing: "\(feed):output_FR")
+    try start("pw-cat", ["--record", "--target", name, "/dev/null"])
     for channel in ["FL", "FR"] {
       let link = try start("pw-link", ["\(feed):output_\(channel)", "\(name):input_\(channel)"])
       let status = try await link.exitStatus()
       if status != 0 { throw HarnessFailure("pw-link \(feed) → \(name) (\(channel)): \(link.output)") }
     }
     return tone
+  }
+
+  /// Writes two minutes of a sine tone of `frequency` hertz, 48 kHz stereo, into a WAV file in the folder;
+  /// returns its path.
+  private func writeTone(_ frequency: Int) async throws -> String {
+    let path = directory.appendingPathComponent("tone-\(frequency).wav").path
+    let writer = try start(
+      "gst-launch-1.0",
+      [
+        "-q", "audiotestsrc", "wave=sine", "freq=\(frequency)", "samplesperbuffer=4800", "num-buffers=1200", "!",
+        "audio/x-raw,format=S16LE,rate=48000,channels=2", "!", "wavenc", "!", "filesink", "location=\(path)",
+      ])
+    if try await writer.exitStatus() != 0 { throw HarnessFailure("gst-launch-1.0 wrote no tone: \(writer.output)") }
+    return path
   }
 
   /// Publishes a virtual camera: `videotestsrc is-live=true ! video/x-raw,format=I420,width=…,height=…,

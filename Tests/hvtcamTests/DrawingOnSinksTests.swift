@@ -54,24 +54,43 @@ struct DrawingOnSinksTests {
   /// Runs the camera with its preview on `sink`, placed as `placement` says; expects every button drawn
   /// and shaded, and the camera's bars around them.
   private func expectControlsDrawn(on sink: String, _ placement: CameraOnSink.Placement) async throws {
-    #expect(Self.boxes.count == 5, "Flash, Switch Camera, Cancel, the shutter and Mode")
     let camera = try await CameraOnSink(sink: sink, placement)
-    let shown = try await camera.screenshot { image in
-      Self.boxes.allSatisfy { Self.labelPixels(image, $0) >= Self.leastLabelPixels }
-    }
-    for (box, name) in zip(Self.boxes, ["Flash: Auto", "Switch Camera", "Cancel", "( Take Photo )", "Mode: Photo"]) {
-      let label = Self.labelPixels(shown, box)
-      #expect(label >= Self.leastLabelPixels, "\(name) on \(sink), \(placement): \(label) white pixels in \(box)")
-      let unshaded = Self.unshadedBorderPixels(shown, box)
-      #expect(unshaded.isEmpty, "\(name)'s box on \(sink), \(placement) is not shaded at \(unshaded.prefix(8))")
+    let shown = try await camera.screenshot(showing: Self.showsEveryLabel)
+    Self.expectControlsDrawn(in: shown, on: "\(sink), \(placement)")
+    await camera.stop()
+  }
+
+  /// Whether every button's label is drawn.
+  static func showsEveryLabel(_ image: RGBImage) -> Bool {
+    boxes.allSatisfy { labelPixels(image, $0) >= leastLabelPixels }
+  }
+
+  /// Expects every button of a 640 × 480 picture of the live camera drawn and shaded, and the camera's
+  /// bars around them; `shown` says where, for the messages.
+  static func expectControlsDrawn(
+    in shown: RGBImage, on sink: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(boxes.count == 5, "Flash, Switch Camera, Cancel, the shutter and Mode", sourceLocation: sourceLocation)
+    for (box, name) in zip(boxes, ["Flash: Auto", "Switch Camera", "Cancel", "( Take Photo )", "Mode: Photo"]) {
+      let label = labelPixels(shown, box)
+      #expect(
+        label >= leastLabelPixels, "\(name) on \(sink): \(label) white pixels in \(box)", sourceLocation: sourceLocation
+      )
+      let unshaded = unshadedBorderPixels(shown, box)
+      #expect(
+        unshaded.isEmpty, "\(name)'s box on \(sink) is not shaded at \(unshaded.prefix(8))",
+        sourceLocation: sourceLocation)
     }
     // The top boxes lie over the 75 % bars, which go on below them: shaded, the box's border is darker.
-    for box in Self.boxes.prefix(2) {
-      let (border, below) = Self.meanBrightness(shown, box)
-      #expect(border < below * 0.7, "the shade darkens the bars on \(sink), \(placement): \(border) vs \(below)")
+    for box in boxes.prefix(2) {
+      let (border, below) = meanBrightness(shown, box)
+      #expect(
+        border < below * 0.7, "the shade darkens the bars on \(sink): \(border) vs \(below)",
+        sourceLocation: sourceLocation)
     }
-    #expect(shown.barNames() == RGBImage.smpteBars, "the camera is shown around the controls")
-    await camera.stop()
+    #expect(
+      shown.barNames() == RGBImage.smpteBars, "the camera is shown around the controls on \(sink)",
+      sourceLocation: sourceLocation)
   }
 
   /// How many white pixels (every channel above 200) a label needs at least: "Cancel", the shortest,

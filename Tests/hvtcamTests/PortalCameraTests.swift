@@ -62,8 +62,23 @@ struct PortalCameraTests {
       let probe = try await MediaInspector.run(
         "ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", movie])
       #expect(probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "h264,320,240", "\(probe.output)")
+      // The movie is the second of the frames as they arrived (`pipewiresrc do-timestamp=true`: the virtual
+      // camera's buffers carry its own clock's times, not this process's). On a loaded machine they arrive
+      // in bursts after the process was not scheduled, and the burst after the second's end is not in it:
+      // 23 frames once on Debian 12 with three suites running, none of them lost, and 26 in a Debian 13
+      // tier run. So the count is bounded against a broken capture, as PipeWireCameraTests does, and what
+      // HVTCamera does own is checked exactly: the timestamps span the second, and the frames the camera
+      // lost in it (gaps in their sequence numbers), which hvtcam prints, and those in the movie are never
+      // more than a second's.
       let frames = try await MediaInspector.frameCount(movie).frames
-      #expect(abs(frames - 30) <= 1, "\(frames) frames in 1 s at 30 fps")
+      let lost = recorded.errorLines.compactMap { line in
+        line.firstMatch(of: #/^frames the camera lost while recording: (\d+)$/#).flatMap { Int($0.1) }
+      }
+      let duration = try #require(try await MediaInspector.discover(movie).duration)
+      #expect(duration >= 1 - 4.0 / 30 && duration <= 1 + 1.0 / 30 + 1e-6, "duration \(duration) s")
+      #expect(
+        (15...31).contains(frames) && lost.count <= 1 && frames + (lost.first ?? 0) <= 31,
+        "\(frames) frames, \(lost) lost: \(recorded)")
     }
   }
 

@@ -14,9 +14,9 @@ import HVTGStreamer
 ///
 /// Its pipeline: `appsrc ! imagefreeze allow-replace=true is-live=true ! video/x-raw,framerate=10/1 !
 /// videoconvert ! textoverlay ! taginject ! <window sink>` (the sink chosen as for the camera's window:
-/// `xvimagesink`, `ximagesink`, `glimagesink`, `waylandsink`), into which each new picture of the grid is
-/// pushed as one RGBx frame, shown until the next; the keys and clicks come back as navigation events at
-/// the sink's input. The pictures are decoded as pages are shown (`filesrc ! decodebin`), one at a time
+/// `xvimagesink`, `ximagesink`, `glimagesink`, or `waylandsink` in a window of the engine's own,
+/// `WaylandWindow`), into which each new picture of the grid is pushed as one RGBx frame, shown until
+/// the next; the keys and clicks come back as navigation events at the sink's input. The pictures are decoded as pages are shown (`filesrc ! decodebin`), one at a time
 /// once the window is up (which shows bare tiles until then), never on the window's streaming threads.
 public final class HVTLibraryWindow: Sendable {
   /// The library shown.
@@ -138,6 +138,10 @@ public final class HVTLibraryWindow: Sendable {
       state.grid = LibraryGrid(count: items.count)
       state.pictures = [:]
       state.failed = []
+    }
+    // On Wayland, a window of the engine's own, titled and taking the keys and clicks (the sink keeps it).
+    if chain.last.factoryName == "waylandsink" {
+      try WaylandWindow.open(title: title, size: LibraryGrid.canvas, sink: chain.last)
     }
     let shown = Shown(pipeline: pipeline, source: chain.first, caption: chain.elements[4], caps: caps)
     guard pipeline.setState(.playing) != .failure else {

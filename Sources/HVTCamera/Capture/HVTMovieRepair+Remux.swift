@@ -51,11 +51,8 @@ extension HVTMovieRepair {
         return .ok
       }
       do {
-        // A queue per stream: the demuxer pushes every stream from one thread, and the muxer holds a
-        // stream that runs ahead of the others until they catch up, which without a queue would block
-        // that thread before it reaches them.
         guard let pipeline else { return }
-        let queue = try attach(HVTElementDescription("queue", name: "stream-\(index)"), to: pad, in: pipeline)
+        let queue = try attach(streamQueue(named: "stream-\(index)"), to: pad, in: pipeline)
         guard let output = queue.staticPad("src") else {
           throw GStreamerError.linkFailed(from: pad.name, to: queue.name)
         }
@@ -78,6 +75,20 @@ extension HVTMovieRepair {
       throw job.empty(source, reason: report.message)
     }
     throw ending.error(for: job, of: source, frames: frames)
+  }
+
+  /// The queue between a demuxer's stream and the muxer, one per stream: the demuxer pushes every stream
+  /// from one thread in the file's order, and the muxer holds a stream that runs ahead of the others until
+  /// they catch up, which without a queue would block that thread before it reaches them. Bounded in bytes
+  /// only (64 MB: two minutes of 4 Mbit/s video), not in time or buffers. With `queue`'s default second, a
+  /// Matroska movie whose sound begins 1.5 s after its picture stalled (GStreamer 1.22 and 1.26 alike): the
+  /// picture's queue was full before the demuxer reached the first sound packet, and the muxer waited for
+  /// sound. Partial files recorded on a loaded machine with GStreamer 1.26 are written so (its `matroskamux`
+  /// is a `GstAggregator`, which in a live pipeline writes the picture it has when its latency runs out,
+  /// where 1.22's waited for the sound).
+  static func streamQueue(named name: String) -> HVTElementDescription {
+    HVTElementDescription(
+      "queue", name: name, ["max-size-buffers": "0", "max-size-time": "0", "max-size-bytes": "\(64 << 20)"])
   }
 
   /// Makes the element `description` says, adds it to the running `pipeline`, brings it to the

@@ -234,7 +234,7 @@ extension HVTMovieTrim {
           return .ok
         }
         guard queued else { return try pad.link(to: sink) }
-        let queue = try Repair.attach(HVTElementDescription("queue", name: "\(name)-queue"), to: pad, in: pipeline)
+        let queue = try Repair.attach(Repair.streamQueue(named: "\(name)-queue"), to: pad, in: pipeline)
         guard let output = queue.staticPad("src") else {
           throw GStreamerError.linkFailed(from: pad.name, to: queue.name)
         }

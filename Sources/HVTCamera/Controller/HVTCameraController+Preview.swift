@@ -100,7 +100,8 @@ extension HVTCameraController {
           update.preview, preset: update.preset, windowSink: update.rebuilding ? nil : session.preview.chain.last)
         if update.rebuilding || !session.preview.canAdopt(model.preview) {
           try session.replacePreview(model: model, output: update.preview.output)
-          session.preview.sink.setRenderRectangle(update.rectangle)
+          // A new sink fills its window until told otherwise (a Wayland one has its own rectangle).
+          if let rectangle = update.rectangle { session.preview.sink.setRenderRectangle(rectangle) }
         } else {
           try session.adoptPreview(model: model)
         }

@@ -66,7 +66,7 @@ final class CaptureSession: Sendable {
     previewHooks = PreviewHooks(onNavigation: onNavigation)
     let preview = try PreviewBranch(
       chain: model.preview, controls: model.previewControls, output: output, name: "preview-branch-0",
-      hooks: previewHooks)
+      hooks: previewHooks, windowSize: model.configuration.size)
     try preview.attach(to: pipeline, tee: tee)
     current = Locked((model, preview))
     preRoll = try model.preRoll.map {
@@ -130,7 +130,7 @@ final class CaptureSession: Sendable {
     }
     let replacement = try PreviewBranch(
       chain: model.preview, controls: model.previewControls, output: output, name: "preview-branch-\(number)",
-      hooks: previewHooks)
+      hooks: previewHooks, windowSize: model.configuration.size)
     try replacement.attach(to: pipeline, tee: tee)
     let old = current.withLock { current in
       defer { current = (model, replacement) }

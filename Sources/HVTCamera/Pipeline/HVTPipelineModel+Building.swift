@@ -181,12 +181,15 @@ extension HVTPipelineModel {
     case .none:
       return ([queue, HVTElementDescription("fakesink", name: "preview", ["sync": "false"])], nil)
     case .window(let title):
-      // The X and Wayland sinks name their window after the stream's title tag.
+      // The X sinks name their window after the stream's title tag (on Wayland the engine's window
+      // takes the title: ``WaylandWindow``).
       let tags = HVTElementDescription(
         "taginject", name: "preview-title", ["tags": "title=\(LaunchQuoting.structureString(title ?? "HVTCamera"))"])
       return (shown + [tags, try chosen(false)], controls)
     case .embedded:
       return (shown + [try chosen(true)], controls)
+    case .waylandSurface:
+      return (shown + [HVTElementDescription("waylandsink", name: "preview", ["sync": "false"])], nil)
     case .frames(let format, _):
       let sink = HVTElementDescription(
         "appsink", name: "preview",

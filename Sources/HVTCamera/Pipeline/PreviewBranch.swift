@@ -5,7 +5,8 @@ import HVTGStreamer
 /// another output (``HVTPreviewOutput``) without stopping its source, photos or recordings.
 ///
 /// The output's own wiring is done here: an embedded preview's sink gets the app's window
-/// (`gst_video_overlay_set_window_handle`) before it starts; a frames preview's `appsink` hands each
+/// (`gst_video_overlay_set_window_handle`) before it starts; `waylandsink` gets a window of the engine's
+/// own (``WaylandWindow``: titled, and taking keys and clicks); a frames preview's `appsink` hands each
 /// frame to the app's handler through a ``FrameMailbox``; the default controls' element is handed what
 /// to draw (``ControlsOverlay``). The session's ``PreviewHooks`` see what the window's user does
 /// (navigation events, at the sink's input) and can hold a still frame in place of the
@@ -23,10 +24,11 @@ final class PreviewBranch: @unchecked Sendable {
   private static let reaper = DispatchQueue(label: "HVTCamera.preview-reaper")
 
   /// Builds the branch (not yet attached) from `chain`, wired for `output` and to the session's `hooks`;
-  /// the chain's controls element (``CameraControls/elementName``) draws `controls`.
+  /// the chain's controls element (``CameraControls/elementName``) draws `controls`. A window the engine
+  /// opens itself (on Wayland) asks for `windowSize` first.
   init(
     chain: [HVTElementDescription], controls: ControlsPicture?, output: HVTPreviewOutput, name: String,
-    hooks: PreviewHooks
+    hooks: PreviewHooks, windowSize: HVTFrameSize
   ) throws {
     self.chain = chain
     let bin = Bin(name: name)
@@ -53,6 +55,13 @@ final class PreviewBranch: @unchecked Sendable {
           reason: "the preview sink '\(sink.factoryName ?? sink.name)' cannot draw into a window")
       }
       sink.setWindowHandle(handle)
+    case .waylandSurface(let display, let surface, let rectangle):
+      guard let connection = UnsafeMutableRawPointer(bitPattern: display), surface != 0 else {
+        throw HVTCameraError.noDisplay(reason: "no Wayland display or surface was given (a null pointer)")
+      }
+      sink.setWaylandDisplay(connection)
+      sink.setWindowHandle(surface)
+      sink.setRenderRectangle(x: rectangle.x, y: rectangle.y, width: rectangle.width, height: rectangle.height)
     case .frames(let format, let handler):
       let mailbox = FrameMailbox { sample in
         guard let frame = HVTPreviewFrame(sample, format: format) else { return }
@@ -61,6 +70,10 @@ final class PreviewBranch: @unchecked Sendable {
       sink.onNewSample { mailbox.post($0) }
     case .automatic, .preset, .none, .window:
       break
+    }
+    if sink.factoryName == "waylandsink", !output.isEmbedded {
+      let title = if case .window(let title?) = output { title } else { "HVTCamera" }
+      try WaylandWindow.open(title: title, size: windowSize, sink: sink)
     }
   }
 

@@ -236,6 +236,21 @@ final class Subprocess: @unchecked Sendable {
     }
   }
 
+  /// What each thread of process `pid` is doing, as the kernel sees it: its name (GStreamer names its
+  /// streaming threads after their element and pad), where it waits, and its kernel stack (readable as
+  /// root). Swift's backtrace on `SIGABRT` shows the crashed thread only; this shows them all.
+  static func threads(of pid: Int32) -> String {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    return tasks.sorted { (Int($0) ?? 0) < (Int($1) ?? 0) }.map { tid in
+      func read(_ name: String) -> String {
+        let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/\(name)", encoding: .utf8)) ?? "?"
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+      }
+      let stack = read("stack").split(separator: "\n").prefix(6).map { "    \($0)" }.joined(separator: "\n")
+      return "  \(tid) \(read("comm")): waits in \(read("wchan")), syscall \(read("syscall"))\n\(stack)"
+    }.joined(separator: "\n") + "\n"
+  }
+
   /// After the hang limit (unless cancelled first): a process still running gets `SIGABRT`, then
   /// `SIGKILL` a few seconds later; one that ended without Foundation reporting it (its pid gone) is
   /// recorded as ended, with status -1.
@@ -245,7 +260,8 @@ final class Subprocess: @unchecked Sendable {
     let item = DispatchWorkItem {
       guard !collector.hasExited else { return }
       if kill(pid, 0) == 0 {
-        FileHandle.standardError.write(Data("subprocess \(pid) hung for \(limit) s: SIGABRT\n".utf8))
+        FileHandle.standardError.write(
+          Data("subprocess \(pid) hung for \(limit) s: SIGABRT; its threads:\n\(Self.threads(of: pid))".utf8))
         kill(pid, SIGABRT)
         DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
           if !collector.hasExited { kill(pid, SIGKILL) }

@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import MediaInspection
 
 /// A private daemon or tool a test starts: its standard output and error are read, line by line, as
 /// they come, so that a test can wait for the line that says it is ready (no sleeping, no polling: the
