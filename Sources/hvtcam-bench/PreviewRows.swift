@@ -172,7 +172,7 @@ struct PrivateXServer {
       throw BenchError.failed("no Xvfb for the preview rows (Debian: xvfb; ./dev bench installs it)")
     }
     server = try ChildProcess(
-      xvfb, ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1920x1200x24"], quiet: true)
+      xvfb, ["-displayfd", "1", "-noreset", "-nolisten", "tcp", "-screen", "0", "1920x1200x24"], quiet: true)
     let number = try server.waitForLine("Xvfb's display number") { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
     name = ":\(number)"
   }

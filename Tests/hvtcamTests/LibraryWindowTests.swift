@@ -50,22 +50,29 @@ struct LibraryWindowTests {
     let window: String
 
     init(pictures: String, home: String) async throws {
-      display = try await PrivateDisplay()
-      process = try HVTCam.start(
-        ["library", "browse", "--source", "photo-library"],
-        environment: HVTCam.environment(
-          setting: [
-            "DISPLAY": display.name, "XDG_PICTURES_DIR": pictures, "XDG_VIDEOS_DIR": "\(home)/Videos",
-            "XDG_RUNTIME_DIR": home,
-          ],
-          removing: ["WAYLAND_DISPLAY"]))
-      _ = try await process.requireStandardErrorLine("the window") { $0 == "showing 3 items" }
-      let search = try await Subprocess.run(
-        URL(fileURLWithPath: "/usr/bin/xdotool"), ["search", "--sync", "--name", "^hvtcam library"],
-        environment: ["DISPLAY": display.name])
-      guard let window = search.outputLines.first else { throw TestFailure("no library window: \(search)") }
-      self.window = window
-      _ = try await xdotool(["windowfocus", "--sync", window])
+      let display = try await PrivateDisplay()
+      self.display = display
+      // A failed start leaves no X server behind.
+      do {
+        process = try HVTCam.start(
+          ["library", "browse", "--source", "photo-library"],
+          environment: HVTCam.environment(
+            setting: [
+              "DISPLAY": display.name, "XDG_PICTURES_DIR": pictures, "XDG_VIDEOS_DIR": "\(home)/Videos",
+              "XDG_RUNTIME_DIR": home,
+            ],
+            removing: ["WAYLAND_DISPLAY"]))
+        _ = try await process.requireStandardErrorLine("the window") { $0 == "showing 3 items" }
+        let search = try await Subprocess.run(
+          URL(fileURLWithPath: "/usr/bin/xdotool"), ["search", "--sync", "--name", "^hvtcam library"],
+          environment: ["DISPLAY": display.name])
+        guard let window = search.outputLines.first else { throw TestFailure("no library window: \(search)") }
+        self.window = window
+        _ = try await xdotool(["windowfocus", "--sync", window])
+      } catch {
+        await display.stop()
+        throw error
+      }
     }
 
     @discardableResult

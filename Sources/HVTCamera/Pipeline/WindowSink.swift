@@ -17,8 +17,9 @@ enum WindowSink {
   /// The environment variable that names the one sink to use, e.g. `HVT_PREVIEW_SINK=glimagesink`.
   static let override = "HVT_PREVIEW_SINK"
 
-  /// How often a sink is tried before it counts as unable to open the display: a busy X server can refuse
-  /// a connection now and then (seen with `Xvfb` on a loaded machine), which is no reason to fail.
+  /// How often a sink is tried before it counts as unable to open the display: an X server that has no
+  /// other client (a bare `Xvfb` or `xinit`) resets when a probe closes its connection, and a connection
+  /// made during the reset fails, which is no reason to fail.
   static let attempts = 3
 
   /// Whether a probe element of `factory` reaches READY, which connects it to the display.

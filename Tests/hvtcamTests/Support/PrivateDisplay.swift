@@ -7,14 +7,17 @@ struct PrivateDisplay {
   let name: String
 
   /// Starts `Xvfb` and waits until it accepts clients: `-displayfd 2` makes it print its display number on
-  /// standard error once it is ready.
+  /// standard error once it is ready. `-noreset`, as a desktop's X server behaves (its window manager and
+  /// panels stay connected): an X server resets when its last client leaves, and a window sink's probe
+  /// (``WindowSink``), closing the only connection, reset it under the sink's own `XOpenDisplay`, which then
+  /// failed ("Could not open display") or hung, 18 runs of 25 of `LibraryWindowTests` on a loaded machine.
   init() async throws {
     let xvfb = URL(fileURLWithPath: "/usr/bin/Xvfb")
     guard FileManager.default.isExecutableFile(atPath: xvfb.path) else {
       throw TestFailure("no /usr/bin/Xvfb (Debian: xvfb; ./dev test installs it)")
     }
     server = try Subprocess(
-      xvfb, ["-displayfd", "2", "-nolisten", "tcp", "-screen", "0", "640x480x24"],
+      xvfb, ["-displayfd", "2", "-noreset", "-nolisten", "tcp", "-screen", "0", "640x480x24"],
       environment: ProcessInfo.processInfo.environment)
     let number = await server.standardErrorLine { line in !line.isEmpty && line.allSatisfy(\.isNumber) }
     guard let number else { throw TestFailure("Xvfb did not start: \(await server.result())") }
