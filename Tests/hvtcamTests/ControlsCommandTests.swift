@@ -48,4 +48,65 @@ struct ControlsCommandTests {
     #expect(
       result.standardError.contains("simulated:rear does not take zoom_absolute=50: it takes 100…400"), "\(result)")
   }
+
+  @Test("12 writers at once, 20 rounds: every value each kept is there, and another camera's values too")
+  func concurrentWriters() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let environment = HVTCam.environment(setting: ["XDG_CONFIG_HOME": directory.path("config")])
+    let file = directory.path("config/hvtcam/controls.json")
+    try FileManager.default.createDirectory(atPath: directory.path("config/hvtcam"), withIntermediateDirectories: true)
+    let controls = ["brightness", "contrast", "saturation", "zoom_absolute"]
+    for round in 1...20 {
+      // Values kept for another camera before the round: no writer may lose them.
+      try #"{"version": 1, "cameras": {"v4l2:usb-other": {"brightness": 7}}}"#.write(
+        toFile: file, atomically: true, encoding: .utf8)
+      // Twelve writers, three for each control of the simulated rear camera, each with a value of its own.
+      let results = try await withThrowingTaskGroup(of: ProcessResult.self) { group in
+        for writer in 0..<12 {
+          let name = controls[writer % 4]
+          let value = 100 + writer
+          group.addTask {
+            try await HVTCam.run(["controls", "--device", "simulated", "\(name)=\(value)"], environment: environment)
+          }
+        }
+        return try await group.reduce(into: []) { $0.append($1) }
+      }
+      for result in results { #expect(result.succeeded, "round \(round): \(result)") }
+      let document = try #require(
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
+      let cameras = try #require(document["cameras"] as? [String: [String: Int]], "round \(round): \(document)")
+      #expect(cameras["v4l2:usb-other"] == ["brightness": 7], "round \(round): \(cameras)")
+      let kept = cameras["simulated:rear"] ?? [:]
+      #expect(Set(kept.keys) == Set(controls), "round \(round): a writer's value was lost: \(kept)")
+      for (index, name) in controls.enumerated() {
+        let written = Set([index, index + 4, index + 8].map { 100 + $0 })
+        #expect(kept[name].map(written.contains) == true, "round \(round): \(name) = \(String(describing: kept[name]))")
+      }
+    }
+  }
+
+  @Test("a controls file that is a folder, or not its JSON: exit 1 naming the path and why, and nothing replaced")
+  func unusableFile() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let environment = HVTCam.environment(setting: ["XDG_CONFIG_HOME": directory.path("config")])
+    let file = directory.path("config/hvtcam/controls.json")
+    try FileManager.default.createDirectory(atPath: file, withIntermediateDirectories: true)
+    let folder = try await HVTCam.run(
+      ["controls", "--device", "simulated", "zoom_absolute=300"], environment: environment)
+    #expect(!folder.signalled && folder.status == 1, "\(folder)")
+    #expect(folder.standardError.contains("could not read \(file): not a file"), "\(folder)")
+    #expect(!folder.standardError.contains("NSCocoaErrorDomain"), "\(folder)")
+
+    try FileManager.default.removeItem(atPath: file)
+    let mine = "my notes, not JSON\n"
+    try mine.write(toFile: file, atomically: true, encoding: .utf8)
+    let garbled = try await HVTCam.run(
+      ["controls", "--device", "simulated", "zoom_absolute=300"], environment: environment)
+    #expect(!garbled.signalled && garbled.status == 1, "\(garbled)")
+    #expect(
+      garbled.standardError.contains("could not read \(file): not a controls file HVTCamera can read"), "\(garbled)")
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == mine, "the file is left as it was")
+  }
 }
