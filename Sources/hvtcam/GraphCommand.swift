@@ -71,7 +71,7 @@ enum GraphCommand {
     }
     guard let output else { return Console.write(graph) }
     let bytes = format == "dot" ? Data(graph.utf8) : try render(graph, format: format, for: output.path)
-    try write(bytes, to: output.path)
+    try FileWriting.write(bytes, to: output.path, replacing: true)
     Console.out(output.path)
   }
 
@@ -82,7 +82,7 @@ enum GraphCommand {
   }
 
   /// Renders DOT through graphviz, `dot -Tsvg|-Tpng`: the graph on its standard input, the picture from
-  /// its standard output (written by ``write(_:to:)``, so that a file error reads as every other one).
+  /// its standard output (written by `FileWriting.write(_:to:replacing:)`, so that a file error reads as every other one).
   static func render(_ graph: String, format: String, for path: String) throws -> Data {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -99,7 +99,7 @@ enum GraphCommand {
       // Foundation reports a failed spawn as an NSError in the POSIX domain; its code is the errno.
       let code = (error as NSError).domain == NSPOSIXErrorDomain ? Int32((error as NSError).code) : ENOENT
       throw HVTCameraError.fileWriteFailed(
-        path: path, reason: "cannot run graphviz (/usr/bin/env dot): \(systemReason(code))")
+        path: path, reason: "cannot run graphviz (/usr/bin/env dot): \(FileWriting.systemReason(code))")
     }
     input.fileHandleForWriting.write(Data(graph.utf8))
     try input.fileHandleForWriting.close()
@@ -113,27 +113,4 @@ enum GraphCommand {
     }
     return bytes
   }
-
-  /// Writes `bytes` to `path`, replacing what is there; a failure says the system's reason and errno.
-  static func write(_ bytes: Data, to path: String) throws {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-    guard descriptor >= 0 else { throw HVTCameraError.fileWriteFailed(path: path, reason: systemReason(errno)) }
-    var failed: Int32 = 0
-    bytes.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count, failed == 0 {
-        let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if count >= 0 {
-          offset += count
-        } else if errno != EINTR {
-          failed = errno
-        }
-      }
-    }
-    if close(descriptor) != 0, failed == 0 { failed = errno }
-    guard failed == 0 else { throw HVTCameraError.fileWriteFailed(path: path, reason: systemReason(failed)) }
-  }
-
-  /// `No such file or directory (errno 2)`.
-  static func systemReason(_ code: Int32) -> String { "\(String(cString: strerror(code))) (errno \(code))" }
 }

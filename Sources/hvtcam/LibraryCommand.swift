@@ -61,7 +61,7 @@ enum LibraryCommand {
         throw HVTCameraError.unexpected("no thumbnail was made of \(item.url.path)")
       }
       if let path = arguments["--thumbnail"] {
-        try thumbnail.jpegData.write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
+        try FileWriting.write(thumbnail.jpegData, to: path, replacing: false)
       }
       let size = ["width": thumbnail.width, "height": thumbnail.height, "bytes": thumbnail.jpegData.count]
       if json {

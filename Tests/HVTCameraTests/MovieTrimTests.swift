@@ -118,9 +118,20 @@ struct MovieTrimTests {
       try await HVTMovieTrim.trim(source, start: 0, end: 1, to: taken)
     }
     #expect(try Data(contentsOf: taken) == Data("mine".utf8))
-    await #expect(throws: HVTCameraError.fileExists(path: source.path, kept: nil)) {
-      try await HVTMovieTrim.trim(source, start: 0, end: 1, to: source, replacingExisting: true)
+    // The source itself, also through a hard link, is never replaced.
+    let link = directory.appendingPathComponent("link.mp4")
+    try FileManager.default.linkItem(at: source, to: link)
+    defer { try? FileManager.default.removeItem(at: link) }
+    for target in [source, link] {
+      await #expect(
+        throws: HVTCameraError.fileWriteFailed(
+          path: target.path,
+          reason: "it is the file being read (\(source.path)), which is always kept; choose another name")
+      ) {
+        try await HVTMovieTrim.trim(source, start: 0, end: 1, to: target, replacingExisting: true)
+      }
     }
+    try FileManager.default.removeItem(at: link)
     // Only what the test wrote is there: no partial file, no trimmed movie.
     let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
     #expect(names == ["notes.mp4", "source.mp4", "taken.mp4"], "\(names)")

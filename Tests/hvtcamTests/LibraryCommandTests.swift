@@ -43,6 +43,21 @@ struct LibraryCommandTests {
     #expect(picked.standardError.contains("thumbnail 320x240"), "\(picked)")
     let report = try await MediaInspector.discover(thumbnail)
     #expect(report.isJPEG && report.size == "320x240", "\(report)")
+    // A thumbnail onto an existing file, or a device, is refused in words, and the file is left as it was.
+    let before = try Data(contentsOf: URL(fileURLWithPath: thumbnail))
+    for target in [thumbnail, "/dev/full"] {
+      let refused = try await HVTCam.run(library + ["pick", "2", "--thumbnail", target], environment: environment)
+      #expect(refused.status == 1 && refused.outputLines.isEmpty, "\(refused)")
+      #expect(refused.standardError.contains("\(target) already exists and was not replaced"), "\(refused)")
+      #expect(!refused.standardError.contains("NSCocoaErrorDomain"), "\(refused)")
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: thumbnail)) == before)
+    let unwritable = directory.path("no-such-folder/thumbnail.jpg")
+    let failed = try await HVTCam.run(library + ["pick", "2", "--thumbnail", unwritable], environment: environment)
+    #expect(
+      failed.status == 1
+        && failed.standardError.contains("could not write \(unwritable): No such file or directory (errno 2)"),
+      "\(failed)")
 
     let missing = try await HVTCam.run(library + ["pick", "3"], environment: environment)
     #expect(missing.status == 64 && missing.standardError.contains("no item 3: the library has 2"), "\(missing)")

@@ -108,6 +108,14 @@ struct RepairCommandTests {
     #expect(overwritten.succeeded && overwritten.outputLines == [directory.path("crash.mp4")], "\(overwritten)")
     LeakTests.expectNoLeaks(overwritten)
 
+    // Its own input is never replaced, --overwrite or not: the help says FILE is kept.
+    let input = try Data(contentsOf: URL(fileURLWithPath: partial))
+    let ontoItself = try await HVTCam.run(["repair", "-o", partial, "--overwrite", partial])
+    #expect(ontoItself.status == 1 && ontoItself.outputLines.isEmpty, "\(ontoItself)")
+    #expect(
+      ontoItself.standardError.contains("could not write \(partial): it is the file being read"), "\(ontoItself)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: partial)) == input)
+
     // -o takes any path, its folder created.
     let elsewhere = directory.path("\(awkwardDirectory)/\(awkwardName).mp4")
     let named = try await HVTCam.run(["repair", "-o", elsewhere, partial])

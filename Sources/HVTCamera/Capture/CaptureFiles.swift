@@ -31,6 +31,9 @@ enum CaptureFiles {
     /// The name the complete file gets, unless it is taken by then (see ``complete()``).
     let final: URL
     let naming: Naming
+    /// The folders the reservation made for the file, outermost first: removed again by ``discard()``
+    /// when they are still empty.
+    var madeFolders: [URL] = []
 
     /// Renames the partial file to its final name and returns where it ended up. Never replaces anything
     /// but a regular file the caller allowed to be replaced; on failure the partial file stays, and the
@@ -60,9 +63,10 @@ enum CaptureFiles {
       }
     }
 
-    /// Removes the partial file (a capture that failed leaves nothing behind).
+    /// Removes the partial file and the folders made for it (a capture that failed leaves nothing behind).
     func discard() {
       unlink(partial.path)
+      CaptureFiles.removeEmpty(madeFolders)
     }
   }
 
@@ -90,18 +94,44 @@ enum CaptureFiles {
   /// Reserves the caller's name `final` (its folder is created if missing). Throws when something is
   /// already there — unless `replacing` and it is a regular file — and when its partial name exists
   /// (another capture is being written to the same name).
-  static func reserve(_ final: URL, movie: Bool, replacing: Bool) throws -> Reservation {
-    try makeDirectory(final.deletingLastPathComponent())
-    if exists(final) {
-      guard replacing else { throw HVTCameraError.fileExists(path: final.path, kept: nil) }
-      guard isRegularFile(final) else { throw HVTCameraError.notARegularFile(path: final.path, kept: nil) }
+  /// `input`, when given, is a file being read for the capture (a movie repaired or trimmed), which is
+  /// never replaced, also with `replacing` and under another name (a link to it).
+  static func reserve(_ final: URL, movie: Bool, replacing: Bool, input: URL? = nil) throws -> Reservation {
+    if let input, isSameFile(final, input) {
+      throw HVTCameraError.fileWriteFailed(
+        path: final.path, reason: "it is the file being read (\(input.path)), which is always kept; choose another name"
+      )
     }
-    let partial = partialName(for: final, movie: movie)
-    guard hvt_create_exclusive(partial.path) == 0 else {
-      if errno == EEXIST { throw HVTCameraError.fileInUse(path: final.path, partial: partial.path) }
-      throw failure(writing: final)
+    let made = try makeDirectory(final.deletingLastPathComponent())
+    do {
+      if exists(final) {
+        guard replacing else { throw HVTCameraError.fileExists(path: final.path, kept: nil) }
+        guard isRegularFile(final) else { throw HVTCameraError.notARegularFile(path: final.path, kept: nil) }
+      }
+      let partial = partialName(for: final, movie: movie)
+      guard hvt_create_exclusive(partial.path) == 0 else {
+        if errno == EEXIST { throw HVTCameraError.fileInUse(path: final.path, partial: partial.path) }
+        throw failure(writing: final)
+      }
+      return Reservation(partial: partial, final: final, naming: .chosen(replacing: replacing), madeFolders: made)
+    } catch {
+      removeEmpty(made)
+      throw error
     }
-    return Reservation(partial: partial, final: final, naming: .chosen(replacing: replacing))
+  }
+
+  /// Whether `a` and `b` are one file (the same device and inode, whatever the names and links). Wraps
+  /// `stat(2)`.
+  static func isSameFile(_ a: URL, _ b: URL) -> Bool {
+    var first = stat()
+    var second = stat()
+    return stat(a.path, &first) == 0 && stat(b.path, &second) == 0 && first.st_dev == second.st_dev
+      && first.st_ino == second.st_ino
+  }
+
+  /// Removes `folders` (outermost first), innermost first, each only if empty. Wraps `rmdir(2)`.
+  static func removeEmpty(_ folders: [URL]) {
+    for folder in folders.reversed() where rmdir(folder.path) != 0 { return }
   }
 
   /// Writes `data` under the reservation's partial name, then gives it its final name, which it returns.
@@ -154,18 +184,26 @@ enum CaptureFiles {
     return lstat(url.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
   }
 
-  /// Creates a folder and its parents (`mkdir(2)`), naming the one that failed and why.
-  static func makeDirectory(_ url: URL) throws {
+  /// Creates a folder and its parents (`mkdir(2)`), naming the one that failed and why; returns the
+  /// folders it made, outermost first. A failure removes those it made.
+  @discardableResult
+  static func makeDirectory(_ url: URL) throws -> [URL] {
     var info = stat()
     if stat(url.path, &info) == 0 {
       guard (info.st_mode & S_IFMT) == S_IFDIR else {
         throw HVTCameraError.fileWriteFailed(path: url.path, reason: "not a folder")
       }
-      return
+      return []
     }
     let parent = url.deletingLastPathComponent()
-    if parent.path != url.path { try makeDirectory(parent) }
-    guard mkdir(url.path, 0o777) == 0 || errno == EEXIST else { throw failure(writing: url) }
+    let made = parent.path != url.path ? try makeDirectory(parent) : []
+    if mkdir(url.path, 0o777) == 0 { return made + [url] }
+    guard errno == EEXIST else {
+      let error = failure(writing: url)
+      removeEmpty(made)
+      throw error
+    }
+    return made
   }
 
   /// Writes all of `data` to the existing file `url`, truncating it; errors name `final`. Wraps `open(2)`, `write(2)`,

@@ -46,7 +46,7 @@ public enum HVTMovieRepair {
     let sourceBytes = try readableSize(of: source)
     let container = try identify(source, stallTimeout: stallTimeout)
     let file = try CaptureFiles.reserve(
-      destination ?? defaultDestination(for: source), movie: false, replacing: replacingExisting)
+      destination ?? defaultDestination(for: source), movie: false, replacing: replacingExisting, input: source)
     var recovered: Stream
     do {
       let copied = try remux(source, as: container, into: file.partial, stallTimeout: stallTimeout)
@@ -88,8 +88,9 @@ public enum HVTMovieRepair {
   /// Throws ``HVTCameraError``: `.fileReadFailed` (missing or unreadable source), `.notAMovie` (not MP4,
   /// QuickTime, Matroska or WebM), `.nothingRecoverable` (an empty file, headers without a frame),
   /// `.fileExists` / `.notARegularFile` / `.fileInUse` (the destination is taken; `replacingExisting`
-  /// allows replacing a regular file), `.repairFailed` (GStreamer's error), `.repairStalled`. On failure
-  /// nothing is left at the destination.
+  /// allows replacing a regular file, never the source: `.fileWriteFailed` says so), `.repairFailed`
+  /// (GStreamer's error), `.repairStalled`. On failure nothing is left at the destination, not even the
+  /// folders made for it.
   public static func repair(
     _ source: URL, to destination: URL? = nil, replacingExisting: Bool = false,
     stallTimeout: Double = defaultStallTimeout

@@ -136,9 +136,9 @@ public enum HVTMovieTrim {
   /// Throws ``HVTCameraError``: `.invalidTrim` (a negative or non-finite time, an end not after the start,
   /// a start past the last frame, no video), `.fileReadFailed`, `.notAMovie`, `.fileExists` /
   /// `.notARegularFile` / `.fileInUse` (a chosen destination is taken; `replacingExisting` allows
-  /// replacing a regular file, never the source), `.trimFailed` (GStreamer's error), `.trimStalled`;
-  /// `.invalidTrim` also for a frame-exact trim of video other than H.264 (VP8 or VP9 in WebM). On
-  /// failure nothing is left at the destination.
+  /// replacing a regular file, never the source: `.fileWriteFailed` says so), `.trimFailed` (GStreamer's
+  /// error), `.trimStalled`; `.invalidTrim` also for a frame-exact trim of video other than H.264 (VP8 or
+  /// VP9 in WebM). On failure nothing is left at the destination, not even the folders made for it.
   public static func trim(
     _ source: URL, start: Double, end: Double, precision: Precision = .keyFrame, to destination: URL? = nil,
     replacingExisting: Bool = false, stallTimeout: Double = HVTMovieRepair.defaultStallTimeout
@@ -160,11 +160,7 @@ public enum HVTMovieTrim {
   private static func reserve(_ destination: URL?, for source: URL, replacing: Bool) throws -> CaptureFiles.Reservation
   {
     if let destination {
-      guard
-        destination.standardizedFileURL.resolvingSymlinksInPath()
-          != source.standardizedFileURL.resolvingSymlinksInPath()
-      else { throw HVTCameraError.fileExists(path: destination.path, kept: nil) }
-      return try CaptureFiles.reserve(destination, movie: false, replacing: replacing)
+      return try CaptureFiles.reserve(destination, movie: false, replacing: replacing, input: source)
     }
     var number = 1
     while true {
