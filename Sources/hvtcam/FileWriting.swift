@@ -12,7 +12,7 @@ enum FileWriting {
     let descriptor = open(path, flags, 0o666)
     guard descriptor >= 0 else {
       if errno == EEXIST { throw HVTCameraError.fileExists(path: path, kept: nil) }
-      throw HVTCameraError.fileWriteFailed(path: path, reason: systemReason(errno))
+      throw HVTCameraError.fileWriteFailed(path: path, reason: SystemError.reason())
     }
     var failed: Int32 = 0
     bytes.withUnsafeBytes { buffer in
@@ -29,10 +29,7 @@ enum FileWriting {
     if close(descriptor) != 0, failed == 0 { failed = errno }
     guard failed == 0 else {
       if !replacing { unlink(path) }
-      throw HVTCameraError.fileWriteFailed(path: path, reason: systemReason(failed))
+      throw HVTCameraError.fileWriteFailed(path: path, reason: SystemError.reason(failed))
     }
   }
-
-  /// `No such file or directory (errno 2)`.
-  static func systemReason(_ code: Int32) -> String { "\(String(cString: strerror(code))) (errno \(code))" }
 }

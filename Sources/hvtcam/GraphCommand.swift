@@ -99,7 +99,7 @@ enum GraphCommand {
       // Foundation reports a failed spawn as an NSError in the POSIX domain; its code is the errno.
       let code = (error as NSError).domain == NSPOSIXErrorDomain ? Int32((error as NSError).code) : ENOENT
       throw HVTCameraError.fileWriteFailed(
-        path: path, reason: "cannot run graphviz (/usr/bin/env dot): \(FileWriting.systemReason(code))")
+        path: path, reason: "cannot run graphviz (/usr/bin/env dot): \(SystemError.reason(code))")
     }
     input.fileHandleForWriting.write(Data(graph.utf8))
     try input.fileHandleForWriting.close()

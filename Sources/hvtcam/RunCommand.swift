@@ -97,11 +97,11 @@ enum RunCommand {
     guard let edited = info[.editedImage] as? HVTImage, let crop = info[.cropRect] as? HVTRect else { return }
     let editedURL = url.deletingPathExtension().appendingPathExtension("edited.jpg")
     do {
-      try edited.jpegData.write(to: editedURL, options: .withoutOverwriting)
+      try FileWriting.write(edited.jpegData, to: editedURL.path, replacing: false)
       Console.out(editedURL.path)
       Console.error("crop \(crop) of \(url.lastPathComponent)")
     } catch {
-      Console.error("hvtcam run: could not write \(editedURL.path): \(error.localizedDescription)")
+      Console.error("hvtcam run: \(error)")
     }
   }
 

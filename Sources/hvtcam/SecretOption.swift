@@ -1,4 +1,5 @@
 import Foundation
+import HVTCamera
 
 /// The value of an option that may hold a secret (`--rtsp-credentials`, `--rtsp-push`, `--srt`, `--rtmp`),
 /// read where it is kept out of `ps`: `env:NAME`, the environment variable `NAME` (which only the same
@@ -36,14 +37,14 @@ struct SecretOption {
   /// or is empty.
   private static func firstLine(of path: String, option: String, command: String) throws -> String {
     guard let handle = FileHandle(forReadingAtPath: path) else {
-      throw UsageError("\(command): \(option) file:\(path): cannot be read (\(String(cString: strerror(errno))))")
+      throw UsageError("\(command): \(option) file:\(path): cannot be read (\(SystemError.reason()))")
     }
     defer { try? handle.close() }
     let data: Data
     do {
       data = try handle.read(upToCount: maximumFileSize) ?? Data()
     } catch {
-      throw UsageError("\(command): \(option) file:\(path): cannot be read (\(error.localizedDescription))")
+      throw UsageError("\(command): \(option) file:\(path): cannot be read (\(SystemError.reason(of: error)))")
     }
     let line =
       String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// File errors of `presets validate` and `graph`: the path and the system's reason with its errno, never
+/// File errors of `presets validate`, `graph` and `stream --hls`: the path and the system's reason with its errno, never
 /// Foundation's own text.
 @Suite("hvtcam file errors", .timeLimit(.minutes(2)))
 struct FileErrorMessageTests {
@@ -40,6 +40,14 @@ struct FileErrorMessageTests {
     #expect(result.errorLines == ["hvtcam graph: could not write \(path): \(reason)"], "\(result)")
     #expect(result.standardOutput.isEmpty, "\(result)")
     #expect(try directory.contents() == ["folder.dot"])
+    for words in Self.foundationWords { #expect(!result.standardError.contains(words), "\(result)") }
+  }
+
+  @Test("stream --hls into a path under a file: the folder that cannot be made and why, in words")
+  func hlsFolder() async throws {
+    let result = try await HVTCam.run(["stream"] + HVTCam.simulated + ["--hls", "/dev/null/sub", "--duration", "1"])
+    #expect(!result.signalled && result.status == 1, "\(result)")
+    #expect(result.standardError.contains("it cannot be made: could not write /dev/null: not a folder"), "\(result)")
     for words in Self.foundationWords { #expect(!result.standardError.contains(words), "\(result)") }
   }
 }

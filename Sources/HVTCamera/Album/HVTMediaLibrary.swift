@@ -36,7 +36,7 @@ public struct HVTMediaLibrary: Sendable, Hashable {
       do {
         data = try Data(contentsOf: item.url)
       } catch {
-        throw HVTCameraError.fileReadFailed(path: item.url.path, reason: "\(error.localizedDescription)")
+        throw HVTCameraError.fileReadFailed(path: item.url.path, reason: SystemError.reason(of: error))
       }
       info[.imageURL] = item.url
       if data.starts(with: [0xFF, 0xD8, 0xFF]), let width = item.width, let height = item.height {

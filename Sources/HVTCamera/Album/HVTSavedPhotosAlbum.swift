@@ -130,7 +130,7 @@ public enum HVTSavedPhotosAlbum {
     do {
       data = try Data(contentsOf: source, options: .alwaysMapped)
     } catch {
-      throw HVTCameraError.fileReadFailed(path: source.path, reason: error.localizedDescription)
+      throw HVTCameraError.fileReadFailed(path: source.path, reason: SystemError.reason(of: error))
     }
     return try write(data, named: source.lastPathComponent, into: folder, movie: movie)
   }

@@ -41,25 +41,23 @@ enum HLSFolder {
       do {
         names = try files.contentsOfDirectory(atPath: directory.path).sorted()
       } catch {
-        throw .unreadable(error.localizedDescription)
+        throw .unreadable(SystemError.reason(of: error))
       }
       if !names.isEmpty {
         let foreign = names.filter { !isOwn($0) }
         guard foreign.isEmpty, names.contains(markerName) else { throw .holdsOthers(foreign.isEmpty ? names : foreign) }
         for name in names where name != markerName {
-          do {
-            try files.removeItem(at: directory.appendingPathComponent(name))
-          } catch {
-            throw .unwritable("its earlier stream's \(name) cannot be removed: \(error.localizedDescription)")
+          guard unlink(directory.appendingPathComponent(name).path) == 0 || errno == ENOENT else {
+            throw .unwritable("its earlier stream's \(name) cannot be removed: \(SystemError.reason())")
           }
         }
         return
       }
     } else {
       do {
-        try files.createDirectory(at: directory, withIntermediateDirectories: true)
+        try CaptureFiles.makeDirectory(directory)
       } catch {
-        throw .unwritable("it cannot be made: \(error.localizedDescription)")
+        throw .unwritable("it cannot be made: \(error)")
       }
     }
     guard files.createFile(atPath: directory.appendingPathComponent(markerName).path, contents: Data(markerText.utf8))

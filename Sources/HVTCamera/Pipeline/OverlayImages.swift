@@ -48,7 +48,7 @@ final class OverlayImages: Sendable {
     do {
       try png.write(to: url, options: .atomic)
     } catch {
-      throw HVTCameraError.invalidOverlay(reason: "could not write \(url.path): \(error.localizedDescription)")
+      throw HVTCameraError.invalidOverlay(reason: "could not write \(url.path): \(SystemError.reason(of: error))")
     }
     files.withLock { $0.byImage[image] = url }
     return url
