@@ -17,7 +17,7 @@ struct RTSPPushCommandTests {
     let server = try await RTSPRecordServer(output: directory.path("received"))
     let (stream, urls) = try await StreamCommandTests.startStreaming(["--rtsp-push", server.url(), "--duration", "4"])
     #expect(urls == [server.url()])
-    try await server.waitForFrames(from: 1)
+    try await server.waitForFrames(from: 1, pushedBy: stream)
     let result = await stream.result()
     #expect(result.succeeded, "\(result)")
     await server.stop()
@@ -47,12 +47,12 @@ struct RTSPPushCommandTests {
     let movie = directory.path("movie.mp4")
     let (stream, _) = try await StreamCommandTests.startStreaming(
       ["--rtsp-push", first.url("rtspt"), "--record", movie, "--duration", "12"])
-    try await first.waitForFrames(from: 1)
+    try await first.waitForFrames(from: 1, pushedBy: stream)
     await first.stop()
     let lost = try await stream.requireStandardErrorLine("the stream lost") { $0.hasPrefix("stream to rtspt://") }
     #expect(lost.contains("lost") && lost.contains("trying again in"), "\(lost)")
     let second = try await RTSPRecordServer(port: first.port, output: directory.path("second"))
-    try await second.waitForFrames(from: 1)
+    try await second.waitForFrames(from: 1, pushedBy: stream)
     let back = try await stream.requireStandardErrorLine("the stream back") { $0.contains(" back after ") }
     #expect(back.hasPrefix("stream to \(first.url("rtspt")) back after"), "\(back)")
     let result = await stream.result()

@@ -43,9 +43,16 @@ struct RTSPRecordServer {
   /// The file client `number`'s stream went to.
   func file(_ number: Int) -> String { "\(output).\(number).ts" }
 
-  /// Waits until a second of client `number`'s frames (30) reached the server.
-  func waitForFrames(from number: Int) async throws {
-    _ = try await process.requireStandardErrorLine("client \(number)'s frames") { $0 == "receiving \(number)" }
+  /// Waits until a second of client `number`'s frames (30) reached the server. When they do not, the error
+  /// also shows what `pusher` (the `hvtcam stream` pushing to it) printed.
+  func waitForFrames(from number: Int, pushedBy pusher: Subprocess? = nil) async throws {
+    do {
+      _ = try await process.requireStandardErrorLine("client \(number)'s frames") { $0 == "receiving \(number)" }
+    } catch {
+      guard let pusher else { throw error }
+      throw TestFailure(
+        "\(error)\n--- the pushing hvtcam's stderr ---\n\(pusher.standardErrorSoFar.joined(separator: "\n"))")
+    }
   }
 
   /// Kills the server (SIGKILL: it writes every buffer as it comes, so the files are whole up to there;
