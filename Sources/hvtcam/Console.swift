@@ -40,6 +40,29 @@ enum Console {
     write(text, to: STDERR_FILENO)
   }
 
+  /// `text` (a file name, a path) safe to print on a terminal and in a line of output: control
+  /// characters — a line break, `ESC` that starts a terminal's escape sequence, `DEL`, C1 controls — and
+  /// the backslash written as C-style escapes (`\n`, `\t`, `\e`, `\x7f`, `\u{9b}`, `\\`). Everything
+  /// else, non-ASCII letters included, is kept. `--json` prints names exactly instead.
+  static func escaped(_ text: String) -> String {
+    var shown = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\\": shown += "\\\\"
+      case "\n": shown += "\\n"
+      case "\t": shown += "\\t"
+      case "\r": shown += "\\r"
+      case "\u{1b}": shown += "\\e"
+      case _ where scalar.value < 0x20 || scalar.value == 0x7f:
+        shown += "\\x" + String(scalar.value, radix: 16).leftPadded(to: 2)
+      case _ where (0x80...0x9f).contains(scalar.value):
+        shown += "\\u{" + String(scalar.value, radix: 16) + "}"
+      default: shown.unicodeScalars.append(scalar)
+      }
+    }
+    return shown
+  }
+
   /// Whether any write has failed.
   static var hadWriteFailure: Bool { failedWrites.load(ordering: .relaxed) > 0 }
 
@@ -61,4 +84,9 @@ enum Console {
     }
     if failed { failedWrites.add(1, ordering: .relaxed) }
   }
+}
+
+extension String {
+  /// The string with zeros before it up to `width` characters.
+  fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

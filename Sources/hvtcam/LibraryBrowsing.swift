@@ -19,8 +19,8 @@ import HVTCamera
     _ controller: HVTCameraController, didFinishCapturingMediaWithInfo info: [HVTCameraController.InfoKey: any Sendable]
   ) {
     guard let url = (info[.imageURL] ?? info[.mediaURL]) as? URL else { return }
-    Console.out(url.path)
-    Console.error("picked \(url.path)")
+    Console.out(Console.escaped(url.path))
+    Console.error("picked \(Console.escaped(url.path))")
     end(.success(()))
   }
 
@@ -36,7 +36,8 @@ import HVTCamera
   func cameraController(_ controller: HVTCameraController, didReceive event: HVTCameraEvent) {
     switch event {
     case .libraryShown(let items): Console.error("showing \(items) items")
-    case .librarySelectionChanged(let index, let item): Console.error("selected \(index + 1): \(item.url.path)")
+    case .librarySelectionChanged(let index, let item):
+      Console.error("selected \(index + 1): \(Console.escaped(item.url.path))")
     default: break
     }
   }

@@ -67,7 +67,7 @@ enum LibraryCommand {
       if json {
         try printJSON(["item": describe(item, index: index), "thumbnail": size])
       } else {
-        Console.out(item.url.path)
+        Console.out(Console.escaped(item.url.path))
         Console.error("picked \(line(item, index: index)); thumbnail \(thumbnail.width)x\(thumbnail.height)")
       }
     case "browse" where arguments.operands.count == 1:
@@ -96,12 +96,13 @@ enum LibraryCommand {
     return (items[index - 1], index)
   }
 
-  /// `3  movie  640x480  2.00 s  1 sound  2026-12-03T10:00:00Z  /path`.
+  /// `3  movie  640x480  2.00 s  1 sound  2026-12-03T10:00:00Z  /path` (the path escaped: ``Console/escaped(_:)``).
   private static func line(_ item: HVTAlbumItem, index: Int) -> String {
     let size = item.width.flatMap { width in item.height.map { "\(width)x\($0)" } } ?? "?"
     let duration = item.duration.map { String(format: "  %.2f s", $0) } ?? ""
     let sound = item.mediaType == .movie ? "  \(item.audioStreams) sound" : ""
-    return "\(index)  \(kind(item))  \(size)\(duration)\(sound)  \(date(item.modified))  \(item.url.path)"
+    return
+      "\(index)  \(kind(item))  \(size)\(duration)\(sound)  \(date(item.modified))  \(Console.escaped(item.url.path))"
   }
 
   /// One item for the JSON documents.

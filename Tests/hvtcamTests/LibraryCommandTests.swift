@@ -62,4 +62,39 @@ struct LibraryCommandTests {
     let missing = try await HVTCam.run(library + ["pick", "3"], environment: environment)
     #expect(missing.status == 64 && missing.standardError.contains("no item 3: the library has 2"), "\(missing)")
   }
+
+  @Test("a name with a line break and a terminal escape is printed escaped by list, show and pick; --json exactly")
+  func hostileNames() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let pictures = directory.path("Pictures")
+    let name = "red\n\u{1b}[2J\u{1b}]0;owned\u{7}\\.jpg"
+    let photo = "\(pictures)/\(name)"
+    try FileManager.default.createDirectory(atPath: pictures, withIntermediateDirectories: true)
+    let made = try await MediaInspector.run(
+      "gst-launch-1.0",
+      [
+        "-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=64,height=48", "!", "jpegenc", "!", "filesink",
+        "location=\(directory.path("plain.jpg"))",
+      ])
+    try #require(made.status == 0, "\(made.output)")
+    try FileManager.default.moveItem(atPath: directory.path("plain.jpg"), toPath: photo)
+    let environment = HVTCam.environment(
+      setting: ["XDG_PICTURES_DIR": pictures, "XDG_VIDEOS_DIR": directory.path("Videos")])
+    let library = ["library", "--source", "photo-library"]
+    let shownName = #"red\n\e[2J\e]0;owned\x07\\.jpg"#
+    for command in [["list"], ["show", "1"], ["pick", "1"]] {
+      let result = try await HVTCam.run(library + command, environment: environment)
+      #expect(result.succeeded && result.outputLines.count == 1, "\(command): \(result)")
+      #expect(result.outputLines.first?.hasSuffix("\(pictures)/\(shownName)") == true, "\(command): \(result)")
+      for control in ["\u{1b}", "\u{7}"] {
+        #expect(!result.standardOutput.contains(control) && !result.standardError.contains(control), "\(command)")
+      }
+    }
+    let json = try await HVTCam.run(library + ["list", "--json"], environment: environment)
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any], "\(json)")
+    let items = try #require(document["items"] as? [[String: Any]], "\(json)")
+    #expect(items.first?["path"] as? String == photo, "\(json)")
+  }
 }
