@@ -27,6 +27,9 @@ enum LibraryCommand {
       .init(
         names: ["--source"], valueName: "album|photo-library",
         help: "Which library (default album, the saved-photos album)."),
+      .init(
+        names: ["--media-types"], valueName: "image,movie",
+        help: "Which items to show, list and pick, as a picker's mediaTypes (default both)."),
       .init(names: ["--thumbnail"], valueName: "PATH", help: "pick: write the thumbnail JPEG there."),
       .init(names: ["--json"], valueName: nil, help: "Print the JSON document described above."),
     ],
@@ -39,7 +42,8 @@ enum LibraryCommand {
     let source: HVTCameraController.SourceType =
       try arguments.choice("--source", from: ["album", "photo-library"], default: "album") == "album"
       ? .savedPhotosAlbum : .photoLibrary
-    let items = HVTMediaLibrary(source).items
+    let mediaTypes = try Self.mediaTypes(arguments["--media-types"])
+    let items = HVTMediaLibrary(source, mediaTypes: mediaTypes).items
     let json = arguments.flag("--json")
     switch arguments.operands.first ?? "list" {
     case "list" where arguments.operands.count <= 1:
@@ -71,7 +75,7 @@ enum LibraryCommand {
         Console.error("picked \(line(item, index: index)); thumbnail \(thumbnail.width)x\(thumbnail.height)")
       }
     case "browse" where arguments.operands.count == 1:
-      try await browse(source)
+      try await browse(source, mediaTypes: mediaTypes)
     default:
       throw UsageError("hvtcam library: give list, show N, pick N or browse (see hvtcam library --help)")
     }
@@ -79,13 +83,31 @@ enum LibraryCommand {
 
   /// Opens the library window through the controller (``HVTCameraController/sourceType`` a library,
   /// a window preview) and waits until the user picks or cancels.
-  @MainActor private static func browse(_ source: HVTCameraController.SourceType) async throws {
+  @MainActor private static func browse(_ source: HVTCameraController.SourceType, mediaTypes: [HVTMediaType])
+    async throws
+  {
     let controller = try HVTCameraController()
     controller.sourceType = source
+    try controller.setMediaTypes(mediaTypes)
     controller.previewOutput = .window(title: "hvtcam library")
     let browsing = LibraryBrowsing(controller: controller)
     try await controller.presentAndWait()
     try await browsing.untilFinished()
+  }
+
+  /// The media types `--media-types` names (`image`, `movie`, or both with a comma); both without it.
+  private static func mediaTypes(_ text: String?) throws -> [HVTMediaType] {
+    guard let text else { return [.image, .movie] }
+    var types: [HVTMediaType] = []
+    for name in text.split(separator: ",", omittingEmptySubsequences: false) {
+      switch name {
+      case "image": types.append(.image)
+      case "movie": types.append(.movie)
+      default:
+        throw UsageError("hvtcam library: --media-types \(text): give image, movie or image,movie")
+      }
+    }
+    return types
   }
 
   /// Item `text` (1-based) of `items`, or a usage error naming the range.

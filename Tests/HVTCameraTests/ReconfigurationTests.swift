@@ -96,6 +96,30 @@ struct MediaTypeTests {
     #expect(controller.mediaTypes == [.movie, .image])
   }
 
+  @Test("a library source type takes both media types on a machine without a camera; the camera refuses, naming it")
+  func checkedAgainstTheSourceType() throws {
+    let controller = try HVTCameraController(source: .device("/dev/null"))
+    #expect(throws: HVTCameraError.self) { try controller.setMediaTypes([.image, .movie]) }
+    #expect(controller.mediaTypes == [.image])
+    for library in [HVTCameraController.SourceType.photoLibrary, .savedPhotosAlbum] {
+      controller.sourceType = library
+      try controller.setMediaTypes([.image, .movie])
+      #expect(controller.mediaTypes == [.image, .movie])
+      try controller.setMediaTypes([.movie])
+      #expect(controller.mediaTypes == [.movie])
+    }
+  }
+
+  @Test("none of the types asked offered: mediaTypesUnavailable says what was asked and what there is")
+  func unavailableTypes() {
+    #expect(throws: HVTCameraError.mediaTypesUnavailable(requested: [.movie], available: [.image])) {
+      try HVTCameraController.check([.movie], offered: [.image])
+    }
+    #expect(
+      HVTCameraError.mediaTypesUnavailable(requested: [.movie], available: [.image]).description.contains("movie"))
+    #expect(throws: Never.self) { try HVTCameraController.check([.image, .movie], offered: [.image]) }
+  }
+
   @Test("media types keep their uniform type identifiers")
   func rawValues() {
     #expect(HVTMediaType.image.rawValue == "public.image")

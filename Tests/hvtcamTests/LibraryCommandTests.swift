@@ -59,6 +59,17 @@ struct LibraryCommandTests {
         && failed.standardError.contains("could not write \(unwritable): No such file or directory (errno 2)"),
       "\(failed)")
 
+    // --media-types follows a picker's mediaTypes: only the photo, or only the movie, is listed and picked.
+    for (types, expected) in [("image", photo), ("movie", movie)] {
+      let only = try await HVTCam.run(library + ["list", "--media-types", types], environment: environment)
+      #expect(only.succeeded && only.outputLines.count == 1, "\(only)")
+      #expect(only.outputLines.first?.hasSuffix(expected) == true, "\(types): \(only)")
+      let picked = try await HVTCam.run(library + ["pick", "1", "--media-types", types], environment: environment)
+      #expect(picked.succeeded && picked.outputLines == [expected], "\(types): \(picked)")
+    }
+    let badTypes = try await HVTCam.run(library + ["list", "--media-types", "audio"], environment: environment)
+    #expect(badTypes.status == 64 && badTypes.standardError.contains("--media-types audio"), "\(badTypes)")
+
     let missing = try await HVTCam.run(library + ["pick", "3"], environment: environment)
     #expect(missing.status == 64 && missing.standardError.contains("no item 3: the library has 2"), "\(missing)")
   }

@@ -8,14 +8,27 @@ public struct HVTMediaLibrary: Sendable, Hashable {
   /// `.photoLibrary` or `.savedPhotosAlbum` (`.camera` browses nothing).
   public let source: HVTCameraController.SourceType
 
-  /// The library of `source`.
+  /// The media types the library shows: only photos for `[.image]`, as a picker whose `mediaTypes` is
+  /// `[.image]` shows only images. Both by default.
+  public let mediaTypes: [HVTMediaType]
+
+  /// The library of `source`, with photos and movies.
   public init(_ source: HVTCameraController.SourceType) {
-    self.source = source
+    self.init(source, mediaTypes: [.image, .movie])
   }
 
-  /// The photos and movies, newest first (``HVTSavedPhotosAlbum/items(of:)``: `GstDiscoverer` reads each
-  /// file). Blocks while it reads them.
-  public var items: [HVTAlbumItem] { HVTSavedPhotosAlbum.items(of: source) }
+  /// The library of `source`, with the items of `mediaTypes` only
+  /// (``HVTCameraController/library`` passes the controller's ``HVTCameraController/mediaTypes``).
+  public init(_ source: HVTCameraController.SourceType, mediaTypes: [HVTMediaType]) {
+    self.source = source
+    self.mediaTypes = mediaTypes
+  }
+
+  /// The photos and movies of ``mediaTypes``, newest first (``HVTSavedPhotosAlbum/items(of:)``:
+  /// `GstDiscoverer` reads each file). Blocks while it reads them.
+  public var items: [HVTAlbumItem] {
+    HVTSavedPhotosAlbum.items(of: source).filter { mediaTypes.contains($0.mediaType) }
+  }
 
   /// The info dictionary of a picked item, as a capture's: `.mediaType`, `.originalImage` (the JPEG's
   /// bytes) and `.imageURL` for a JPEG photo (`.imageURL` alone for a photo of another format), `.mediaURL`

@@ -14,18 +14,27 @@ extension HVTCameraController {
     set { change(\.sourceType, to: newValue) }
   }
 
-  /// The library of ``sourceType``: its photos and movies, newest first, in ``HVTMediaLibrary/items``
-  /// (empty for `.camera`).
-  public var library: HVTMediaLibrary { HVTMediaLibrary(sourceType) }
+  /// The library of ``sourceType``: its photos and movies of ``mediaTypes`` (only photos for `[.image]`),
+  /// newest first, in ``HVTMediaLibrary/items`` (empty for `.camera`). The library window shows the same.
+  public var library: HVTMediaLibrary {
+    let settings = read(\.settings)
+    return HVTMediaLibrary(settings.sourceType, mediaTypes: settings.mediaTypes)
+  }
 
   /// Picks an item of a library (``library``'s ``HVTMediaLibrary/items``): its info dictionary
   /// (``HVTMediaLibrary/info(for:thumbnailMaximumDimension:)``, with a thumbnail of
   /// ``thumbnailMaximumDimension``) goes to the delegate's
   /// `cameraController(_:didFinishCapturingMediaWithInfo:)`, as a capture's does, or the error to
   /// `cameraController(_:didFailWithError:)`. Returns at once: the file is read and its first frame
-  /// decoded off the caller's thread and the controller's queue. Needs no camera.
+  /// decoded off the caller's thread and the controller's queue. Needs no camera. An item whose media
+  /// type is not in ``mediaTypes`` fails with ``HVTCameraError/mediaTypeNotEnabled(_:)``.
   public func pick(_ item: HVTAlbumItem) {
-    let dimension = read(\.settings.thumbnailMaximumDimension)
+    let settings = read(\.settings)
+    guard settings.mediaTypes.contains(item.mediaType) else {
+      queue.async { self.fail(HVTCameraError.mediaTypeNotEnabled(item.mediaType)) }
+      return
+    }
+    let dimension = settings.thumbnailMaximumDimension
     DispatchQueue.global(qos: .userInitiated).async {
       do {
         let info = try HVTMediaLibrary.info(for: item, thumbnailMaximumDimension: dimension)
@@ -59,7 +68,8 @@ extension HVTCameraController {
       return opened(.failure(.sourceTypeNotCamera(settings.sourceType)))
     }
     let window = HVTLibraryWindow(
-      library: HVTMediaLibrary(settings.sourceType), title: title ?? "HVTCamera library",
+      library: HVTMediaLibrary(settings.sourceType, mediaTypes: settings.mediaTypes),
+      title: title ?? "HVTCamera library",
       onPick: { [weak self] item in
         self?.libraryWindowClosed()
         self?.pick(item)

@@ -4,21 +4,35 @@ extension HVTCameraController {
   /// The media types the user may capture (default `[.image]`). Set with ``setMediaTypes(_:)``.
   public var mediaTypes: [HVTMediaType] { read(\.settings.mediaTypes) }
 
-  /// Sets the media types. Throws for an empty list, when the source has no usable camera (the camera's
-  /// own error, e.g. GStreamer's when the device does not open), or when none of them can be captured
-  /// from this source (``availableMediaTypes(for:source:)``). The capture mode follows: without `.image` it becomes
+  /// Sets the media types, checked against the current ``sourceType``, as UIKit checks them. Throws for an
+  /// empty list; for `.camera`, when the source has no usable camera (the camera's own error, e.g.
+  /// GStreamer's when the device does not open), or when none of them can be captured from it
+  /// (``availableMediaTypes(for:source:)``, ``HVTCameraError/mediaTypesUnavailable(requested:available:)``).
+  /// A library offers both types, with or without a camera. The capture mode follows: without `.image` it becomes
   /// `.video` (the movie camera), without `.movie` it becomes `.photo`; a recording in progress is then
   /// finalized and delivered. Without `.movie`, `startVideoCapture()` returns false; without `.image`,
   /// `takePicture()` reports ``HVTCameraError/mediaTypeNotEnabled(_:)``.
   public func setMediaTypes(_ types: [HVTMediaType]) throws {
     guard !types.isEmpty else { throw HVTCameraError.emptyMediaTypes }
-    guard let available = Self.availableMediaTypes(for: .camera, source: source) else {
-      throw Self.unavailability(of: source)
+    let available: [HVTMediaType]
+    if read(\.settings.sourceType) == .camera {
+      guard let offered = Self.availableMediaTypes(for: .camera, source: source) else {
+        throw Self.unavailability(of: source)
+      }
+      available = offered
+    } else {
+      available = [.image, .movie]
     }
-    guard types.contains(where: available.contains) else {
-      throw HVTCameraError.mediaTypesUnavailable(requested: types, available: available)
-    }
+    try Self.check(types, offered: available)
     send(.setMediaTypes(types))
+  }
+
+  /// Throws ``HVTCameraError/mediaTypesUnavailable(requested:available:)`` when none of `types` is
+  /// `offered`.
+  static func check(_ types: [HVTMediaType], offered: [HVTMediaType]) throws(HVTCameraError) {
+    guard types.contains(where: offered.contains) else {
+      throw .mediaTypesUnavailable(requested: types, available: offered)
+    }
   }
 
   /// The size of photos and movies (default `.type1920x1080`). Changing it while presented restarts the
