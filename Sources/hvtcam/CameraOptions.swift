@@ -48,6 +48,16 @@ struct CameraOptions {
     names: ["--window-id"], valueName: "XID",
     help: "Show the preview inside this X11 window (decimal or 0x hex, as xwininfo prints it).")
   static let output = CommandLineParser.Option(names: ["-o", "--output"], valueName: "PATH", help: "Where to write.")
+  static let flash = CommandLineParser.Option(
+    names: ["--flash"], valueName: "MODE",
+    help: "auto, on or off (default auto): the flash for a photo, the torch while recording (cameras with one).")
+
+  /// `--flash`'s mode (``flash``).
+  static func flashMode(_ arguments: ParsedArguments) throws -> HVTCameraController.CameraFlashMode {
+    let name = try arguments.choice("--flash", from: ["auto", "on", "off"], default: "auto")
+    return HVTCameraController.CameraFlashMode(rawValue: name) ?? .auto
+  }
+
   static let overwrite = CommandLineParser.Option(
     names: ["--overwrite"], valueName: nil,
     help: "Replace an existing regular file at the -o name (never a link, folder or device).")

@@ -13,7 +13,7 @@ enum PhotoCommand {
     options: [
       CameraOptions.device, CameraOptions.quality, CameraOptions.photoSize, CameraOptions.preset, CameraOptions.preview,
       CameraOptions.windowID,
-      .init(names: ["--flash"], valueName: "MODE", help: "auto, on or off (default auto)."),
+      CameraOptions.flash,
       .init(names: ["--count"], valueName: "N", help: "How many photos to take, 1 to \(maximumCount) (default 1)."),
       CameraOptions.output, CameraOptions.overwrite, CameraOptions.verbose,
     ] + CameraOptions.tagging)
@@ -26,12 +26,12 @@ enum PhotoCommand {
 
   static func run(_ arguments: ParsedArguments) async throws {
     let options = try CameraOptions(arguments)
-    let flash = try arguments.choice("--flash", from: ["auto", "on", "off"], default: "auto")
+    let flash = try CameraOptions.flashMode(arguments)
     let count = try arguments.integer("--count", in: 1...maximumCount, default: 1) ?? 1
     let output = OutputPath(arguments["--output"])
     let overwrite = arguments.flag("--overwrite")
     let controller = try options.makeController(mode: .photo)
-    controller.cameraFlashMode = HVTCameraController.CameraFlashMode(rawValue: flash) ?? .auto
+    controller.cameraFlashMode = flash
     controller.outputDirectory = output.directory
     try await options.withPresented(controller) {
       for index in 1...count {

@@ -30,7 +30,7 @@ enum RecordCommand {
         help:
           "The longest time from one key frame to the next, \(HVTCaptureLimits.keyFrameInterval) (default: the preset's, else 1)."
       ),
-      CameraOptions.preRoll,
+      CameraOptions.flash, CameraOptions.preRoll,
       CameraOptions.output, CameraOptions.overwrite, CameraOptions.verbose,
     ] + CameraOptions.tagging)
 
@@ -39,10 +39,12 @@ enum RecordCommand {
     let limit = try arguments.seconds("--max-duration", in: HVTCaptureLimits.recordingDuration)
     let bitRate = try arguments.integer("--bitrate", in: HVTCaptureLimits.videoBitRate)
     let keyFrameInterval = try arguments.seconds("--keyframe-interval", in: HVTCaptureLimits.keyFrameInterval)
+    let flash = try CameraOptions.flashMode(arguments)
     let output = OutputPath(arguments["--output"])
     let overwrite = arguments.flag("--overwrite")
     let controller = try options.makeController(mode: .video)
     if let limit { controller.videoMaximumDuration = limit }
+    controller.cameraFlashMode = flash
     controller.videoBitRate = bitRate
     controller.videoKeyFrameInterval = keyFrameInterval
     controller.outputDirectory = output.directory

@@ -124,4 +124,21 @@ struct CameraControlsTests {
     #expect(differences <= 3, "\(differences) of 196 sampled pixels differ")
     await camera.controller.dismissAndWait()
   }
+
+  @Test("an edited photo of a 1080p camera's whole height is scaled to editedImageMaximumDimension (1024), a JPEG")
+  func editedPhotoLimit() async throws {
+    let camera = try TestCamera(quality: .type1920x1080, present: false)
+    camera.controller.allowsEditing = true
+    try await camera.controller.presentAndWait()
+    let photo = try await camera.controller.capturePhoto()
+    let edit = try #require(photo.edit, "an edited photo")
+    #expect(edit.cropRect == HVTRect(x: 420, y: 0, width: 1080, height: 1080), "the centred square")
+    let limit = HVTCameraController.editedImageMaximumDimension
+    #expect(limit == 1024 && edit.image.width == limit && edit.image.height == limit)
+    let edited = camera.directory.appendingPathComponent("edited-limit.jpg")
+    try edit.image.jpegData.write(to: edited)
+    let discovered = try await MediaInspector.discover(edited.path)
+    #expect(discovered.isJPEG && discovered.size == "1024x1024", "\(discovered)")
+    await camera.controller.dismissAndWait()
+  }
 }

@@ -54,6 +54,30 @@ struct RecordingTests {
     await camera.controller.dismissAndWait()
   }
 
+  @Test("the torch in video mode: .on lights the simulated rear camera's movie, .off does not, and it goes out after")
+  func torch() async throws {
+    let camera = try TestCamera(quality: .type640x480, mode: .video)
+    var lumas: [HVTCameraController.CameraFlashMode: Double] = [:]
+    for mode in [HVTCameraController.CameraFlashMode.off, .on] {
+      camera.controller.cameraFlashMode = mode
+      try await camera.startRecording()
+      try await camera.waitForRecorded(seconds: 1)
+      camera.controller.stopVideoCapture()
+      let movie = try await camera.delegate.nextCapture(.movie)
+      lumas[mode] = try await MediaInspector.meanLuma(ofMovie: try movie.movieURL.path, at: 0.8)
+    }
+    let (lit, unlit) = (try #require(lumas[.on]), try #require(lumas[.off]))
+    #expect(lit > unlit + 0.1, "torch on \(lit), off \(unlit)")
+    // Out once the recording ends: a photo taken with the flash off after it is as dark as the unlit movie.
+    camera.controller.cameraFlashMode = .off
+    camera.controller.cameraCaptureMode = .photo
+    try camera.controller.setMediaTypes([.image, .movie])
+    let photo = try await camera.controller.capturePhoto()
+    let after = try await MediaInspector.meanLuma(ofJPEG: photo.url.path)
+    #expect(abs(after - unlit) < 0.05, "a photo after the recording \(after), the unlit movie \(unlit)")
+    await camera.controller.dismissAndWait()
+  }
+
   @Test("videoMaximumDuration stops the recording; the file lasts the limit within one frame", arguments: [1.0, 1.5])
   func maximumDuration(limit: Double) async throws {
     let camera = try TestCamera(mode: .video)

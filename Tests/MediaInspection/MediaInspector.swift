@@ -94,6 +94,22 @@ public enum MediaInspector {
     }
   }
 
+  /// The mean luma (0…1) of a movie's frame at `seconds`, decoded by FFmpeg to 8-bit grey.
+  public static func meanLuma(ofMovie path: String, at seconds: Double) async throws -> Double {
+    try await withPlainLink(to: path, named: "movie.\(URL(fileURLWithPath: path).pathExtension)") { link in
+      let raw = URL(fileURLWithPath: link).deletingLastPathComponent().appendingPathComponent("frame.gray")
+      let result = try await run(
+        "ffmpeg",
+        [
+          "-v", "error", "-y", "-ss", String(seconds), "-i", link, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt",
+          "gray", raw.path,
+        ])
+      let bytes = try Data(contentsOf: raw)
+      guard result.status == 0, !bytes.isEmpty else { throw InspectionError(result.output) }
+      return Double(bytes.reduce(0) { $0 + Int($1) }) / Double(bytes.count * 255)
+    }
+  }
+
   /// Runs a tool found on `PATH` and returns its exit status and its standard output and error together.
   /// The wait happens on a thread of its own (``onDispatchThread(_:)``).
   public static func run(_ tool: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {

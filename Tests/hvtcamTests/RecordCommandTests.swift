@@ -4,6 +4,24 @@ import Testing
 
 @Suite("hvtcam record")
 struct RecordCommandTests {
+  @Test("--flash on lights the simulated rear camera's torch for the movie; off does not", .timeLimit(.minutes(2)))
+  func torch() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var lumas: [String: Double] = [:]
+    for mode in ["off", "on"] {
+      let path = directory.path("\(mode).mp4")
+      let result = try await HVTCam.run(
+        ["record"] + HVTCam.simulated + ["--flash", mode, "--max-duration", "1", "-o", path])
+      #expect(result.succeeded, "\(result)")
+      lumas[mode] = try await MediaInspector.meanLuma(ofMovie: path, at: 0.7)
+    }
+    let (lit, unlit) = (try #require(lumas["on"]), try #require(lumas["off"]))
+    #expect(lit > unlit + 0.1, "--flash on \(lit), off \(unlit)")
+    let wrong = try await HVTCam.run(["record"] + HVTCam.simulated + ["--flash", "strobe"])
+    #expect(wrong.status == 64 && wrong.standardError.contains("--flash"), "\(wrong)")
+  }
+
   @Test("--max-duration 2 writes a 640x480 H.264 MP4 of 2.0 s and prints its path", .timeLimit(.minutes(2)))
   func maximumDuration() async throws {
     let directory = try TemporaryDirectory()
