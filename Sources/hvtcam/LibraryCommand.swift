@@ -43,23 +43,30 @@ enum LibraryCommand {
       try arguments.choice("--source", from: ["album", "photo-library"], default: "album") == "album"
       ? .savedPhotosAlbum : .photoLibrary
     let mediaTypes = try Self.mediaTypes(arguments["--media-types"])
-    let items = HVTMediaLibrary(source, mediaTypes: mediaTypes).items
+    let library = HVTMediaLibrary(source, mediaTypes: mediaTypes)
     let json = arguments.flag("--json")
     switch arguments.operands.first ?? "list" {
     case "list" where arguments.operands.count <= 1:
+      // Each line as soon as its item is read; a stop signal ends the listing at the next item.
+      var count = 0
+      var documents: [[String: Any]] = []
+      try library.forEachItem { item in
+        if let signal = StopSignals.shared.received { throw Interrupted(signal: signal, when: "after \(count) items") }
+        count += 1
+        if json { documents.append(describe(item, index: count)) } else { Console.out(line(item, index: count)) }
+        return true
+      }
       if json {
-        try printJSON(["source": "\(source)", "items": items.enumerated().map { describe($1, index: $0 + 1) }])
-      } else if items.isEmpty {
+        try printJSON(["source": "\(source)", "items": documents])
+      } else if count == 0 {
         Console.out(
           "No photos or movies in the \(source == .savedPhotosAlbum ? "saved-photos album" : "photo library").")
-      } else {
-        Console.out(items.enumerated().map { line($1, index: $0 + 1) }.joined(separator: "\n"))
       }
     case "show" where arguments.operands.count == 2:
-      let (item, index) = try pickItem(arguments.operands[1], of: items)
+      let (item, index) = try pickItem(arguments.operands[1], of: library)
       if json { try printJSON(["item": describe(item, index: index)]) } else { Console.out(line(item, index: index)) }
     case "pick" where arguments.operands.count == 2:
-      let (item, index) = try pickItem(arguments.operands[1], of: items)
+      let (item, index) = try pickItem(arguments.operands[1], of: library)
       let info = try HVTMediaLibrary.info(for: item)
       guard let thumbnail = info[.thumbnail] as? HVTImage else {
         throw HVTCameraError.unexpected("no thumbnail was made of \(item.url.path)")
@@ -110,12 +117,23 @@ enum LibraryCommand {
     return types
   }
 
-  /// Item `text` (1-based) of `items`, or a usage error naming the range.
-  private static func pickItem(_ text: String, of items: [HVTAlbumItem]) throws -> (HVTAlbumItem, Int) {
-    guard let index = Int(text), items.indices.contains(index - 1) else {
-      throw UsageError("hvtcam library: no item \(text): the library has \(items.count) (numbered from 1)")
+  /// Item `text` (1-based) of `library`, read up to it, or a usage error naming the range.
+  private static func pickItem(_ text: String, of library: HVTMediaLibrary) throws -> (HVTAlbumItem, Int) {
+    var count = 0
+    var found: HVTAlbumItem?
+    let wanted = Int(text) ?? 0
+    if wanted >= 1 {
+      try library.forEachItem { item in
+        if let signal = StopSignals.shared.received { throw Interrupted(signal: signal, when: "after \(count) items") }
+        count += 1
+        if count == wanted { found = item }
+        return found == nil
+      }
     }
-    return (items[index - 1], index)
+    guard let found else {
+      throw UsageError("hvtcam library: no item \(text): the library has \(count) (numbered from 1)")
+    }
+    return (found, wanted)
   }
 
   /// `3  movie  640x480  2.00 s  1 sound  2026-12-03T10:00:00Z  /path` (the path escaped: ``Console/escaped(_:)``).

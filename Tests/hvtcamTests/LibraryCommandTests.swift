@@ -108,4 +108,34 @@ struct LibraryCommandTests {
     let items = try #require(document["items"] as? [[String: Any]], "\(json)")
     #expect(items.first?["path"] as? String == photo, "\(json)")
   }
+
+  @Test("list prints each item as it is read, and SIGINT during the scan of 300 movies ends it at the next item")
+  func interruptedScan() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let videos = directory.path("Videos")
+    try FileManager.default.createDirectory(atPath: videos, withIntermediateDirectories: true)
+    let movie = directory.path("take.mp4")
+    let made = try await MediaInspector.run(
+      "gst-launch-1.0",
+      [
+        "-q", "videotestsrc", "num-buffers=3", "!", "video/x-raw,format=I420,width=64,height=48", "!", "x264enc", "!", "mp4mux",
+        "!", "filesink", "location=\(movie)",
+      ])
+    try #require(made.status == 0, "\(made.output)")
+    // Movies are read by GStreamer's discoverer, some tens of milliseconds each: the scan takes seconds.
+    for index in 0..<300 { try FileManager.default.copyItem(atPath: movie, toPath: "\(videos)/take-\(index).mp4") }
+    let listing = try HVTCam.start(
+      ["library", "--source", "photo-library", "list"],
+      environment: HVTCam.environment(setting: [
+        "XDG_PICTURES_DIR": directory.path("Pictures"), "XDG_VIDEOS_DIR": videos,
+      ]))
+    let first = await listing.standardOutputLine { $0.hasPrefix("1  movie  64x48") }
+    #expect(first != nil, "the first item is printed before the scan ends")
+    listing.send(SIGINT)
+    let result = await listing.result()
+    #expect(!result.signalled && result.status == 1, "\(result)")
+    #expect(result.standardError.contains("interrupted by SIGINT after"), "\(result)")
+    #expect((1..<300).contains(result.outputLines.count), "\(result.outputLines.count) of 300 items listed")
+  }
 }

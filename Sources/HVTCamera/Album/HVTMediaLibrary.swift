@@ -24,10 +24,23 @@ public struct HVTMediaLibrary: Sendable, Hashable {
     self.mediaTypes = mediaTypes
   }
 
-  /// The photos and movies of ``mediaTypes``, newest first (``HVTSavedPhotosAlbum/items(of:)``:
-  /// `GstDiscoverer` reads each file). Blocks while it reads them.
+  /// The photos and movies of ``mediaTypes``, newest first (``HVTSavedPhotosAlbum/items(of:)``: a photo's
+  /// header or `GstDiscoverer` reads each file). Blocks while it reads them.
   public var items: [HVTAlbumItem] {
-    HVTSavedPhotosAlbum.items(of: source).filter { mediaTypes.contains($0.mediaType) }
+    var items: [HVTAlbumItem] = []
+    forEachItem {
+      items.append($0)
+      return true
+    }
+    return items
+  }
+
+  /// Calls `body` with each of ``items`` as soon as it is read, newest first, until `body` returns `false`
+  /// (``HVTSavedPhotosAlbum/forEachItem(of:_:)``).
+  public func forEachItem(_ body: (HVTAlbumItem) throws -> Bool) rethrows {
+    try HVTSavedPhotosAlbum.forEachItem(of: source) { item in
+      mediaTypes.contains(item.mediaType) ? try body(item) : true
+    }
   }
 
   /// The info dictionary of a picked item, as a capture's: `.mediaType`, `.originalImage` (the JPEG's

@@ -13,11 +13,29 @@ extension HVTSavedPhotosAlbum {
   }
 
   /// The photos and movies of a library source, newest first: the visible regular files of its
-  /// ``folders(of:)`` (not their subfolders) that GStreamer reads as a still image or a movie
-  /// (HVTGStreamer's `MediaDiscoverer`); anything else, and the hidden partial files of saves in progress, is left
-  /// out. Blocks while it reads each file.
+  /// ``folders(of:)`` (not their subfolders) that are a JPEG or PNG photo (its header read, nothing
+  /// decoded) or that GStreamer reads as a still image or a movie (HVTGStreamer's `MediaDiscoverer`);
+  /// anything else, and the hidden partial files of saves in progress, is left out. Blocks while it reads
+  /// each file; ``forEachItem(of:_:)`` hands each over as it is found.
   public static func items(of source: HVTCameraController.SourceType) -> [HVTAlbumItem] {
-    candidates(of: source).compactMap(item)
+    var items: [HVTAlbumItem] = []
+    forEachItem(of: source) {
+      items.append($0)
+      return true
+    }
+    return items
+  }
+
+  /// Calls `body` with each item of ``items(of:)``, in the same order, as soon as it is read, until
+  /// `body` returns `false`: a listing of thousands of photos shows its first lines at once, and stops
+  /// when asked.
+  public static func forEachItem(
+    of source: HVTCameraController.SourceType, _ body: (HVTAlbumItem) throws -> Bool
+  ) rethrows {
+    for file in candidates(of: source) {
+      guard let item = item(file) else { continue }
+      guard try body(item) else { return }
+    }
   }
 
   /// Whether a library source has something to browse: the newest file that GStreamer reads as a photo
@@ -54,8 +72,14 @@ extension HVTSavedPhotosAlbum {
     return files.sorted { $0.modified > $1.modified }
   }
 
-  /// The item of one file, when GStreamer reads it as a photo or a movie.
+  /// The item of one file: a JPEG or PNG photo by its header (``ImageHeader``), else what GStreamer reads
+  /// it as, when that is a photo or a movie.
   private static func item(_ file: File) -> HVTAlbumItem? {
+    if let image = ImageHeader.read(path: file.url.path) {
+      return HVTAlbumItem(
+        url: file.url, mediaType: .image, modified: file.modified, width: image.width, height: image.height,
+        duration: nil, audioStreams: 0, fileSize: file.size)
+    }
     guard let media = try? MediaDiscoverer.discover(file.url), media.isImage || media.isMovie else { return nil }
     return HVTAlbumItem(
       url: file.url, mediaType: media.isMovie ? .movie : .image, modified: file.modified, width: media.width,

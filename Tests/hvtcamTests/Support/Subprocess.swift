@@ -42,15 +42,35 @@ final class Subprocess: @unchecked Sendable {
   /// What the readers and the termination handler have collected, and who is waiting for what.
   private final class Collector: Sendable {
     struct LineWaiter {
+      /// Standard error's lines, or standard output's.
+      let onError: Bool
       let matches: @Sendable (String) -> Bool
       let continuation: CheckedContinuation<String?, Never>
     }
 
+    /// One stream's text and its complete lines.
+    struct Lines {
+      var data = Data()
+      var lines: [String] = []
+      var pending = Data()
+
+      /// Appends `chunk`, returning the lines it completed.
+      mutating func append(_ chunk: Data) -> [String] {
+        data.append(chunk)
+        pending.append(chunk)
+        var newLines: [String] = []
+        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+          newLines.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+          pending = Data(pending[(newline + 1)...])
+        }
+        lines += newLines
+        return newLines
+      }
+    }
+
     struct State {
-      var output = Data()
-      var error = Data()
-      var errorLines: [String] = []
-      var pendingErrorLine = Data()
+      var output = Lines()
+      var error = Lines()
       var openStreams = 2
       var exit: (status: Int32, signalled: Bool)?
       var result: ProcessResult?
@@ -62,23 +82,11 @@ final class Subprocess: @unchecked Sendable {
 
     func append(_ data: Data, toError: Bool) {
       let matched = state.withLock { state -> [(LineWaiter, String)] in
-        guard toError else {
-          state.output.append(data)
-          return []
-        }
-        state.error.append(data)
-        state.pendingErrorLine.append(data)
-        var newLines: [String] = []
-        while let newline = state.pendingErrorLine.firstIndex(of: UInt8(ascii: "\n")) {
-          let line = state.pendingErrorLine[state.pendingErrorLine.startIndex..<newline]
-          newLines.append(String(decoding: line, as: UTF8.self))
-          state.pendingErrorLine = Data(state.pendingErrorLine[(newline + 1)...])
-        }
-        state.errorLines += newLines
+        let newLines = toError ? state.error.append(data) : state.output.append(data)
         var matched: [(LineWaiter, String)] = []
         var remaining: [LineWaiter] = []
         for waiter in state.lineWaiters {
-          if let line = newLines.first(where: waiter.matches) {
+          if waiter.onError == toError, let line = newLines.first(where: waiter.matches) {
             matched.append((waiter, line))
           } else {
             remaining.append(waiter)
@@ -123,8 +131,8 @@ final class Subprocess: @unchecked Sendable {
         }
         let result = ProcessResult(
           status: exit.status, signalled: exit.signalled,
-          standardOutput: String(decoding: state.output, as: UTF8.self),
-          standardError: String(decoding: state.error, as: UTF8.self))
+          standardOutput: String(decoding: state.output.data, as: UTF8.self),
+          standardError: String(decoding: state.error.data, as: UTF8.self))
         state.result = result
         let exitWaiters = state.exitWaiters
         state.exitWaiters = []
@@ -136,12 +144,15 @@ final class Subprocess: @unchecked Sendable {
       }
     }
 
-    func waitForLine(from start: Int, matching matches: @escaping @Sendable (String) -> Bool) async -> String? {
+    func waitForLine(
+      onError: Bool = true, from start: Int, matching matches: @escaping @Sendable (String) -> Bool
+    ) async -> String? {
       await withCheckedContinuation { continuation in
         let immediate: String?? = state.withLock { state in
-          if let line = state.errorLines.dropFirst(start).first(where: matches) { return .some(line) }
+          let lines = onError ? state.error.lines : state.output.lines
+          if let line = lines.dropFirst(start).first(where: matches) { return .some(line) }
           if state.openStreams == 0 { return .some(nil) }
-          state.lineWaiters.append(LineWaiter(matches: matches, continuation: continuation))
+          state.lineWaiters.append(LineWaiter(onError: onError, matches: matches, continuation: continuation))
           return .none
         }
         if let immediate { continuation.resume(returning: immediate) }
@@ -274,6 +285,18 @@ final class Subprocess: @unchecked Sendable {
     return item
   }
 
+  /// Waits for the first line on standard output for which `matches` is true; nil when standard output
+  /// closed without such a line.
+  func standardOutputLine(where matches: @escaping @Sendable (String) -> Bool) async -> String? {
+    let watchdog = watchHang()
+    defer { watchdog.cancel() }
+    return await withTaskCancellationHandler {
+      await collector.waitForLine(onError: false, from: 0, matching: matches)
+    } onCancel: {
+      kill(processIdentifier, SIGKILL)
+    }
+  }
+
   /// Like `standardErrorLine(where:)`, but throws, with everything the process printed, when the line
   /// never came.
   func requireStandardErrorLine(
@@ -300,5 +323,5 @@ final class Subprocess: @unchecked Sendable {
   }
 
   /// The standard error lines received so far.
-  var standardErrorSoFar: [String] { collector.state.withLock { $0.errorLines } }
+  var standardErrorSoFar: [String] { collector.state.withLock { $0.error.lines } }
 }
