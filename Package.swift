@@ -30,10 +30,15 @@ let package = Package(
     .target(name: "CV4L2"),
     .target(name: "CAllocator"),
     .target(name: "CFiles"),
+    .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
+    .target(name: "CScaledJPEG", dependencies: ["CJPEG"]),
     .target(
       name: "CWayland", linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]),
     .target(
-      name: "HVTCamera", dependencies: ["HVTGStreamer", "HVTCairo", "CV4L2", "CAllocator", "CFiles", "CWayland"],
+      name: "HVTCamera",
+      dependencies: [
+        "HVTGStreamer", "HVTCairo", "CV4L2", "CAllocator", "CFiles", "CWayland", "CScaledJPEG",
+      ],
       resources: [.copy("Resources/pipelines")]),
     .executableTarget(name: "hvtcam", dependencies: ["HVTCamera"]),
     .executableTarget(name: "hvtcam-bench", dependencies: ["HVTCamera", "HVTGStreamer"]),

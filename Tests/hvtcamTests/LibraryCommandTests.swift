@@ -119,7 +119,8 @@ struct LibraryCommandTests {
     let made = try await MediaInspector.run(
       "gst-launch-1.0",
       [
-        "-q", "videotestsrc", "num-buffers=3", "!", "video/x-raw,format=I420,width=64,height=48", "!", "x264enc", "!", "mp4mux",
+        "-q", "videotestsrc", "num-buffers=3", "!", "video/x-raw,format=I420,width=64,height=48", "!", "x264enc", "!",
+        "mp4mux",
         "!", "filesink", "location=\(movie)",
       ])
     try #require(made.status == 0, "\(made.output)")
@@ -137,5 +138,32 @@ struct LibraryCommandTests {
     #expect(!result.signalled && result.status == 1, "\(result)")
     #expect(result.standardError.contains("interrupted by SIGINT after"), "\(result)")
     #expect((1..<300).contains(result.outputLines.count), "\(result.outputLines.count) of 300 items listed")
+  }
+
+  @Test("a 16000x12000 JPEG is listed from its header and picked with a thumbnail decoded at an eighth of its size")
+  func hugePhoto() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let pictures = directory.path("Pictures")
+    try FileManager.default.createDirectory(atPath: pictures, withIntermediateDirectories: true)
+    let photo = "\(pictures)/huge.jpg"
+    let made = try await MediaInspector.run(
+      "gst-launch-1.0",
+      [
+        "-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,format=I420,width=16000,height=12000", "!",
+        "jpegenc", "!", "filesink", "location=\(photo)",
+      ])
+    try #require(made.status == 0, "\(made.output)")
+    let environment = HVTCam.environment(
+      setting: ["XDG_PICTURES_DIR": pictures, "XDG_VIDEOS_DIR": directory.path("Videos")])
+    let library = ["library", "--source", "photo-library"]
+    let listed = try await HVTCam.run(library + ["list"], environment: environment)
+    #expect(listed.succeeded && listed.outputLines.first?.hasPrefix("1  image  16000x12000  ") == true, "\(listed)")
+    let thumbnail = directory.path("thumbnail.jpg")
+    let picked = try await HVTCam.run(library + ["pick", "1", "--thumbnail", thumbnail], environment: environment)
+    #expect(picked.succeeded && picked.standardError.contains("thumbnail 320x240"), "\(picked)")
+    // The SMPTE bars survive the scaled decode: white to the left, blue to the right, at the top.
+    let image = try await RGBImage.decode(thumbnail, width: 320, height: 240)
+    #expect([image.colourName(10, 40), image.colourName(310, 40)] == ["white", "blue"])
   }
 }

@@ -1,3 +1,4 @@
+import CScaledJPEG
 import Foundation
 import HVTGStreamer
 
@@ -12,7 +13,7 @@ enum FileThumbnail {
   /// ``HVTCameraError/fileReadFailed(path:reason:)`` when no frame is decoded within ``timeout`` (the
   /// file holds no picture, or no decoder for it is installed), or GStreamer's error.
   static func make(of url: URL, maximumDimension: Int) throws -> HVTImage {
-    let (buffer, caps) = try firstFrame(of: url)
+    let (buffer, caps) = try firstFrame(of: url, shownAt: maximumDimension)
     let structure = caps.structure(at: 0)
     let size = Thumbnail.size(
       width: structure.int("width") ?? 0, height: structure.int("height") ?? 0, maximumDimension: maximumDimension)
@@ -25,7 +26,7 @@ enum FileThumbnail {
   /// library window. The scaling is the still pipeline `appsrc ! videoscale ! videoconvert !
   /// video/x-raw,format=RGBx,… ! appsink`. Throws as ``make(of:maximumDimension:)``.
   static func picture(of url: URL, fitting box: HVTFrameSize) throws -> LibraryCanvas.Picture {
-    let (buffer, caps) = try firstFrame(of: url)
+    let (buffer, caps) = try firstFrame(of: url, shownAt: max(box.width, box.height))
     let structure = caps.structure(at: 0)
     let (width, height) = (max(1, structure.int("width") ?? 1), max(1, structure.int("height") ?? 1))
     let scale = min(1, Double(box.width) / Double(width), Double(box.height) / Double(height))
@@ -42,8 +43,35 @@ enum FileThumbnail {
     return LibraryCanvas.Picture(width: size.width, height: size.height, bytes: try scaler.encode(buffer, caps: caps))
   }
 
-  /// The first decoded frame of the file's first video stream, as raw video.
-  private static func firstFrame(of url: URL) throws -> (Buffer, Caps) {
+  /// The first decoded frame of the file's first video stream, as raw video, for a picture whose longer
+  /// side is `longerSide` pixels: a JPEG is decoded at the smallest of 1/1, 1/2, 1/4 and 1/8 of its size
+  /// still that large (``scaledJPEG(_:longerSide:)``), anything else whole by `decodebin`.
+  private static func firstFrame(of url: URL, shownAt longerSide: Int) throws -> (Buffer, Caps) {
+    if ImageHeader.read(path: url.path)?.kind == .jpeg { return try scaledJPEG(url, longerSide: longerSide) }
+    return try decodedFrame(of: url)
+  }
+
+  /// A JPEG decoded by libjpeg's DCT scaling (`scale_denom`) to RGBx, so that a 16000×12000 photo costs a
+  /// 2000×1500 picture's memory, not 768 MB. Wraps `hvt_jpeg_decode_scaled`.
+  private static func scaledJPEG(_ url: URL, longerSide: Int) throws -> (Buffer, Caps) {
+    var pixels: UnsafeMutablePointer<UInt8>?
+    var (width, height): (Int32, Int32) = (0, 0)
+    var message = [CChar](repeating: 0, count: 256)
+    let status = message.withUnsafeMutableBufferPointer { text in
+      hvt_jpeg_decode_scaled(url.path, Int32(longerSide), &pixels, &width, &height, text.baseAddress, text.count)
+    }
+    guard status == 0, let pixels else {
+      let reason = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+      throw HVTCameraError.fileReadFailed(path: url.path, reason: "not a JPEG that can be decoded: \(reason)")
+    }
+    defer { hvt_jpeg_free(pixels) }
+    let bytes = Data(bytesNoCopy: pixels, count: Int(width) * Int(height) * 4, deallocator: .none)
+    let caps = try Caps("video/x-raw,format=RGBx,width=\(width),height=\(height),framerate=0/1")
+    return (Buffer(copying: bytes), caps)
+  }
+
+  /// The first frame `decodebin` decodes of the file's first video stream, as raw video.
+  private static func decodedFrame(of url: URL) throws -> (Buffer, Caps) {
     let pipeline = Pipeline(named: "hvtcamera-file-frame")
     let reading = try ElementChain(
       [
