@@ -146,12 +146,13 @@ struct MovieTrimTests {
     let original = try await camera.controller.recordMovie(maximumDuration: 2)
     let originalBytes = try Data(contentsOf: original.url)
     let originalFrames = try #require(original.metadata.frameCount)
-    // At most videoMaximumDuration long: the stretch asked ends at 1.15 s, after frame 34. It begins at
-    // the last key frame at or before 0.6 s (frame 18).
+    // It begins at the last key frame at or before 0.6 s (frame 18), and lasts videoMaximumDuration from
+    // there, not from 0.6 s: the frames that start within 0.55 s of its first (17 at 30 fps), where
+    // 0.6 s + 0.55 s would have reached frame 34, up to a key-frame interval more.
     camera.controller.videoMaximumDuration = 0.55
     let keyFrames = try await MediaInspector.packets(original.url.path).keyFrames
     let first = try #require(keyFrames.last { $0 <= 18 }, "key frames \(keyFrames)")
-    let frames = 34 - first + 1
+    let frames = Int((0.55 * 30).rounded(.up))
     let edited = try await camera.controller.trimMovie(original, start: 0.6, end: 1.8)
     #expect(
       edited.url != original.url && edited.url.deletingLastPathComponent() == original.url.deletingLastPathComponent())

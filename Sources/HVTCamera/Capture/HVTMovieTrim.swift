@@ -83,8 +83,9 @@ public enum HVTMovieTrim {
   /// ``trim(_:start:end:precision:to:replacingExisting:stallTimeout:)`` on the calling thread, which it
   /// blocks until the file is written.
   static func trimBlocking(
-    _ source: URL, start: Double, end: Double, precision: Precision = .keyFrame, to destination: URL? = nil,
-    replacingExisting: Bool = false, stallTimeout: Double = HVTMovieRepair.defaultStallTimeout
+    _ source: URL, start: Double, end: Double, precision: Precision = .keyFrame, maximumDuration: Double? = nil,
+    to destination: URL? = nil, replacingExisting: Bool = false,
+    stallTimeout: Double = HVTMovieRepair.defaultStallTimeout
   ) throws -> TrimmedMovie {
     guard start.isFinite, end.isFinite || end == .infinity, start >= 0, end > start else {
       throw HVTCameraError.invalidTrim(
@@ -96,8 +97,12 @@ public enum HVTMovieTrim {
       at: ClockTime.from(seconds: start), in: source, as: container, stallTimeout: stallTimeout,
       throughNextKeyFrame: precision == .frame)
     let file = try reserve(destination, for: source, replacing: replacingExisting)
-    let last = end == .infinity ? nil : cut.origin + ClockTime.from(seconds: end)
     let first = cut.firstFrame ?? cut.keyFrame
+    var last = end == .infinity ? nil : cut.origin + ClockTime.from(seconds: end)
+    if let maximumDuration {
+      let limit = first + ClockTime.from(seconds: maximumDuration)
+      last = min(last ?? limit, limit)
+    }
     let copied: (main: HVTMovieRepair.Stream, sound: HVTMovieRepair.Stream?, reencoded: Int)
     do {
       if first == cut.keyFrame || first == cut.nextKeyFrame {
@@ -143,12 +148,25 @@ public enum HVTMovieTrim {
     _ source: URL, start: Double, end: Double, precision: Precision = .keyFrame, to destination: URL? = nil,
     replacingExisting: Bool = false, stallTimeout: Double = HVTMovieRepair.defaultStallTimeout
   ) async throws -> TrimmedMovie {
+    try await trim(
+      source, start: start, end: end, precision: precision, maximumDuration: nil, to: destination,
+      replacingExisting: replacingExisting, stallTimeout: stallTimeout)
+  }
+
+  /// ``trim(_:start:end:precision:to:replacingExisting:stallTimeout:)`` whose movie lasts at most
+  /// `maximumDuration` seconds from the frame it really begins on (a key frame before `start` moves the
+  /// end back with it), as edited movies must (``HVTCameraController/trimMovie(_:start:end:precision:)``).
+  static func trim(
+    _ source: URL, start: Double, end: Double, precision: Precision, maximumDuration: Double?,
+    to destination: URL? = nil, replacingExisting: Bool = false,
+    stallTimeout: Double = HVTMovieRepair.defaultStallTimeout
+  ) async throws -> TrimmedMovie {
     try await withCheckedThrowingContinuation { continuation in
       DispatchQueue(label: "hvtcamera.trim").async {
         continuation.resume(
           with: Result {
             try trimBlocking(
-              source, start: start, end: end, precision: precision, to: destination,
+              source, start: start, end: end, precision: precision, maximumDuration: maximumDuration, to: destination,
               replacingExisting: replacingExisting, stallTimeout: stallTimeout)
           })
       }

@@ -6,8 +6,9 @@ extension HVTCameraController {
   /// a new file beside the original (`MOV_….trimmed.mp4`), whose ``HVTCapture/info`` has its
   /// `.mediaURL`. The original is kept as it was.
   ///
-  /// UIKit's limit for edited movies applies: the edited movie lasts at most ``videoMaximumDuration``
-  /// (a longer stretch ends there). It keeps the original's ``videoQuality``: its frames are copied, and
+  /// UIKit's limit for edited movies applies: the edited movie lasts ``videoMaximumDuration`` at most
+  /// (within one frame, as a recording's limit) from the frame it begins on: a longer stretch ends there,
+  /// also when a key-frame start begins it before `start`. It keeps the original's ``videoQuality``: its frames are copied, and
   /// those a frame-exact trim encodes again keep the size and about the bit rate. The end is exact to the
   /// frame; the start (``HVTMovieTrim/Precision``) is the last key frame at or before `start` (the
   /// default: nothing encoded again; a short ``videoKeyFrameInterval`` brings it close) or, with
@@ -25,9 +26,8 @@ extension HVTCameraController {
     guard movie.mediaType == .movie else {
       throw HVTCameraError.invalidTrim(path: movie.url.path, reason: "it is a photo, not a movie")
     }
-    let limit = videoMaximumDuration
     let trimmed = try await HVTMovieTrim.trim(
-      movie.url, start: start, end: min(end, start + limit), precision: precision)
+      movie.url, start: start, end: end, precision: precision, maximumDuration: videoMaximumDuration)
     var metadata = movie.metadata
     metadata.captureDate = metadata.captureDate.addingTimeInterval(trimmed.start)
     metadata.duration = trimmed.duration
