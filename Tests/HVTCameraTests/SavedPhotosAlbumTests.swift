@@ -154,6 +154,24 @@ struct SavedPhotosAlbumTests {
         }
         #expect(picked.info[.mediaMetadata] == nil)
       }
+      // With allowsEditing, a picked photo is edited as a capture: the largest centred square.
+      camera.controller.allowsEditing = true
+      camera.controller.pick(items[0])
+      let edited = try await camera.delegate.nextCapture(.image)
+      #expect(edited.info[.cropRect] as? HVTRect == HVTRect(x: 80, y: 0, width: 480, height: 480))
+      let editedImage = try #require(edited.info[.editedImage] as? HVTImage)
+      let editedFile = camera.directory.appendingPathComponent("edited-pick.jpg")
+      try editedImage.jpegData.write(to: editedFile)
+      let editedReport = try await MediaInspector.discover(editedFile.path)
+      #expect(editedReport.isJPEG && editedReport.size == "480x480", "\(editedReport)")
+      camera.controller.allowsEditing = false
+      // The library follows mediaTypes: only the photo with [.image], and a movie picked is refused.
+      try camera.controller.setMediaTypes([.image])
+      #expect(camera.controller.library.items.map(\.url) == [image])
+      camera.controller.pick(items[1])
+      let refused = try await camera.delegate.nextError()
+      #expect(refused as? HVTCameraError == .mediaTypeNotEnabled(.movie), "\(refused)")
+      try camera.controller.setMediaTypes([.image, .movie])
       // A file gone since it was listed: the delegate hears why.
       try FileManager.default.removeItem(at: image)
       camera.controller.pick(items[0])

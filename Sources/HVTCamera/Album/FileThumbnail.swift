@@ -13,7 +13,7 @@ enum FileThumbnail {
   /// ``HVTCameraError/fileReadFailed(path:reason:)`` when no frame is decoded within ``timeout`` (the
   /// file holds no picture, or no decoder for it is installed), or GStreamer's error.
   static func make(of url: URL, maximumDimension: Int) throws -> HVTImage {
-    let (buffer, caps) = try firstFrame(of: url, shownAt: maximumDimension)
+    let (buffer, caps) = try frame(of: url, shownAt: maximumDimension)
     let structure = caps.structure(at: 0)
     let size = Thumbnail.size(
       width: structure.int("width") ?? 0, height: structure.int("height") ?? 0, maximumDimension: maximumDimension)
@@ -26,7 +26,7 @@ enum FileThumbnail {
   /// library window. The scaling is the still pipeline `appsrc ! videoscale ! videoconvert !
   /// video/x-raw,format=RGBx,… ! appsink`. Throws as ``make(of:maximumDimension:)``.
   static func picture(of url: URL, fitting box: HVTFrameSize) throws -> LibraryCanvas.Picture {
-    let (buffer, caps) = try firstFrame(of: url, shownAt: max(box.width, box.height))
+    let (buffer, caps) = try frame(of: url, shownAt: max(box.width, box.height))
     let structure = caps.structure(at: 0)
     let (width, height) = (max(1, structure.int("width") ?? 1), max(1, structure.int("height") ?? 1))
     let scale = min(1, Double(box.width) / Double(width), Double(box.height) / Double(height))
@@ -46,7 +46,7 @@ enum FileThumbnail {
   /// The first decoded frame of the file's first video stream, as raw video, for a picture whose longer
   /// side is `longerSide` pixels: a JPEG is decoded at the smallest of 1/1, 1/2, 1/4 and 1/8 of its size
   /// still that large (``scaledJPEG(_:longerSide:)``), anything else whole by `decodebin`.
-  private static func firstFrame(of url: URL, shownAt longerSide: Int) throws -> (Buffer, Caps) {
+  static func frame(of url: URL, shownAt longerSide: Int) throws -> (Buffer, Caps) {
     if ImageHeader.read(path: url.path)?.kind == .jpeg { return try scaledJPEG(url, longerSide: longerSide) }
     return try decodedFrame(of: url)
   }

@@ -24,7 +24,39 @@ enum EditedPhoto {
   static func make(
     from frame: FrameTap.Frame, crop: HVTRect, encoder: HVTElementDescription, maximumDimension: Int
   ) throws -> HVTImage {
-    let structure = frame.caps.structure(at: 0)
+    try make(from: frame.buffer, caps: frame.caps, crop: crop, encoder: encoder, maximumDimension: maximumDimension)
+  }
+
+  /// The edited image of a library photo (``HVTCameraController/pick(_:)`` with `allowsEditing`): the
+  /// square of the `width` × `height` photo at `url` nearest `requested` (``square(_:width:height:)``),
+  /// from its pixels decoded at no more than the edited image needs (``FileThumbnail``), encoded by
+  /// `jpegenc`. Returns the image and its crop in the photo's own pixels. Blocks for the decode and encode.
+  static func make(
+    ofPhotoAt url: URL, width: Int, height: Int, requested: HVTRect?, maximumDimension: Int
+  ) throws -> (image: HVTImage, crop: HVTRect) {
+    let crop = square(requested, width: width, height: height)
+    // The decoded picture's shorter side at least the edited image's side.
+    let side = min(crop.width, maximumDimension)
+    let longerSide = (side * max(width, height) + min(width, height) - 1) / max(1, min(width, height))
+    let (buffer, caps) = try FileThumbnail.frame(of: url, shownAt: longerSide)
+    let structure = caps.structure(at: 0)
+    let scale = Double(structure.int("width") ?? width) / Double(max(1, width))
+    let scaled = square(
+      HVTRect(
+        x: Int(Double(crop.x) * scale), y: Int(Double(crop.y) * scale), width: Int(Double(crop.width) * scale),
+        height: Int(Double(crop.height) * scale)),
+      width: structure.int("width") ?? width, height: structure.int("height") ?? height)
+    let image = try make(
+      from: buffer, caps: caps, crop: scaled, encoder: HVTElementDescription("jpegenc", name: "edit-encoder"),
+      maximumDimension: maximumDimension)
+    return (image, crop)
+  }
+
+  /// Crops `buffer` (raw video of `caps`) to `crop` and encodes it with `encoder`.
+  private static func make(
+    from buffer: Buffer, caps: Caps, crop: HVTRect, encoder: HVTElementDescription, maximumDimension: Int
+  ) throws -> HVTImage {
+    let structure = caps.structure(at: 0)
     let (width, height) = (structure.int("width") ?? 0, structure.int("height") ?? 0)
     let side = min(crop.width, maximumDimension)
     let chain = HVTPipelineModel.stillPipeline([
@@ -41,6 +73,6 @@ enum EditedPhoto {
     ])
     let pipeline = try PhotoEncoder(chain: chain, name: "hvtcamera-edit")
     defer { pipeline.stop() }
-    return HVTImage(jpegData: try pipeline.encode(frame), width: side, height: side)
+    return HVTImage(jpegData: try pipeline.encode(buffer, caps: caps), width: side, height: side)
   }
 }

@@ -27,7 +27,10 @@ extension HVTCameraController {
   /// `cameraController(_:didFinishCapturingMediaWithInfo:)`, as a capture's does, or the error to
   /// `cameraController(_:didFailWithError:)`. Returns at once: the file is read and its first frame
   /// decoded off the caller's thread and the controller's queue. Needs no camera. An item whose media
-  /// type is not in ``mediaTypes`` fails with ``HVTCameraError/mediaTypeNotEnabled(_:)``.
+  /// type is not in ``mediaTypes`` fails with ``HVTCameraError/mediaTypeNotEnabled(_:)``. With
+  /// ``allowsEditing``, a photo is edited as a captured one: `.editedImage` is the square of
+  /// ``editingCropRect`` (default the largest centred one) at most ``editedImageMaximumDimension`` pixels,
+  /// `.cropRect` where it is in the photo.
   public func pick(_ item: HVTAlbumItem) {
     let settings = read(\.settings)
     guard settings.mediaTypes.contains(item.mediaType) else {
@@ -37,10 +40,19 @@ extension HVTCameraController {
     let dimension = settings.thumbnailMaximumDimension
     DispatchQueue.global(qos: .userInitiated).async {
       do {
-        let info = try HVTMediaLibrary.info(for: item, thumbnailMaximumDimension: dimension)
+        var info = try HVTMediaLibrary.info(for: item, thumbnailMaximumDimension: dimension)
+        // Edited as a capture is: a photo's square crop (the editing UI's trim of a movie is not there yet).
+        if settings.allowsEditing, item.mediaType == .image, let width = item.width, let height = item.height {
+          let edit = try EditedPhoto.make(
+            ofPhotoAt: item.url, width: width, height: height, requested: settings.editingCropRect,
+            maximumDimension: Self.editedImageMaximumDimension)
+          info[.editedImage] = edit.image
+          info[.cropRect] = edit.crop
+        }
+        let delivered = info
         self.queue.async {
           self.hub.toDelegate { [self] delegate in
-            delegate.cameraController(self, didFinishCapturingMediaWithInfo: info)
+            delegate.cameraController(self, didFinishCapturingMediaWithInfo: delivered)
           }
         }
       } catch {
