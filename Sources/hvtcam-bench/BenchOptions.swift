@@ -7,6 +7,7 @@ struct BenchOptions {
   static let usage = """
     usage: hvtcam-bench [--quick] [--streaming-only] [--json PATH] [--markdown PATH]
            hvtcam-bench --preview-rows [--quick] [--json PATH]
+           hvtcam-bench --library-rows [--json PATH]
            hvtcam-bench --camera NODE [--json PATH]
            hvtcam-bench --render JSON [--markdown PATH]
 
@@ -24,6 +25,9 @@ struct BenchOptions {
                        lost), at 1280x720 with the full run's rounds (--quick: one round), printed;
                        JSON only with --json, never BENCHMARKS.md: to compare two builds of the
                        preview without the hour of a full run
+      --library-rows   only the library rows (hvtcam library list over 3,000 and 10,000 photos against
+                       gst-discoverer-1.0 on each file; a 16000x12000 photo's pick), printed; JSON only
+                       with --json, never BENCHMARKS.md
       --render JSON    measure nothing: write the report of an earlier run's JSON (default
                        BENCHMARKS.md), e.g. after editing how the report is laid out
       --camera NODE    the real-camera rows instead, on a V4L2 node at 640x480 (vivid's YUY2 at
@@ -40,6 +44,8 @@ struct BenchOptions {
   var streamingOnly = false
   /// `--preview-rows`: only the preview-window rows.
   var previewRowsOnly = false
+  /// `--library-rows`: only the library rows.
+  var libraryRowsOnly = false
   var jsonPath: String?
   var markdownPath: String?
   /// An earlier run's JSON to render instead of measuring.
@@ -89,6 +95,7 @@ struct BenchOptions {
       case "--quick": quick = true
       case "--streaming-only": streamingOnly = true
       case "--preview-rows": previewRowsOnly = true
+      case "--library-rows": libraryRowsOnly = true
       case "--json": jsonPath = try value(argument)
       case "--markdown": markdownPath = try value(argument)
       case "--render": renderPath = try value(argument)

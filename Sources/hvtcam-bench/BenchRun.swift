@@ -45,6 +45,7 @@ struct BenchRun {
     if let seconds = plan.preRollSeconds, !options.streamingOnly {
       rows += try PreRollRows(directory: directory, longSeconds: seconds).run(log: log)
     }
+    if !options.streamingOnly { rows += try LibraryRows(plan: plan, directory: directory).run(log: log) }
     let formatter = ISO8601DateFormatter()
     let report = BenchReport(
       mode: mode, command: Self.command(), date: formatter.string(from: Date()),
@@ -59,19 +60,34 @@ struct BenchRun {
   /// What the run measures: `full`, `quick` or `streaming` (`--streaming-only`).
   private var mode: String { options.streamingOnly ? "streaming" : options.quick ? "quick" : "full" }
 
-  /// Only the preview-window rows (`--preview-rows`), at the plan's first size: printed, and written as
-  /// JSON when `--json` asks; never into `BENCHMARKS.md` or `BENCHMARKS.json`, whose full run they would
-  /// replace with a fraction of its rows.
+  /// Only the preview-window rows (`--preview-rows`), at the plan's first size (``runRows(_:_:)``).
   func runPreviewRows() throws {
+    try runRows("preview rows") { directory, log in
+      guard let resolution = plan.resolutions.first else { return [] }
+      return try PreviewRows(resolution: resolution, plan: plan, directory: directory).run(log: log)
+    }
+  }
+
+  /// Only the library rows (`--library-rows`) (``runRows(_:_:)``).
+  func runLibraryRows() throws {
+    try runRows("library rows") { directory, log in try LibraryRows(plan: plan, directory: directory).run(log: log) }
+  }
+
+  /// The rows `measure` makes alone: printed, and written as JSON when `--json` asks; never into
+  /// `BENCHMARKS.md` or `BENCHMARKS.json`, whose full run they would replace with a fraction of its rows.
+  private func runRows(
+    _ name: String, _ measure: (URL, (String) -> Void) throws -> [Row]
+  ) throws {
     let began = ContinuousClock.now
     let directory = try Self.scratchDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let log = Self.logger(since: began)
-    log("hvtcam-bench --preview-rows\(options.quick ? " --quick" : "") on \(Machine.current().gstreamer)")
-    guard let resolution = plan.resolutions.first else { return }
-    let rows = try PreviewRows(resolution: resolution, plan: plan, directory: directory).run(log: log)
+    log(
+      "hvtcam-bench --\(name.replacingOccurrences(of: " ", with: "-"))\(options.quick ? " --quick" : "") on \(Machine.current().gstreamer)"
+    )
+    let rows = try measure(directory, log)
     let report = BenchReport(
-      mode: options.quick ? "quick preview rows" : "preview rows", command: Self.command(),
+      mode: options.quick ? "quick \(name)" : name, command: Self.command(),
       date: ISO8601DateFormatter().string(from: Date()), durationSeconds: began.duration(to: .now).seconds,
       machine: .current(), plan: plan, encoders: [:], rows: rows, targets: Targets.evaluate(rows, plan: plan))
     print(Report.table(report.rows))

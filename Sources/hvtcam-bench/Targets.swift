@@ -130,6 +130,21 @@ enum Targets {
               "%.0f recording and %.0f preview frames lost (worst camera); CPU per camera %.1f%% with one, %.1f%% with %d (%.2f×)",
             lost.max, previewLost, one, many, most, growth)))
     }
+    for row in rows where row.id == "library-list" {
+      guard let ours = row.hvtcamera?.median else { continue }
+      verdicts.append(
+        TargetVerdict(
+          goal: "a library of thousands of photos listed in seconds (≤ 5 s)", resolution: row.resolution,
+          met: ours <= 5,
+          measured: String(format: "%.2f s", ours)
+            + (row.reference.map { String(format: "; gst-discoverer-1.0 on each file %.0f s", $0.median) } ?? "")))
+    }
+    if let row = rows.first(where: { $0.id == "library-huge-photo" }), let ours = row.hvtcamera?.median {
+      verdicts.append(
+        TargetVerdict(
+          goal: "picking a huge photo costs < 100 MiB above an empty library", resolution: row.resolution,
+          met: ours < 100, measured: String(format: "%.1f MiB more", ours)))
+    }
     return verdicts
   }
 }

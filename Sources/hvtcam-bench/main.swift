@@ -11,6 +11,8 @@ Thread.detachNewThread {
       try BenchRun(options).render(json)
     } else if options.previewRowsOnly {
       try BenchRun(options).runPreviewRows()
+    } else if options.libraryRowsOnly {
+      try BenchRun(options).runLibraryRows()
     } else if let node = options.cameraNode {
       try BenchRun(options).runOnCamera(node)
     } else {
