@@ -24,7 +24,9 @@ let package = Package(
       name: "CGstRTSPServer", pkgConfig: "gstreamer-rtsp-server-1.0",
       providers: [.apt(["libgstrtspserver-1.0-dev"])]
     ),
-    .target(name: "HVTGStreamer", dependencies: ["CGStreamer", "CGstRTSPServer"]),
+    // The package's one lock box (`Locked`), for every target.
+    .target(name: "HVTSupport"),
+    .target(name: "HVTGStreamer", dependencies: ["CGStreamer", "CGstRTSPServer", "HVTSupport"]),
     .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
     .target(name: "HVTCairo", dependencies: ["CPangoCairo"]),
     .target(name: "CV4L2"),
@@ -33,26 +35,29 @@ let package = Package(
     .target(
       name: "CWayland", linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]),
     .target(
-      name: "HVTCamera", dependencies: ["HVTGStreamer", "HVTCairo", "CV4L2", "CAllocator", "CFiles", "CWayland"],
+      name: "HVTCamera",
+      dependencies: ["HVTSupport", "HVTGStreamer", "HVTCairo", "CV4L2", "CAllocator", "CFiles", "CWayland"],
       resources: [.copy("Resources/pipelines")]),
-    .executableTarget(name: "hvtcam", dependencies: ["HVTCamera"]),
-    .executableTarget(name: "hvtcam-bench", dependencies: ["HVTCamera", "HVTGStreamer"]),
-    .target(name: "MediaInspection", path: "Tests/MediaInspection"),
+    .executableTarget(name: "hvtcam", dependencies: ["HVTCamera", "HVTSupport"]),
+    .executableTarget(name: "hvtcam-bench", dependencies: ["HVTCamera", "HVTGStreamer", "HVTSupport"]),
+    .target(name: "MediaInspection", dependencies: ["HVTSupport"], path: "Tests/MediaInspection"),
     .target(
       name: "PipeWireHarness", dependencies: ["MediaInspection"], path: "Tests/PipeWireHarness",
       resources: [.copy("MockPortal/camera_portal.py")]),
     .target(
       name: "WaylandHarness", dependencies: ["MediaInspection", "CWayland"], path: "Tests/WaylandHarness",
       resources: [.copy("virtual_pointer.py")]),
-    .testTarget(name: "HVTGStreamerTests", dependencies: ["HVTGStreamer"]),
+    .testTarget(name: "HVTGStreamerTests", dependencies: ["HVTGStreamer", "HVTSupport"]),
     .testTarget(name: "HVTCairoTests", dependencies: ["HVTCairo"]),
     .testTarget(
       name: "HVTCameraTests",
-      dependencies: ["HVTCamera", "HVTGStreamer", "MediaInspection", "PipeWireHarness", "WaylandHarness"],
+      dependencies: [
+        "HVTCamera", "HVTGStreamer", "HVTSupport", "MediaInspection", "PipeWireHarness", "WaylandHarness",
+      ],
       resources: [.copy("Fixtures/BadPresets")]),
     .testTarget(
       name: "hvtcamTests",
-      dependencies: ["hvtcam", "HVTCamera", "MediaInspection", "PipeWireHarness", "WaylandHarness"],
+      dependencies: ["hvtcam", "HVTCamera", "HVTSupport", "MediaInspection", "PipeWireHarness", "WaylandHarness"],
       resources: [
         .copy("Fixtures/rtsp_record_server.py"), .copy("Fixtures/silent_peer.py"), .copy("Fixtures/AppPackage"),
       ]),

@@ -1,7 +1,7 @@
 import Foundation
 import HVTCamera
 import HVTGStreamer
-import Synchronization
+import HVTSupport
 
 /// GStreamer's `camerabin`, driven the way an application drives it: `wrappercamerabinsrc` around the
 /// same source as ours (the simulated camera's live `videotestsrc`, or `v4l2src` on the same node), caps

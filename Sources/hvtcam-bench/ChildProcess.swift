@@ -3,6 +3,7 @@
 // no resource usage.) Nothing else in the benchmark calls the C library directly.
 import Dispatch
 import Foundation
+import HVTSupport
 
 /// A child process with its standard output read line by line as it arrives (standard error is shared
 /// with the benchmark's), ended with `wait()` which reports its CPU time.

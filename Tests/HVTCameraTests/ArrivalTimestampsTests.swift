@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 import MediaInspection
 import Testing
 

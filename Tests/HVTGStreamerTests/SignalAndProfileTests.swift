@@ -1,4 +1,6 @@
 import Foundation
+import HVTSupport
+import MediaInspection
 import Testing
 
 @testable import HVTGStreamer

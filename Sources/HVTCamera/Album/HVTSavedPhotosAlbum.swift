@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 /// The saved-photos album on Linux: an `HVTCamera` folder in the user's pictures folder (for photos) and
 /// videos folder (for movies), located as the XDG user-dirs spec says, or folders the app chooses. The

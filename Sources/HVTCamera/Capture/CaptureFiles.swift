@@ -1,5 +1,6 @@
 import CFiles
 import Foundation
+import HVTSupport
 
 /// Names and writes capture files without ever replacing what is there.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 /// The movie branch: `tee → queue ! … ! muxer ! filesink` in a bin of its own, added to the running
 /// pipeline on start and drained with EOS on stop, while the source and preview keep running.
@@ -11,7 +12,7 @@ import HVTGStreamer
 /// progress from ``lastProgress``.
 ///
 /// `@unchecked Sendable`: its variables are written only by ``attach(to:)`` and ``remove(from:)``, on the controller's
-/// worker queue; what the probes record is ``Locked``.
+/// worker queue; what the probes record is `Locked`.
 final class RecordingBranch: @unchecked Sendable {
   /// What the branch reports from its streaming threads.
   enum Event: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 /// One stream target's branch of the encoded tee (``StreamEncoder``, or a pre-roll's), as
 /// ``HVTPipelineModel/streamBranch(for:)`` describes it (tuned as the stream asks): a leaky queue, so that a slow network drops the

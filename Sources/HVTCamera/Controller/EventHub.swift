@@ -1,4 +1,5 @@
 import Dispatch
+import HVTSupport
 
 /// Fans events out to the delegate (on the main actor) and to every `AsyncStream` handed out (bounded:
 /// ``EventBroadcast``), and the bus's messages to theirs.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 extension HVTCameraController {
   // MARK: - Public API

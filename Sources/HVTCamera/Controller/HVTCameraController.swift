@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 /// A camera for Linux apps, with the semantics of `UIImagePickerController`: configure it, `present()`
 /// it, take pictures and record movies, and receive them through a delegate — or `await` them.

@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 /// The PNG files a controller's app-drawn overlays (``HVTCameraOverlay/Content/rgba(_:)``) are drawn
 /// from: `gdkpixbufoverlay` reads images from files. Each new picture is encoded once (`appsrc !

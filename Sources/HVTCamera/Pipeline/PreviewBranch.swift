@@ -1,5 +1,6 @@
 import Dispatch
 import HVTGStreamer
+import HVTSupport
 
 /// The preview: `tee → queue ! … ! sink` in a bin of its own, so that a running camera can swap it for
 /// another output (``HVTPreviewOutput``) without stopping its source, photos or recordings.

@@ -1,6 +1,5 @@
 import Foundation
-
-@testable import HVTCamera
+import HVTSupport
 
 /// How a subprocess ended and everything it printed.
 struct ProcessResult: Sendable, CustomStringConvertible {
