@@ -24,7 +24,7 @@ let package = Package(
       name: "CGstRTSPServer", pkgConfig: "gstreamer-rtsp-server-1.0",
       providers: [.apt(["libgstrtspserver-1.0-dev"])]
     ),
-    // The package's one lock box (`Locked`), for every target.
+    // The package's one lock box (`Locked`) and one errno error (`SystemCallError`), for every target.
     .target(name: "HVTSupport"),
     .target(name: "HVTGStreamer", dependencies: ["CGStreamer", "CGstRTSPServer", "HVTSupport"]),
     .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
@@ -45,8 +45,8 @@ let package = Package(
       name: "PipeWireHarness", dependencies: ["MediaInspection"], path: "Tests/PipeWireHarness",
       resources: [.copy("MockPortal/camera_portal.py")]),
     .target(
-      name: "WaylandHarness", dependencies: ["MediaInspection", "CWayland"], path: "Tests/WaylandHarness",
-      resources: [.copy("virtual_pointer.py")]),
+      name: "WaylandHarness", dependencies: ["MediaInspection", "HVTSupport", "CWayland"],
+      path: "Tests/WaylandHarness", resources: [.copy("virtual_pointer.py")]),
     .testTarget(name: "HVTGStreamerTests", dependencies: ["HVTGStreamer", "HVTSupport"]),
     .testTarget(name: "HVTCairoTests", dependencies: ["HVTCairo"]),
     .testTarget(

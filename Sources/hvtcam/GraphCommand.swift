@@ -1,5 +1,6 @@
 import Foundation
 import HVTCamera
+import HVTSupport
 
 /// `hvtcam graph`: draws the live pipeline from GStreamer's own DOT dump.
 enum GraphCommand {
@@ -99,7 +100,7 @@ enum GraphCommand {
       // Foundation reports a failed spawn as an NSError in the POSIX domain; its code is the errno.
       let code = (error as NSError).domain == NSPOSIXErrorDomain ? Int32((error as NSError).code) : ENOENT
       throw HVTCameraError.fileWriteFailed(
-        path: path, reason: "cannot run graphviz (/usr/bin/env dot): \(systemReason(code))")
+        path: path, reason: "cannot run graphviz (/usr/bin/env dot): \(SystemCallError.reason(code))")
     }
     input.fileHandleForWriting.write(Data(graph.utf8))
     try input.fileHandleForWriting.close()
@@ -117,7 +118,7 @@ enum GraphCommand {
   /// Writes `bytes` to `path`, replacing what is there; a failure says the system's reason and errno.
   static func write(_ bytes: Data, to path: String) throws {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-    guard descriptor >= 0 else { throw HVTCameraError.fileWriteFailed(path: path, reason: systemReason(errno)) }
+    guard descriptor >= 0 else { throw HVTCameraError.fileWriteFailed(path: path, reason: SystemCallError.reason()) }
     var failed: Int32 = 0
     bytes.withUnsafeBytes { buffer in
       var offset = 0
@@ -131,9 +132,6 @@ enum GraphCommand {
       }
     }
     if close(descriptor) != 0, failed == 0 { failed = errno }
-    guard failed == 0 else { throw HVTCameraError.fileWriteFailed(path: path, reason: systemReason(failed)) }
+    guard failed == 0 else { throw HVTCameraError.fileWriteFailed(path: path, reason: SystemCallError.reason(failed)) }
   }
-
-  /// `No such file or directory (errno 2)`.
-  static func systemReason(_ code: Int32) -> String { "\(String(cString: strerror(code))) (errno \(code))" }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HVTSupport
 
 /// The value of an option that may hold a secret (`--rtsp-credentials`, `--rtsp-push`, `--srt`, `--rtmp`),
 /// read where it is kept out of `ps`: `env:NAME`, the environment variable `NAME` (which only the same
@@ -36,7 +37,7 @@ struct SecretOption {
   /// or is empty.
   private static func firstLine(of path: String, option: String, command: String) throws -> String {
     guard let handle = FileHandle(forReadingAtPath: path) else {
-      throw UsageError("\(command): \(option) file:\(path): cannot be read (\(String(cString: strerror(errno))))")
+      throw UsageError("\(command): \(option) file:\(path): cannot be read (\(SystemCallError.text(errno)))")
     }
     defer { try? handle.close() }
     let data: Data

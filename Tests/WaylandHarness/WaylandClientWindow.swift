@@ -1,6 +1,7 @@
 import CWayland
 import Foundation
 import Glibc
+import HVTSupport
 import MediaInspection
 
 /// A small Wayland client of the test's own, standing for an app that embeds the camera: a toplevel
@@ -42,7 +43,7 @@ public final class WaylandClientWindow: @unchecked Sendable {  // Set up in init
       }
     }
     guard fd >= 0, connected == 0, let display = wl_display_connect_to_fd(fd) else {
-      throw HarnessFailure("cannot connect to the compositor at \(path): \(String(cString: strerror(errno)))")
+      throw HarnessFailure("cannot connect to the compositor at \(path): \(SystemCallError("connect").text)")
     }
     self.display = display
     size = (compositor.width, compositor.height)

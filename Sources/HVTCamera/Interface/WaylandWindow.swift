@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Glibc
 import HVTGStreamer
+import HVTSupport
 
 /// A window of HVTCamera's own on a Wayland compositor, for a ``HVTPreviewOutput/window(title:)``
 /// preview on `waylandsink`, whose own window has no title and takes no keys or clicks (GStreamer 1.22 to
@@ -64,7 +65,7 @@ final class WaylandWindow: @unchecked Sendable {  // The Wayland state is confin
     }
     guard let display = wl_display_connect(nil) else {
       throw HVTCameraError.noDisplay(
-        reason: "cannot connect to the Wayland display (\(String(cString: strerror(errno))))")
+        reason: "cannot connect to the Wayland display (\(SystemCallError("wl_display_connect").text))")
     }
     try WaylandWindow(display: display, sinkInput: input, size: size).setUp(title: title, sink: sink)
   }
@@ -99,9 +100,9 @@ final class WaylandWindow: @unchecked Sendable {  // The Wayland state is confin
     wl_display_roundtrip(display)
     var ends: [Int32] = [0, 0]
     guard pipe(&ends) == 0 else {
-      let reason = String(cString: strerror(errno))
+      let failure = SystemCallError("pipe")
       wl_display_disconnect(display)
-      throw HVTCameraError.unexpected("pipe: \(reason)")
+      throw HVTCameraError.unexpected(failure.description)
     }
     wake = (ends[0], ends[1])
     sink.setWaylandDisplay(UnsafeMutableRawPointer(display))
