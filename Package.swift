@@ -24,7 +24,7 @@ let package = Package(
       name: "CGstRTSPServer", pkgConfig: "gstreamer-rtsp-server-1.0",
       providers: [.apt(["libgstrtspserver-1.0-dev"])]
     ),
-    // The package's one lock box (`Locked`) and one errno error (`SystemCallError`), for every target.
+    // Under every target: the one lock box (`Locked`), errno error (`SystemCallError`), queue check.
     .target(name: "HVTSupport"),
     .target(name: "HVTGStreamer", dependencies: ["CGStreamer", "CGstRTSPServer", "HVTSupport"]),
     .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),

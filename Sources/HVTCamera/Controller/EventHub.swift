@@ -10,10 +10,9 @@ import HVTSupport
 final class EventHub: Sendable {
   /// Holds the delegate weakly; a new box is made each time the delegate changes.
   ///
-  /// `@unchecked Sendable`: its one variable is written only by its initializer, before the box is shared
-  /// (a weak `let` is not allowed).
+  /// `@unchecked Sendable`: its one property is a `weak let`, and the delegate is used on the main actor only.
   final class DelegateBox: @unchecked Sendable {
-    weak var delegate: (any HVTCameraControllerDelegate)?
+    weak let delegate: (any HVTCameraControllerDelegate)?
     init(_ delegate: (any HVTCameraControllerDelegate)?) { self.delegate = delegate }
   }
 

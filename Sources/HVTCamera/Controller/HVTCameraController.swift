@@ -128,9 +128,7 @@ public final class HVTCameraController: Sendable {
 
   /// Traps in debug builds when called off the controller queue.
   func assertOnQueue() {
-    #if DEBUG
-      dispatchPrecondition(condition: .onQueue(queue))
-    #endif
+    HVTSupport.assertOnQueue(queue)
   }
 
   /// A new number for a photo, a recording or a waiter.
