@@ -47,7 +47,7 @@ let package = Package(
     .target(
       name: "WaylandHarness", dependencies: ["MediaInspection", "HVTSupport", "CWayland"],
       path: "Tests/WaylandHarness", resources: [.copy("virtual_pointer.py")]),
-    .testTarget(name: "HVTGStreamerTests", dependencies: ["HVTGStreamer", "HVTSupport"]),
+    .testTarget(name: "HVTGStreamerTests", dependencies: ["HVTGStreamer", "HVTSupport", "MediaInspection"]),
     .testTarget(name: "HVTCairoTests", dependencies: ["HVTCairo"]),
     .testTarget(
       name: "HVTCameraTests",
@@ -61,7 +61,7 @@ let package = Package(
       resources: [
         .copy("Fixtures/rtsp_record_server.py"), .copy("Fixtures/silent_peer.py"), .copy("Fixtures/AppPackage"),
       ]),
-    .testTarget(name: "hvtcam-benchTests", dependencies: ["hvtcam-bench"]),
+    .testTarget(name: "hvtcam-benchTests", dependencies: ["hvtcam-bench", "MediaInspection"]),
   ],
   swiftLanguageModes: [.v6]
 )
