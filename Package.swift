@@ -26,7 +26,9 @@ let package = Package(
     ),
     // Under every target: the one lock box (`Locked`), errno error (`SystemCallError`), queue check.
     .target(name: "HVTSupport"),
-    .target(name: "HVTGStreamer", dependencies: ["CGStreamer", "CGstRTSPServer", "HVTSupport"]),
+    // GLib and GIO beside GStreamer: GDBus (the Camera portal's bus), owned file descriptors, GLib's strings.
+    .target(name: "HVTGLib", dependencies: ["CGStreamer"]),
+    .target(name: "HVTGStreamer", dependencies: ["CGStreamer", "CGstRTSPServer", "HVTGLib", "HVTSupport"]),
     .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
     .target(name: "HVTCairo", dependencies: ["CPangoCairo"]),
     .target(name: "CV4L2"),
@@ -36,7 +38,9 @@ let package = Package(
       name: "CWayland", linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]),
     .target(
       name: "HVTCamera",
-      dependencies: ["HVTSupport", "HVTGStreamer", "HVTCairo", "CV4L2", "CAllocator", "CFiles", "CWayland"],
+      dependencies: [
+        "HVTSupport", "HVTGLib", "HVTGStreamer", "HVTCairo", "CV4L2", "CAllocator", "CFiles", "CWayland",
+      ],
       resources: [.copy("Resources/pipelines")]),
     .executableTarget(name: "hvtcam", dependencies: ["HVTCamera", "HVTSupport"]),
     .executableTarget(name: "hvtcam-bench", dependencies: ["HVTCamera", "HVTGStreamer", "HVTSupport"]),
@@ -47,12 +51,14 @@ let package = Package(
     .target(
       name: "WaylandHarness", dependencies: ["MediaInspection", "HVTSupport", "CWayland"],
       path: "Tests/WaylandHarness", resources: [.copy("virtual_pointer.py")]),
-    .testTarget(name: "HVTGStreamerTests", dependencies: ["HVTGStreamer", "HVTSupport", "MediaInspection"]),
+    .testTarget(
+      name: "HVTGStreamerTests", dependencies: ["HVTGStreamer", "HVTGLib", "HVTSupport", "MediaInspection"]),
     .testTarget(name: "HVTCairoTests", dependencies: ["HVTCairo"]),
     .testTarget(
       name: "HVTCameraTests",
       dependencies: [
-        "HVTCamera", "HVTGStreamer", "HVTSupport", "MediaInspection", "PipeWireHarness", "WaylandHarness",
+        "HVTCamera", "HVTGLib", "HVTGStreamer", "HVTSupport", "MediaInspection", "PipeWireHarness",
+        "WaylandHarness",
       ],
       resources: [.copy("Fixtures/BadPresets")]),
     .testTarget(

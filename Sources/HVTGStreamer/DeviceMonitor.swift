@@ -1,5 +1,6 @@
 import CGStreamer
 import Foundation
+import HVTGLib
 import HVTSupport
 
 /// A capture device found by `GstDeviceMonitor`: its name, class, caps and properties.

@@ -1,5 +1,6 @@
 import CGStreamer
 import Foundation
+import HVTGLib
 import HVTGStreamer
 import PipeWireHarness
 import Testing
