@@ -24,7 +24,11 @@ let package = Package(
       name: "CGstRTSPServer", pkgConfig: "gstreamer-rtsp-server-1.0",
       providers: [.apt(["libgstrtspserver-1.0-dev"])]
     ),
-    .target(name: "HVTGStreamer", dependencies: ["CGStreamer", "CGstRTSPServer"]),
+    // Under every target: the one lock box (`Locked`), errno error (`SystemCallError`), queue check.
+    .target(name: "HVTSupport"),
+    // GLib and GIO beside GStreamer: GDBus (the Camera portal's bus), owned file descriptors, GLib's strings.
+    .target(name: "HVTGLib", dependencies: ["CGStreamer"]),
+    .target(name: "HVTGStreamer", dependencies: ["CGStreamer", "CGstRTSPServer", "HVTGLib", "HVTSupport"]),
     .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
     .target(name: "HVTCairo", dependencies: ["CPangoCairo"]),
     .target(name: "CV4L2"),
@@ -37,31 +41,36 @@ let package = Package(
     .target(
       name: "HVTCamera",
       dependencies: [
-        "HVTGStreamer", "HVTCairo", "CV4L2", "CAllocator", "CFiles", "CWayland", "CScaledJPEG",
+        "HVTSupport", "HVTGLib", "HVTGStreamer", "HVTCairo", "CV4L2", "CAllocator", "CFiles", "CWayland",
+        "CScaledJPEG",
       ],
       resources: [.copy("Resources/pipelines")]),
-    .executableTarget(name: "hvtcam", dependencies: ["HVTCamera"]),
-    .executableTarget(name: "hvtcam-bench", dependencies: ["HVTCamera", "HVTGStreamer"]),
-    .target(name: "MediaInspection", path: "Tests/MediaInspection"),
+    .executableTarget(name: "hvtcam", dependencies: ["HVTCamera", "HVTSupport"]),
+    .executableTarget(name: "hvtcam-bench", dependencies: ["HVTCamera", "HVTGStreamer", "HVTSupport"]),
+    .target(name: "MediaInspection", dependencies: ["HVTSupport"], path: "Tests/MediaInspection"),
     .target(
       name: "PipeWireHarness", dependencies: ["MediaInspection"], path: "Tests/PipeWireHarness",
       resources: [.copy("MockPortal/camera_portal.py")]),
     .target(
-      name: "WaylandHarness", dependencies: ["MediaInspection", "CWayland"], path: "Tests/WaylandHarness",
-      resources: [.copy("virtual_pointer.py")]),
-    .testTarget(name: "HVTGStreamerTests", dependencies: ["HVTGStreamer"]),
+      name: "WaylandHarness", dependencies: ["MediaInspection", "HVTSupport", "CWayland"],
+      path: "Tests/WaylandHarness", resources: [.copy("virtual_pointer.py")]),
+    .testTarget(
+      name: "HVTGStreamerTests", dependencies: ["HVTGStreamer", "HVTGLib", "HVTSupport", "MediaInspection"]),
     .testTarget(name: "HVTCairoTests", dependencies: ["HVTCairo"]),
     .testTarget(
       name: "HVTCameraTests",
-      dependencies: ["HVTCamera", "HVTGStreamer", "MediaInspection", "PipeWireHarness", "WaylandHarness"],
+      dependencies: [
+        "HVTCamera", "HVTGLib", "HVTGStreamer", "HVTSupport", "MediaInspection", "PipeWireHarness",
+        "WaylandHarness",
+      ],
       resources: [.copy("Fixtures/BadPresets")]),
     .testTarget(
       name: "hvtcamTests",
-      dependencies: ["hvtcam", "HVTCamera", "MediaInspection", "PipeWireHarness", "WaylandHarness"],
+      dependencies: ["hvtcam", "HVTCamera", "HVTSupport", "MediaInspection", "PipeWireHarness", "WaylandHarness"],
       resources: [
         .copy("Fixtures/rtsp_record_server.py"), .copy("Fixtures/silent_peer.py"), .copy("Fixtures/AppPackage"),
       ]),
-    .testTarget(name: "hvtcam-benchTests", dependencies: ["hvtcam-bench"]),
+    .testTarget(name: "hvtcam-benchTests", dependencies: ["hvtcam-bench", "MediaInspection"]),
   ],
   swiftLanguageModes: [.v6]
 )

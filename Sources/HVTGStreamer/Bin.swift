@@ -1,4 +1,5 @@
 import CGStreamer
+import HVTGLib
 
 /// An owned `GstBin`: a container element whose children share its state.
 ///

@@ -1,4 +1,5 @@
 import CGStreamer
+import HVTGLib
 
 /// A bus message turned into a `Sendable` value on the thread that posted it, so that it can cross to
 /// any queue after the `GstMessage` itself is released.

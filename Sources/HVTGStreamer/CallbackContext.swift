@@ -45,5 +45,7 @@ func releaseCallbackContext(_ data: UnsafeMutableRawPointer?) {
   if let data { Unmanaged<AnyObject>.fromOpaque(data).release() }
 }
 
-/// The lock that publishes every ``CallbackContext`` to GStreamer's threads.
+/// The lock that publishes every ``CallbackContext`` to GStreamer's threads. A bare lock, not HVTSupport's
+/// `Locked`: it guards no value, and ThreadSanitizer took the in-place accesses to a `Locked<Void>`'s empty
+/// value, at the box's own address, for races with other threads' reads of the box.
 private let publication = NSLock()

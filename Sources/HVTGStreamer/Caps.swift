@@ -1,4 +1,5 @@
 import CGStreamer
+import HVTGLib
 
 /// An owned, immutable reference to `GstCaps`: the media formats a pad can carry.
 ///

@@ -1,4 +1,5 @@
 import CGStreamer
+import HVTGLib
 
 extension Caps {
   private static let pbUtilsInitialized: Void = {

@@ -1,6 +1,7 @@
 import CGStreamer
 import Foundation
-import Synchronization
+import HVTGLib
+import HVTSupport
 
 /// A capture device found by `GstDeviceMonitor`: its name, class, caps and properties.
 ///
@@ -135,22 +136,19 @@ public final class DeviceWatcher: Sendable {
 /// its controller released its watcher (its own monitor then). A monitor released only at the end, with
 /// those handlers removed first, is never called freed.
 ///
-/// `@unchecked Sendable`: its variables are read and written under its locks (`startLock`, `lock`).
+/// `@unchecked Sendable`: the monitor pointer is only passed to GStreamer's thread-safe functions; the rest is `Locked`.
 final class SharedDeviceMonitor: @unchecked Sendable {
   private let monitor: UnsafeMutablePointer<GstDeviceMonitor>
-  /// Whether the monitor started; under `startLock`.
-  private var started = false
-  /// Held while the monitor starts. Not `lock`: the providers announce the devices they find from
-  /// their own threads while the start waits for them (V4L2's with udev), and those announcements take
-  /// `lock`, so one lock for both would deadlock the first listing.
-  private let startLock = NSLock()
-  /// The subscribers, under `lock`.
-  private var subscribers: [Int: @Sendable (DeviceChange) -> Void] = [:]
-  private var nextSubscription = 0
-  private let lock = NSLock()
+  /// Whether the monitor started; its lock is held while the monitor starts. Not the subscribers' box:
+  /// the providers announce the devices they find from their own threads while the start waits for them
+  /// (V4L2's with udev), and those announcements read the subscribers, so one lock for both would
+  /// deadlock the first listing.
+  private let started = Locked(false)
+  /// The subscribers, by the number that removes them, and the last number given.
+  private let subscribers = Locked((handlers: [Int: @Sendable (DeviceChange) -> Void](), last: 0))
 
   /// The monitors made so far, by device class.
-  private static let registry = Mutex<[String: SharedDeviceMonitor]>([:])
+  private static let registry = Locked<[String: SharedDeviceMonitor]>([:])
 
   /// The running monitor of `deviceClass`, made and started the first time; `nil` while it cannot start
   /// (no provider of the class starts: tried again at the next call). Wraps `gst_device_monitor_new`,
@@ -216,7 +214,7 @@ final class SharedDeviceMonitor: @unchecked Sendable {
       }
       g_strfreev(names)
     }
-    startLock.withLock {
+    started.withLock { started in
       if started { gst_device_monitor_stop(monitor) }
       started = false
     }
@@ -228,9 +226,10 @@ final class SharedDeviceMonitor: @unchecked Sendable {
   }
 
   /// Starts the monitor unless it runs; whether it runs. The first start blocks while the providers
-  /// probe; `startLock` keeps a second caller waiting for that probe instead of reading half a list.
+  /// probe; the lock of `started` keeps a second caller waiting for that probe instead of reading half a
+  /// list.
   private func start() -> Bool {
-    startLock.withLock {
+    started.withLock { started in
       if !started { started = gst_device_monitor_start(monitor) != 0 }
       return started
     }
@@ -243,23 +242,23 @@ final class SharedDeviceMonitor: @unchecked Sendable {
 
   /// Adds `handler` to those each change is handed to; the number to remove it with.
   func subscribe(_ handler: @escaping @Sendable (DeviceChange) -> Void) -> Int {
-    lock.withLock {
-      nextSubscription += 1
-      subscribers[nextSubscription] = handler
-      return nextSubscription
+    subscribers.withLock { subscribers in
+      subscribers.last += 1
+      subscribers.handlers[subscribers.last] = handler
+      return subscribers.last
     }
   }
 
   /// Removes the handler `subscription` names.
   func unsubscribe(_ subscription: Int) {
-    _ = lock.withLock { subscribers.removeValue(forKey: subscription) }
+    _ = subscribers.withLock { $0.handlers.removeValue(forKey: subscription) }
   }
 
   /// Hands a device message to every subscriber (on the provider's thread that posted it).
   private func deliver(_ message: UnsafeMutablePointer<GstMessage>) {
     let type = hvt_gst_message_type(message)
     guard type == GST_MESSAGE_DEVICE_ADDED || type == GST_MESSAGE_DEVICE_REMOVED else { return }
-    let handlers = lock.withLock { Array(subscribers.values) }
+    let handlers = subscribers.withLock { Array($0.handlers.values) }
     for handler in handlers {
       // A reference of each change's own (transfer full), so that each subscriber's device is its own.
       var device: UnsafeMutablePointer<GstDevice>?

@@ -1,5 +1,6 @@
 import CGStreamer
 import Foundation
+import HVTGLib
 
 extension Element {
   /// Sets a property from the text a `gst-launch-1.0` user would write after `name=`, e.g.

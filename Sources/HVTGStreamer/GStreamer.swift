@@ -1,4 +1,5 @@
 import CGStreamer
+import HVTGLib
 
 /// Process-wide GStreamer set-up: initialisation, version, and plugin registry queries.
 public enum GStreamer {
@@ -88,18 +89,6 @@ public enum GStreamer {
       node = current.pointee.next
     }
     return names.sorted()
-  }
-}
-
-extension String {
-  /// Takes a newly allocated C string (transfer full), copies it and frees it with `g_free`.
-  init(ownedCString pointer: UnsafeMutablePointer<gchar>?) {
-    guard let pointer else {
-      self = ""
-      return
-    }
-    self = String(cString: pointer)
-    g_free(pointer)
   }
 }
 

@@ -1,4 +1,5 @@
 import CGStreamer
+import HVTGLib
 
 /// An owned reference to a `GstPad`.
 ///

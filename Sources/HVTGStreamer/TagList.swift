@@ -1,5 +1,6 @@
 import CGStreamer
 import Foundation
+import HVTGLib
 
 /// An owned `GstTagList`: metadata (title, date, place, device…) that muxers write into the files they
 /// make. Filled with ``set(_:_:)-(_,String)`` and its overloads, handed to a muxer with

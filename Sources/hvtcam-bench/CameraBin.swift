@@ -1,7 +1,7 @@
 import Foundation
 import HVTCamera
 import HVTGStreamer
-import Synchronization
+import HVTSupport
 
 /// GStreamer's `camerabin`, driven the way an application drives it: `wrappercamerabinsrc` around the
 /// same source as ours (the simulated camera's live `videotestsrc`, or `v4l2src` on the same node), caps
@@ -9,10 +9,7 @@ import Synchronization
 /// MP4/H.264 video profile without audio whose `x264enc` and `jpegenc` get the same settings as ours,
 /// captures started with the `start-capture` / `stop-capture` action signals and reported by the
 /// `image-done` / `video-done` bus messages. Timestamps come from pad probes and the bus sync handler.
-///
-/// `@unchecked Sendable`: `captures` is counted only by the benchmark's thread, which starts the captures;
-/// what the probes and the bus record is `Locked`.
-final class CameraBin: @unchecked Sendable {
+final class CameraBin: Sendable {
   /// What the probes and the bus have recorded.
   private struct Records {
     var viewfinderFrames: UInt64 = 0
@@ -35,7 +32,8 @@ final class CameraBin: @unchecked Sendable {
   let pipeline: Pipeline
   private let records = Locked(Records())
   private let directory: URL
-  private var captures = 0
+  /// The captures started so far, which name their files.
+  private let captures = Locked(0)
 
   /// Builds camerabin in NULL. `encoder` and `photoEncoder` are our model's elements, whose properties
   /// camerabin's own `x264enc` and `jpegenc` get; the viewfinder is a `viewfinder` element of that
@@ -185,8 +183,7 @@ final class CameraBin: @unchecked Sendable {
   /// Takes a still: `start-capture` in image mode, then waits for `image-done`. Returns the time from the
   /// call to the message and the captured frame's age at the call (negative: made after the call).
   func takeStill() throws -> (shutter: Duration, frameAge: Double) {
-    captures += 1
-    try pipeline.setProperty("location", fromString: directory.appendingPathComponent("IMG_\(captures).jpg").path)
+    try pipeline.setProperty("location", fromString: directory.appendingPathComponent("IMG_\(nextCapture()).jpg").path)
     let done = Awaited<Instant>()
     let before = records.withLock { records -> Int in
       records.imageDone = done
@@ -204,8 +201,7 @@ final class CameraBin: @unchecked Sendable {
   /// Takes a still with `post-previews` on: returns the time from `start-capture` to the `preview-image`
   /// message, then waits for `image-done`.
   func takeStillPreview() throws -> Duration {
-    captures += 1
-    try pipeline.setProperty("location", fromString: directory.appendingPathComponent("IMG_\(captures).jpg").path)
+    try pipeline.setProperty("location", fromString: directory.appendingPathComponent("IMG_\(nextCapture()).jpg").path)
     let (preview, done) = (Awaited<Instant>(), Awaited<Instant>())
     records.withLock { ($0.previewImage, $0.imageDone) = (preview, done) }
     let start = ContinuousClock.now
@@ -222,8 +218,7 @@ final class CameraBin: @unchecked Sendable {
 
   /// `start-capture` in video mode; returns the time until the first frame entered the encoder.
   func startRecording() throws -> Duration {
-    captures += 1
-    try pipeline.setProperty("location", fromString: directory.appendingPathComponent("MOV_\(captures).mp4").path)
+    try pipeline.setProperty("location", fromString: directory.appendingPathComponent("MOV_\(nextCapture()).mp4").path)
     let entry = Awaited<Instant>()
     records.withLock {
       $0.encoderEntry = entry
@@ -252,6 +247,14 @@ final class CameraBin: @unchecked Sendable {
 
   /// Gaps in the V4L2 sequence numbers of the source's frames (`GST_BUFFER_OFFSET`) during the last
   /// recording: frames the driver lost.
+  /// The number of the capture starting now.
+  private func nextCapture() -> Int {
+    captures.withLock { count in
+      count += 1
+      return count
+    }
+  }
+
   var framesLostByDriver: Int { records.withLock { $0.gaps.lost } }
 
   /// Sets NULL.

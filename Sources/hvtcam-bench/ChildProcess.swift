@@ -3,6 +3,7 @@
 // no resource usage.) Nothing else in the benchmark calls the C library directly.
 import Dispatch
 import Foundation
+import HVTSupport
 
 /// A child process with its standard output read line by line as it arrives (standard error is shared
 /// with the benchmark's), ended with `wait()` which reports its CPU time.
@@ -36,7 +37,7 @@ final class ChildProcess: Sendable {
   /// `quiet`, its standard error goes to /dev/null (for tools whose expected complaints are noise).
   init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], quiet: Bool = false) throws {
     var pipe: [Int32] = [0, 0]
-    guard Glibc.pipe(&pipe) == 0 else { throw BenchError.failed("pipe: \(String(cString: strerror(errno)))") }
+    guard Glibc.pipe(&pipe) == 0 else { throw BenchError.failed(SystemCallError("pipe").description) }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -57,7 +58,7 @@ final class ChildProcess: Sendable {
     close(pipe[1])
     guard spawned == 0 else {
       close(pipe[0])
-      throw BenchError.failed("cannot start \(executable): \(String(cString: strerror(spawned)))")
+      throw BenchError.failed("cannot start \(executable): \(SystemCallError("posix_spawn", code: spawned))")
     }
     pid = child
     let readEnd = pipe[0]

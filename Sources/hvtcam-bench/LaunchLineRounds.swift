@@ -1,6 +1,7 @@
 import Foundation
 import HVTCamera
 import HVTGStreamer
+import HVTSupport
 
 /// The `gst-launch-1.0` user's way, measured in-process: the lines `hvtcam describe` prints for the same
 /// camera and settings, built by `gst_parse_launch` as `gst-launch-1.0` builds them, one pipeline per

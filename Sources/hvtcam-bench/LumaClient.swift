@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 /// An RTSP client in the benchmark's process: `rtspsrc` over TCP without a jitter buffer, decoded and
 /// scaled down to grey, each frame's mean luma (0…255) and arrival handed to whoever waits for a frame

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HVTCamera
+import HVTSupport
 
 /// Receives an `HVTCameraController`'s callbacks on the main actor and hands them to the waiting
 /// benchmark thread, stamped with the moment they arrived. Everything but the callbacks is nonisolated:

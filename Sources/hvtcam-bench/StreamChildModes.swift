@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HVTCamera
 import HVTGStreamer
+import HVTSupport
 
 extension ChildMode {
   /// Streams the simulated camera from an RTSP server of the controller's own (127.0.0.1, a free port),

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import HVTSupport
 
 /// Instants on one clock for every measurement: `ContinuousClock`, the clock HVTCamera's timing hooks
 /// (`HVTCameraEvent.previewStarted(at:)`, `HVTMediaMetadata.encodingStartedAt`) use too.
@@ -33,7 +33,7 @@ func waitForSchedule(until deadline: Instant) {
 /// A value that one thread provides once and another waits for: a probe's first buffer, a bus message,
 /// a delegate callback. It can also fail, which ends the wait at once.
 final class Awaited<Value: Sendable>: Sendable {
-  private let result = Mutex<Result<Value, BenchError>?>(nil)
+  private let result = Locked<Result<Value, BenchError>?>(nil)
   private let arrived = DispatchSemaphore(value: 0)
 
   /// Provides the value; later calls (and failures) are ignored.
@@ -69,17 +69,5 @@ enum BenchError: Error, Sendable, CustomStringConvertible {
     case .timedOut(let what): "timed out waiting for \(what)"
     case .failed(let what): what
     }
-  }
-}
-
-/// A value behind a lock, shared by reference between probes, bus handlers and the benchmark's thread.
-final class Locked<Value>: Sendable {
-  private let mutex: Mutex<Value>
-
-  init(_ value: sending Value) { mutex = Mutex(value) }
-
-  /// Runs `body` with exclusive access to the value.
-  func withLock<Result>(_ body: (inout sending Value) throws -> sending Result) rethrows -> sending Result {
-    try mutex.withLock(body)
   }
 }

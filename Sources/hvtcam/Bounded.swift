@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HVTCamera
+import HVTSupport
 
 /// A wait of the command line that took longer than its bound.
 struct WaitTimedOut: Error, CustomStringConvertible {
@@ -16,39 +17,16 @@ struct WaitTimedOut: Error, CustomStringConvertible {
 func bounded<Value: Sendable>(
   _ seconds: Double, _ what: String, _ operation: @escaping @Sendable () async throws -> Value
 ) async throws -> Value {
-  let waiter = OnceContinuation<Value>()
-  return try await withCheckedThrowingContinuation { continuation in
-    waiter.set(continuation)
-    let task = Task {
-      do {
-        waiter.resume(with: .success(try await operation()))
-      } catch {
-        waiter.resume(with: .failure(error))
-      }
-    }
-    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-      if waiter.resume(with: .failure(WaitTimedOut(what: what, seconds: seconds))) { task.cancel() }
+  let outcome = Outcome<Value>()
+  let task = Task {
+    do {
+      outcome.finish(.success(try await operation()))
+    } catch {
+      outcome.finish(.failure(error))
     }
   }
-}
-
-/// A continuation resumed by whichever of several parties comes first.
-///
-/// `@unchecked Sendable`: its one variable is read and written under `lock`.
-private final class OnceContinuation<Value: Sendable>: @unchecked Sendable {
-  /// Guarded by `lock` (a pthread mutex, which ThreadSanitizer sees, unlike `Synchronization.Mutex`).
-  private var continuation: CheckedContinuation<Value, any Error>?
-  private let lock = NSLock()
-
-  func set(_ continuation: CheckedContinuation<Value, any Error>) {
-    lock.withLock { self.continuation = continuation }
+  DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+    if outcome.finish(.failure(WaitTimedOut(what: what, seconds: seconds))) { task.cancel() }
   }
-
-  /// Resumes the continuation if nobody has yet; returns whether this call did.
-  @discardableResult
-  func resume(with result: Result<Value, any Error>) -> Bool {
-    guard let continuation = lock.withLock({ self.continuation.take() }) else { return false }
-    continuation.resume(with: result)
-    return true
-  }
+  return try await outcome.wait()
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HVTCamera
+import HVTSupport
 import Synchronization
 
 /// Standard output and standard error for the command line. A write that fails — a closed pipe
@@ -12,7 +13,7 @@ enum Console {
 
   private static let failedWrites = Atomic(0)
   /// What is never written: the secrets of the streams a command runs (``hide(_:)``).
-  private static let hidden = Mutex<Set<String>>([])
+  private static let hidden = Locked<Set<String>>([])
 
   /// Writes each of `secrets` as `***` from now on, wherever it would appear: a last line of defence
   /// behind the engine's own masking, for GStreamer's messages relayed by `--verbose` among others.

@@ -1,5 +1,6 @@
 import Foundation
 import HVTCamera
+import HVTSupport
 
 /// The files a command writes itself (a graph, a thumbnail), with the system's own reason when it fails:
 /// `could not write PATH: No space left on device (errno 28)`, never a Foundation error code.
@@ -12,7 +13,7 @@ enum FileWriting {
     let descriptor = open(path, flags, 0o666)
     guard descriptor >= 0 else {
       if errno == EEXIST { throw HVTCameraError.fileExists(path: path, kept: nil) }
-      throw HVTCameraError.fileWriteFailed(path: path, reason: SystemError.reason())
+      throw HVTCameraError.fileWriteFailed(path: path, reason: SystemCallError.reason())
     }
     var failed: Int32 = 0
     bytes.withUnsafeBytes { buffer in
@@ -29,7 +30,7 @@ enum FileWriting {
     if close(descriptor) != 0, failed == 0 { failed = errno }
     guard failed == 0 else {
       if !replacing { unlink(path) }
-      throw HVTCameraError.fileWriteFailed(path: path, reason: SystemError.reason(failed))
+      throw HVTCameraError.fileWriteFailed(path: path, reason: SystemCallError.reason(failed))
     }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HVTCamera
+import HVTSupport
 
 /// `hvtcam graph`: draws the live pipeline from GStreamer's own DOT dump.
 enum GraphCommand {
@@ -99,7 +100,7 @@ enum GraphCommand {
       // Foundation reports a failed spawn as an NSError in the POSIX domain; its code is the errno.
       let code = (error as NSError).domain == NSPOSIXErrorDomain ? Int32((error as NSError).code) : ENOENT
       throw HVTCameraError.fileWriteFailed(
-        path: path, reason: "cannot run graphviz (/usr/bin/env dot): \(SystemError.reason(code))")
+        path: path, reason: "cannot run graphviz (/usr/bin/env dot): \(SystemCallError.reason(code))")
     }
     input.fileHandleForWriting.write(Data(graph.utf8))
     try input.fileHandleForWriting.close()

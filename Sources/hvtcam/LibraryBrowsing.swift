@@ -4,7 +4,7 @@ import HVTCamera
 /// The person's time in `hvtcam library browse`'s window: prints what the controller reports — the
 /// window shown, the selection, the pick (its path on stdout) — and ends on a pick, a cancel or an error.
 @MainActor final class LibraryBrowsing: HVTCameraControllerDelegate {
-  private let ending = SessionEnd()
+  private let ending = Outcome<Void>()
 
   init(controller: HVTCameraController) {
     controller.cameraDelegate = self

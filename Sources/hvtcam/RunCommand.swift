@@ -74,7 +74,7 @@ enum RunCommand {
   nonisolated static let lineSpacing = 0.08
 
   private let controller: HVTCameraController
-  private let ending = SessionEnd()
+  private let ending = Outcome<Void>()
   init(controller: HVTCameraController) {
     self.controller = controller
     controller.cameraDelegate = self

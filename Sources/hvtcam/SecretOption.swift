@@ -1,5 +1,5 @@
 import Foundation
-import HVTCamera
+import HVTSupport
 
 /// The value of an option that may hold a secret (`--rtsp-credentials`, `--rtsp-push`, `--srt`, `--rtmp`),
 /// read where it is kept out of `ps`: `env:NAME`, the environment variable `NAME` (which only the same
@@ -37,14 +37,14 @@ struct SecretOption {
   /// or is empty.
   private static func firstLine(of path: String, option: String, command: String) throws -> String {
     guard let handle = FileHandle(forReadingAtPath: path) else {
-      throw UsageError("\(command): \(option) file:\(path): cannot be read (\(SystemError.reason()))")
+      throw UsageError("\(command): \(option) file:\(path): cannot be read (\(SystemCallError.text(errno)))")
     }
     defer { try? handle.close() }
     let data: Data
     do {
       data = try handle.read(upToCount: maximumFileSize) ?? Data()
     } catch {
-      throw UsageError("\(command): \(option) file:\(path): cannot be read (\(SystemError.reason(of: error)))")
+      throw UsageError("\(command): \(option) file:\(path): cannot be read (\(SystemCallError.reason(of: error)))")
     }
     let line =
       String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HVTSupport
 
 /// The signals that end a capture cleanly — SIGINT (Ctrl-C), SIGTERM, SIGHUP (the terminal closed) and
 /// SIGQUIT (Ctrl-\) — and SIGPIPE, which is ignored so that a closed output pipe is a failed write, not
@@ -8,9 +9,7 @@ import Foundation
 /// `install()` runs first thing in `main`, before any camera starts, so that no signal is lost: one that
 /// arrives before a command is ready to stop is remembered (``received``) and acted on when it is.
 ///
-/// `@unchecked Sendable`: `state` is read and written under `lock`; `sources` is set once, by `install()`, before a
-/// signal can come.
-final class StopSignals: @unchecked Sendable {
+final class StopSignals: Sendable {
   /// The process's one instance.
   static let shared = StopSignals()
 
@@ -20,10 +19,9 @@ final class StopSignals: @unchecked Sendable {
     var nextHandler = 0
   }
 
-  /// Guarded by `lock` (a pthread mutex, which ThreadSanitizer sees, unlike `Synchronization.Mutex`).
-  private var state = State()
-  private let lock = NSLock()
-  /// The dispatch sources, kept for the life of the process; set once by `install()`.
+  private let state = Locked(State())
+  /// The dispatch sources, kept for the life of the process; set once by `install()`, before a signal can
+  /// come (so unguarded).
   nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
 
   /// Ignores SIGPIPE and routes the stop signals to ``onStop(_:)`` handlers (on a background queue).
@@ -40,13 +38,13 @@ final class StopSignals: @unchecked Sendable {
   }
 
   /// The first stop signal received, if any.
-  var received: Int32? { lock.withLock { state.received } }
+  var received: Int32? { state.withLock { $0.received } }
 
   /// Calls `handler` on every stop signal from now on — at once if one was already received. Returns a
   /// token for ``remove(_:)``.
   @discardableResult
   func onStop(_ handler: @escaping @Sendable (Int32) -> Void) -> Int {
-    let (token, pending) = lock.withLock { () -> (Int, Int32?) in
+    let (token, pending) = state.withLock { state -> (Int, Int32?) in
       state.nextHandler += 1
       state.handlers[state.nextHandler] = handler
       return (state.nextHandler, state.received)
@@ -57,11 +55,11 @@ final class StopSignals: @unchecked Sendable {
 
   /// Stops calling the handler `token` names.
   func remove(_ token: Int) {
-    _ = lock.withLock { state.handlers.removeValue(forKey: token) }
+    _ = state.withLock { $0.handlers.removeValue(forKey: token) }
   }
 
   private func deliver(_ number: Int32) {
-    let handlers = lock.withLock {
+    let handlers = state.withLock { state in
       if state.received == nil { state.received = number }
       return Array(state.handlers.values)
     }

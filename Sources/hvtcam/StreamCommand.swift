@@ -73,30 +73,15 @@ enum StreamCommand {
 
   /// Returns after `seconds` (never without), or at the first stop signal.
   static func waitForStop(after seconds: Double?) async throws {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let once = Once(continuation)
-      let token = StopSignals.shared.onStop { _ in once.resume() }
-      if let seconds {
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-          StopSignals.shared.remove(token)
-          once.resume()
-        }
+    let ended = Outcome<Void>()
+    let token = StopSignals.shared.onStop { _ in ended.finish(.success(())) }
+    if let seconds {
+      DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+        StopSignals.shared.remove(token)
+        ended.finish(.success(()))
       }
     }
-  }
-
-  /// Resumes a continuation the first time only.
-  ///
-  /// `@unchecked Sendable`: its one variable is read and written under `lock`.
-  private final class Once: @unchecked Sendable {
-    private var continuation: CheckedContinuation<Void, Never>?
-    private let lock = NSLock()
-    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
-    func resume() {
-      lock.withLock { () -> CheckedContinuation<Void, Never>? in
-        defer { continuation = nil }; return continuation
-      }?.resume()
-    }
+    try await ended.wait()
   }
 
   /// Prints what the streams and the recording do, on stderr.

@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 import MediaInspection
 import Testing
 
@@ -28,10 +29,9 @@ struct ArrivalTimestampsTests {
     "a burst across a fragment boundary: FFmpeg decodes 29 of 30 frames, 30 of 30 once spaced out",
     arguments: [false, true])
   func burst(spacedOut: Bool) async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let movie = directory.appendingPathComponent("burst.mp4").path
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let movie = directory.path("burst.mp4")
     let pipeline = try Pipeline(
       launch: "videotestsrc num-buffers=30 ! video/x-raw,format=I420,width=160,height=120,framerate=30/1 "
         + "! identity name=burst ! identity name=spacer ! x264enc tune=zerolatency ! h264parse "

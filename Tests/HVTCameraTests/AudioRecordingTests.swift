@@ -72,7 +72,7 @@ struct AudioRecordingTests {
 
   @Test("microphones are asked of PulseAudio only where its server's socket is, never of a server that is not there")
   func providersAsked() throws {
-    let directory = try makeTemporaryDirectory()
+    let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     let runtime = ["XDG_RUNTIME_DIR": directory.path]
     #expect(!Microphones.providers(environment: runtime).contains("pulsedeviceprovider"))

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HVTSupport
 import Testing
 
 @testable import HVTCamera

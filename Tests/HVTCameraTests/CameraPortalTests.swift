@@ -1,5 +1,6 @@
 import CGStreamer
 import Foundation
+import HVTGLib
 import HVTGStreamer
 import PipeWireHarness
 import Testing
@@ -19,11 +20,9 @@ struct CameraPortalTests {
     answer: MockPortalAnswer = .grant, present: Bool = true,
     _ body: (PrivatePipeWire, CameraPortal) async throws -> Void
   ) async throws {
-    let pipewire = try await PrivatePipeWire.start()
-    defer { pipewire.stop() }
-    try await pipewire.publishCamera(named: "PortalCamera", width: 320, height: 240)
-    try await pipewire.startCameraPortal(answer: answer, present: present)
-    try await body(pipewire, CameraPortal(busAddress: pipewire.busAddress, callTimeout: 10, accessTimeout: 10))
+    try await PrivatePipeWire.withPortalCamera(answer: answer, present: present) { pipewire in
+      try await body(pipewire, CameraPortal(busAddress: pipewire.busAddress, callTimeout: 10, accessTimeout: 10))
+    }
   }
 
   @Test("granted: the portal's PipeWire remote lists the virtual camera, opened with pipewiresrc fd= target-object=")

@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 import Testing
 
 @testable import HVTCamera
@@ -9,8 +10,9 @@ import Testing
 struct CaptureFilesTests {
   @Test("a discarded reservation under a deep new path removes the folders it made, and only those")
   func discardRemovesMadeFolders() throws {
-    let root = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: root) }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let root = directory.url
     try FileManager.default.createDirectory(at: root.appendingPathComponent("kept"), withIntermediateDirectories: true)
     let final = root.appendingPathComponent("kept/a/b/c/movie.mp4")
     let reservation = try CaptureFiles.reserve(final, movie: true, replacing: false)
@@ -22,8 +24,9 @@ struct CaptureFilesTests {
 
   @Test("a reservation that fails once its folders are made (a name too long) leaves none of them")
   func failedReservationRemovesMadeFolders() throws {
-    let root = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: root) }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let root = directory.url
     let final = root.appendingPathComponent("a/b/\(String(repeating: "n", count: 300)).mp4")
     #expect(throws: HVTCameraError.self) { try CaptureFiles.reserve(final, movie: true, replacing: false) }
     #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == [])
@@ -31,8 +34,9 @@ struct CaptureFilesTests {
 
   @Test("the file being read is never the destination, by name, through a link, or with replacing")
   func inputIsNeverReplaced() throws {
-    let root = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: root) }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let root = directory.url
     let input = root.appendingPathComponent("input.mp4")
     try Data("movie".utf8).write(to: input)
     let symbolic = root.appendingPathComponent("symbolic.mp4")

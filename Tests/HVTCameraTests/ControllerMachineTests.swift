@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import MediaInspection
 import Testing
 
 @testable import HVTCamera
@@ -15,7 +16,7 @@ struct ControllerMachineTests {
 
   @Test("every call in every phase: every capture and wait is answered once, dismiss always completes")
   func everyCallInEveryPhase() throws {
-    var random = SeededRandom(seed: 1)
+    var random = SplitMix64(seed: 1)
     for phase in Phase.allCases {
       for call in Call.allCases {
         let driver = try phase.reach()
@@ -31,7 +32,7 @@ struct ControllerMachineTests {
 
   @Test("a bus error, an end of stream, a lost camera or a stall at every point of a camera's life")
   func faultsAtEveryPoint() throws {
-    var random = SeededRandom(seed: 2)
+    var random = SplitMix64(seed: 2)
     for fault in Fault.allCases {
       for point in 0...Self.life.count {
         let driver = try MachineDriver()
@@ -69,7 +70,7 @@ struct ControllerMachineTests {
   @Test("generated sequences of calls, faults, timers and completions in any order, some failing")
   func generatedSequences() throws {
     for seed in 1...400 {
-      var random = SeededRandom(seed: UInt64(seed))
+      var random = SplitMix64(seed: UInt64(seed))
       let driver = try MachineDriver(previewOutput: seed % 3 == 0 ? .window() : .none)
       var presentedSince: (errors: Int, dismissed: Bool)?
       for _ in 0..<80 {
@@ -103,7 +104,7 @@ struct ControllerMachineTests {
   @Test(
     "two recordings asked for while the camera starts: the first, stopped, still makes its movie; both are answered")
   func recordingsWhileStarting() throws {
-    var random = SeededRandom(seed: 3)
+    var random = SplitMix64(seed: 3)
     let driver = try MachineDriver()
     driver.send(.setCaptureMode(.video))
     driver.present()
@@ -190,7 +191,7 @@ struct ControllerMachineTests {
   /// Dismisses and waits, as `dismissAndWait()` does: the wait ends, the camera stopped, and every capture
   /// and wait asked for was answered once.
   private static func expectDismissal(
-    of driver: MachineDriver, using random: inout SeededRandom, _ context: String
+    of driver: MachineDriver, using random: inout SplitMix64, _ context: String
   ) {
     driver.send(.dismiss)
     let waiter = driver.waitUntilStopped()
@@ -366,20 +367,5 @@ extension MachineDriver {
   /// Sends back the oldest item owed, succeeding.
   func completeFirst() {
     if !owed.isEmpty { complete(0) }
-  }
-}
-
-/// A reproducible generator (SplitMix64), so that a failing sequence can be run again by its seed.
-struct SeededRandom: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

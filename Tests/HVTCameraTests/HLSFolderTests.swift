@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 import Testing
 
 @testable import HVTCamera
@@ -18,8 +19,9 @@ struct HLSFolderClaimTests {
 
   @Test("a missing folder is made, an empty one taken, a marked one emptied of its own files; others refused")
   func claim() throws {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("hls-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: root) }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let root = directory.url
     let folder = root.appendingPathComponent("a/b")
     try HLSFolder.claim(folder)
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [HLSFolder.markerName])

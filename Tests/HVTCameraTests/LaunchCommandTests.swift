@@ -63,7 +63,7 @@ struct LaunchCommandTests {
         }, "\(lines)")
       #expect(lines.contains { $0.hasPrefix("recording: encoded. ! queue name=recording-queue") }, "\(lines)")
     }
-    let directory = try makeTemporaryDirectory()
+    let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     let movie = directory.appendingPathComponent("it's \"parsed\".mp4").path
     let description = model.launchDescription(mode: .video, output: movie, frames: 30)
@@ -100,7 +100,7 @@ struct LaunchCommandTests {
     #expect(
       line.contains("draw-outline=true ! video/x-raw ! overlaycomposition name=preview-controls ! taginject"),
       "\(line)")
-    let directory = try makeTemporaryDirectory()
+    let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     let photo = directory.appendingPathComponent("launched.jpg").path
     let pipeline = try Pipeline(launch: model.launchDescription(mode: .photo, output: photo, frames: 3))

@@ -111,7 +111,7 @@ struct MatroskaTagStringsTests {
 
   @Test("a WebM file's quoted tags are rewritten in place; the file keeps its size and plays to its end")
   func mendsFile() async throws {
-    let directory = try makeTemporaryDirectory()
+    let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("tags.webm").path
     let written = try await MediaInspector.run(

@@ -66,7 +66,7 @@ struct MovieRepairTests {
     "a partial MP4 cut in the middle of its last fragment: the frames before the cut are kept, the file is whole",
     arguments: [false, true])
   func truncatedMP4(withSound: Bool) async throws {
-    let directory = try makeTemporaryDirectory()
+    let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     let recorded = try await Self.partialCopy(capturesAudio: withSound, seconds: 2) { data in
       MP4Box.topLevel(of: data).filter { $0.type == "moof" }.count >= 3
@@ -132,7 +132,7 @@ struct MovieRepairTests {
     "a Matroska or WebM partial file is repaired into a whole file of the same kind",
     arguments: [("webm-vp8", "WebM", "VP8", "webm"), ("archival", "Matroska", "H.264", "mkv")])
   func matroska(preset: String, container: String, codec: String, ext: String) async throws {
-    let directory = try makeTemporaryDirectory()
+    let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     let recorded = try await Self.partialCopy(preset: preset, seconds: 2)
     #expect(recorded.partial.lastPathComponent.hasSuffix(".partial.\(ext)"), "\(recorded.partial)")
@@ -158,7 +158,7 @@ struct MovieRepairTests {
 
   @Test("a Matroska movie whose sound begins 1.5 s after its picture is repaired whole, both streams kept")
   func lateSound() async throws {
-    let directory = try makeTemporaryDirectory()
+    let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     let source = directory.appendingPathComponent("late.partial.mkv")
     // In the file's order, 1.5 s of picture (45 frames) comes before the first sound packet.
@@ -181,7 +181,7 @@ struct MovieRepairTests {
 
   @Test("a repair never replaces an existing file unless asked, and then only a regular file")
   func destinationTaken() async throws {
-    let directory = try makeTemporaryDirectory()
+    let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     let source = directory.appendingPathComponent("taken.partial.mp4")
     // A copy with two whole fragments, however far the muxer lags on a loaded machine.
@@ -214,7 +214,7 @@ struct MovieRepairTests {
 
   @Test("files that are not partial movies fail with an error naming the file and what is wrong")
   func notMovies() async throws {
-    let directory = try makeTemporaryDirectory()
+    let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     let text = directory.appendingPathComponent("notes.partial.mp4")
     try Data("hello world, not a movie\n".utf8).write(to: text)

@@ -24,7 +24,7 @@ struct MovieSmartCutTests {
 
   @Test("the movie begins at the frame asked: frames to the next key frame encoded again, the rest copied, sound kept")
   func beginsAtTheFrameAsked() async throws {
-    let directory = try makeTemporaryDirectory()
+    let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     let source = try await MovieTrimTests.makeMovie(in: directory)
     let before = try Data(contentsOf: source)
@@ -60,7 +60,7 @@ struct MovieSmartCutTests {
 
   @Test("a start on a key frame copies every frame; a stretch before the next key frame is all encoded again")
   func edges() async throws {
-    let directory = try makeTemporaryDirectory()
+    let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     let source = try await MovieTrimTests.makeMovie(in: directory)
     let sourceFrames = try await MovieTrimTests.frameDigests(source)
@@ -75,7 +75,7 @@ struct MovieSmartCutTests {
 
   @Test("a frame-exact trim of VP8 is refused, saying why; nothing is written")
   func refusesOtherCodecs() async throws {
-    let directory = try makeTemporaryDirectory()
+    let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("vp8.webm").path
     let made = try await MediaInspector.run(

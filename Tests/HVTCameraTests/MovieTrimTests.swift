@@ -41,7 +41,7 @@ struct MovieTrimTests {
 
   @Test("a trim begins at the key frame at or before its start and ends before its end, frames and sound copied")
   func trimsAtKeyFrame() async throws {
-    let directory = try makeTemporaryDirectory()
+    let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     let source = try await Self.makeMovie(in: directory)
     let before = try Data(contentsOf: source)
@@ -75,7 +75,7 @@ struct MovieTrimTests {
 
   @Test("an end past the movie's keeps it to its end; a second trim beside the first is numbered")
   func toTheEnd() async throws {
-    let directory = try makeTemporaryDirectory()
+    let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     let source = try await Self.makeMovie(in: directory)
     let whole = try await HVTMovieTrim.trim(source, start: 0, end: 100)
@@ -89,7 +89,7 @@ struct MovieTrimTests {
 
   @Test("stretches the movie lacks, files that are not movies and taken names are refused; nothing is written")
   func refusals() async throws {
-    let directory = try makeTemporaryDirectory()
+    let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     let source = try await Self.makeMovie(in: directory)
     for (start, end, reason) in [

@@ -40,7 +40,7 @@ struct PresetLimitsTests {
   static func loadError(_ bytes: [UInt8], name: String = "limit") async throws -> (
     error: HVTPresetError, file: String, cpuTime: Duration
   ) {
-    let directory = try makeTemporaryDirectory()
+    let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     let url = directory.appendingPathComponent("\(name).json")
     try Data(bytes).write(to: url)
@@ -72,7 +72,7 @@ struct PresetLimitsTests {
     let preset = try Self.validPreset(named: "padded")
     let padding = PresetLimits.maxBytes - preset.utf8.count
     let atLimit = preset + String(repeating: " ", count: padding)
-    let directory = try makeTemporaryDirectory()
+    let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     let url = directory.appendingPathComponent("padded.json")
     try Data(atLimit.utf8).write(to: url)
@@ -90,7 +90,7 @@ struct PresetLimitsTests {
 
   @Test("a file that cannot be read says the system's reason and errno; a FIFO reads as empty at once")
   func unreadable() throws {
-    let directory = try makeTemporaryDirectory()
+    let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     let missing = directory.appendingPathComponent("missing.json")
     let folder = directory.appendingPathComponent("folder.json")

@@ -11,7 +11,7 @@ import Testing
 struct SavedPhotosAlbumTests {
   /// Points the album at fresh folders for `body`, and puts the defaults back after.
   func withAlbum(_ body: (_ photos: URL, _ movies: URL) async throws -> Void) async throws {
-    let directory = try makeTemporaryDirectory()
+    let directory = try TemporaryDirectory().url
     defer {
       try? FileManager.default.removeItem(at: directory)
       HVTSavedPhotosAlbum.restoreDefaultFolders()

@@ -1,4 +1,5 @@
 import Foundation
+import HVTSupport
 import Testing
 
 @testable import HVTCamera

@@ -1,7 +1,7 @@
 import CGStreamer
 import Testing
 
-@testable import HVTGStreamer
+@testable import HVTGLib
 
 /// D-Bus values through `GVariant` and back, without a bus: what the portal calls send and read.
 @Suite("D-Bus values")

@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 import Testing
 
 @testable import HVTGStreamer
@@ -11,9 +12,6 @@ struct DeviceMonitorTests {
       #expect(device.deviceClass.contains("Video/Source"))
       #expect(!device.displayName.isEmpty)
     }
-    let hasVideoDevices =
-      (try? FileManager.default.contentsOfDirectory(atPath: "/dev"))?
-      .contains { $0.hasPrefix("video") } ?? false
     if !hasVideoDevices {
       #expect(devices.isEmpty, "no /dev/video* here, yet found \(devices.map(\.displayName))")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 import Testing
 
 @testable import HVTGStreamer
@@ -6,29 +7,18 @@ import Testing
 /// `GstDiscoverer` on files written here by `gst-launch-1.0`: a movie, an image, and what is neither.
 @Suite("MediaDiscoverer", .timeLimit(.minutes(1)))
 struct MediaDiscovererTests {
-  /// A fresh folder, removed after `body`.
-  func inFolder(_ body: (URL) throws -> Void) throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hvt-discoverer-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    try body(folder)
-  }
-
   /// Runs a gst-launch-1.0 pipeline to its end.
-  func launch(_ words: [String]) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
-    process.arguments = ["-q"] + words
-    try process.run()
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "gst-launch-1.0 \(words)")
+  func launch(_ words: [String]) async throws {
+    let result = try await Subprocess.run(URL(fileURLWithPath: "/usr/bin/gst-launch-1.0"), ["-q"] + words)
+    try #require(result.succeeded, "gst-launch-1.0 \(words): \(result)")
   }
 
   @Test("a Matroska movie is a movie with its size and duration; a JPEG is an image; a text file is refused")
-  func kinds() throws {
-    try inFolder { folder in
+  func kinds() async throws {
+    try await TemporaryDirectory.with { directory in
+      let folder = directory.url
       let movie = folder.appendingPathComponent("movie.mkv")
-      try launch([
+      try await launch([
         "videotestsrc", "num-buffers=30", "!", "video/x-raw,width=160,height=120,framerate=30/1", "!",
         "jpegenc", "!", "matroskamux", "!", "filesink", "location=\(movie.path)",
       ])
@@ -37,7 +27,7 @@ struct MediaDiscovererTests {
       #expect(abs((found.duration ?? 0) - 1) < 0.05, "\(found)")
 
       let image = folder.appendingPathComponent("image.jpg")
-      try launch(["videotestsrc", "num-buffers=1", "!", "jpegenc", "!", "filesink", "location=\(image.path)"])
+      try await launch(["videotestsrc", "num-buffers=1", "!", "jpegenc", "!", "filesink", "location=\(image.path)"])
       let still = try MediaDiscoverer.discover(image)
       #expect(still.isImage && !still.isMovie, "\(still)")
 

@@ -1,3 +1,4 @@
+import HVTSupport
 import Testing
 
 @testable import HVTGStreamer

@@ -1,4 +1,6 @@
 import Foundation
+import HVTSupport
+import MediaInspection
 import Testing
 
 @testable import HVTGStreamer
@@ -47,9 +49,9 @@ struct SignalAndProfileTests {
 
   @Test("camerabin takes a still on start-capture and says image-done; its jpegenc is reachable")
   func camerabinStill() async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("camerabin-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
+    let folder = try TemporaryDirectory()
+    defer { folder.remove() }
+    let directory = folder.url
     let camerabin = try Pipeline(factory: "camerabin", name: "camerabin")
     let wrapper = try Element(factory: "wrappercamerabinsrc")
     try wrapper.set("video-source", try makeElement("videotestsrc", nil, ["is-live": "true"]))

@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 import Testing
 
 @testable import HVTGStreamer
@@ -28,8 +29,9 @@ struct TagListTests {
 
   @Test("mp4mux writes the tags merged into it; an element that writes none refuses them")
   func muxerWritesThem() async throws {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("hvt-tags-\(UUID().uuidString).mp4")
-    defer { try? FileManager.default.removeItem(at: file) }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let file = directory.file("tags.mp4")
     let pipeline = try Pipeline(
       launch: "videotestsrc num-buffers=10 ! x264enc ! mp4mux name=mux ! filesink location=\"\(file.path)\"")
     let muxer = try #require(pipeline.element(named: "mux"))
@@ -46,15 +48,9 @@ struct TagListTests {
       return
     }
 
-    let probe = Process()
-    probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-    probe.arguments = ["-v", "error", "-show_entries", "format_tags", "-of", "json", file.path]
-    let output = Pipe()
-    probe.standardOutput = output
-    try probe.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    probe.waitUntilExit()
-    let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let output = try await MediaInspector.standardOutput(
+      of: "ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "json", file.path])
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
     let written = try #require((json["format"] as? [String: Any])?["tags"] as? [String: String])
     #expect(written["title"] == "Over the bridge" && written["artist"] == "A. Person", "\(written)")
     #expect(written["copyright"] == "© 2026 A. Person", "\(written)")

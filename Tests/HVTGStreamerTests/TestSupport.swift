@@ -1,26 +1,8 @@
 import Foundation
+import HVTSupport
 import Testing
 
 @testable import HVTGStreamer
-
-/// A value shared between a streaming thread and the test, behind one pthread lock (which
-/// ThreadSanitizer sees, unlike `Synchronization.Mutex` on Linux).
-final class Locked<Value: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: Value
-
-  init(_ value: Value) { stored = value }
-
-  /// Runs `body` with exclusive access to the value.
-  func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return body(&stored)
-  }
-
-  /// A copy of the value now.
-  var value: Value { withLock { $0 } }
-}
 
 /// Makes an element and sets its properties from gst-launch text, in order.
 func makeElement(

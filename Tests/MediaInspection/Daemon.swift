@@ -80,7 +80,7 @@ public final class Daemon: @unchecked Sendable {
         while true {
           if let value = found(lines, closed) { return value }
           if closed || !condition.wait(until: deadline) {
-            throw HarnessFailure("\(name) showed no \(what) within \(seconds) s:\n\(lines.joined(separator: "\n"))")
+            throw TestFailure("\(name) showed no \(what) within \(seconds) s:\n\(lines.joined(separator: "\n"))")
           }
         }
       }
@@ -100,12 +100,4 @@ public final class Daemon: @unchecked Sendable {
       while !closed, condition.wait(until: deadline) {}
     }
   }
-}
-
-/// Something the harness could not set up, with what the tools printed.
-public struct HarnessFailure: Error, CustomStringConvertible {
-  /// What failed, and what the tools printed.
-  public let description: String
-  /// A failure saying `description`.
-  public init(_ description: String) { self.description = description }
 }

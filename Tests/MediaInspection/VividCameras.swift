@@ -1,5 +1,10 @@
 import Foundation
 
+/// Whether this machine has V4L2 device nodes (`/dev/video*`): real cameras, or vivid's in the VM.
+public let hasVideoDevices = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []).contains {
+  $0.hasPrefix("video")
+}
+
 /// The real V4L2 cameras of the real-camera tier: the kernel's `vivid` driver in the VM that
 /// `Tests/VM/tier` boots, where these tests run. On the host (no `HVTCAM_REAL_CAMERAS`) the tier's suites
 /// are disabled.

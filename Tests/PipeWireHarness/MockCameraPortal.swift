@@ -29,15 +29,27 @@ extension PrivatePipeWire {
   @discardableResult
   public func startCameraPortal(answer: MockPortalAnswer = .grant, present: Bool = true) async throws -> Daemon {
     guard let template = Bundle.module.url(forResource: "camera_portal", withExtension: "py") else {
-      throw HarnessFailure("the mock portal's template camera_portal.py is not in the harness's resources")
+      throw TestFailure("the mock portal's template camera_portal.py is not in the harness's resources")
     }
     let parameters = #"{"answer": "\#(answer.rawValue)", "present": \#(present)}"#
     // Debian's python3 (the one with python3-dbusmock), not another one first on PATH.
     let portal = try start("/usr/bin/python3", ["-m", "dbusmock", "-t", template.path, "-p", parameters])
     let wait = try start("gdbus", ["wait", "--session", "--timeout", "15", "org.freedesktop.portal.Desktop"])
     guard try await wait.exitStatus() == 0 else {
-      throw HarnessFailure("the mock portal did not come up:\n\(portal.output)\n\(wait.output)")
+      throw TestFailure("the mock portal did not come up:\n\(portal.output)\n\(wait.output)")
     }
     return portal
+  }
+
+  /// Runs `body` with a private PipeWire serving a virtual camera named `PortalCamera` (320x240) and a
+  /// mock Camera portal on its bus (``startCameraPortal(answer:present:)``); stops it all afterwards.
+  public static func withPortalCamera<T>(
+    answer: MockPortalAnswer = .grant, present: Bool = true, _ body: (PrivatePipeWire) async throws -> T
+  ) async throws -> T {
+    let pipewire = try await start()
+    defer { pipewire.stop() }
+    try await pipewire.publishCamera(named: "PortalCamera", width: 320, height: 240)
+    try await pipewire.startCameraPortal(answer: answer, present: present)
+    return try await body(pipewire)
   }
 }

@@ -51,7 +51,7 @@ public final class PrivatePipeWire: @unchecked Sendable {
   /// Starts the bus, then PipeWire (ready once it says it listens on its socket), then WirePlumber (ready
   /// once it is connected: its client shows in `pw-dump --monitor`). On any failure, stops what it started.
   public static func start() async throws -> PrivatePipeWire {
-    if let reason = unavailableReason { throw HarnessFailure("no private PipeWire: \(reason)") }
+    if let reason = unavailableReason { throw TestFailure("no private PipeWire: \(reason)") }
     let pipewire = try PrivatePipeWire()
     do {
       try await pipewire.startDaemons()
@@ -85,7 +85,7 @@ public final class PrivatePipeWire: @unchecked Sendable {
   /// (and GStreamer's PulseAudio device provider) reach it at `run/pulse/native`. Returns once it is
   /// listening (it says so in its log: `listening on unix:…/pulse/native`).
   public func startPulse() async throws {
-    if let reason = Self.pulseUnavailableReason { throw HarnessFailure("no pipewire-pulse: \(reason)") }
+    if let reason = Self.pulseUnavailableReason { throw TestFailure("no pipewire-pulse: \(reason)") }
     let pulse = try start("pipewire-pulse", [], ["PIPEWIRE_DEBUG": "E,mod.protocol-pulse:I"])
     try await pulse.line(containing: "listening on unix:")
   }
@@ -113,7 +113,7 @@ public final class PrivatePipeWire: @unchecked Sendable {
       "{ factory.name=support.null-audio-sink node.name=\(name) node.description=\(name) "
       + "media.class=Audio/Source/Virtual object.linger=true audio.position=[ FL FR ] }"
     let creation = try start("pw-cli", ["create-node", "adapter", node])
-    if try await creation.exitStatus() != 0 { throw HarnessFailure("pw-cli create-node \(name): \(creation.output)") }
+    if try await creation.exitStatus() != 0 { throw TestFailure("pw-cli create-node \(name): \(creation.output)") }
     let feed = "hvt-tone-\(name)"
     let tone = try start(
       "pw-cat",
@@ -124,7 +124,7 @@ public final class PrivatePipeWire: @unchecked Sendable {
     for channel in ["FL", "FR"] {
       let link = try start("pw-link", ["\(feed):output_\(channel)", "\(name):input_\(channel)"])
       let status = try await link.exitStatus()
-      if status != 0 { throw HarnessFailure("pw-link \(feed) → \(name) (\(channel)): \(link.output)") }
+      if status != 0 { throw TestFailure("pw-link \(feed) → \(name) (\(channel)): \(link.output)") }
     }
     return tone
   }
@@ -139,7 +139,7 @@ public final class PrivatePipeWire: @unchecked Sendable {
         "-q", "audiotestsrc", "wave=sine", "freq=\(frequency)", "samplesperbuffer=4800", "num-buffers=1200", "!",
         "audio/x-raw,format=S16LE,rate=48000,channels=2", "!", "wavenc", "!", "filesink", "location=\(path)",
       ])
-    if try await writer.exitStatus() != 0 { throw HarnessFailure("gst-launch-1.0 wrote no tone: \(writer.output)") }
+    if try await writer.exitStatus() != 0 { throw TestFailure("gst-launch-1.0 wrote no tone: \(writer.output)") }
     return path
   }
 

@@ -50,7 +50,7 @@ public final class PrivateCompositor: @unchecked Sendable {  // Set up in start(
   /// `exec` line prints the display and IPC socket it gives its children), then plugs in the virtual
   /// keyboard and mouse. On any failure, stops what it started.
   public static func start(width: Int = 640, height: Int = 480) async throws -> PrivateCompositor {
-    if let reason = unavailableReason { throw HarnessFailure("no Wayland compositor: \(reason)") }
+    if let reason = unavailableReason { throw TestFailure("no Wayland compositor: \(reason)") }
     let compositor = try PrivateCompositor(width: width, height: height)
     do {
       try await compositor.startSway()
@@ -95,7 +95,7 @@ public final class PrivateCompositor: @unchecked Sendable {  // Set up in start(
       sway = try start(command[0], Array(command.dropFirst()), environment: environment)
     }
     let ready = try await sway.line(containing: "hvt-ready ").split(separator: " ")
-    guard ready.count == 3 else { throw HarnessFailure("sway's ready line is not 'hvt-ready DISPLAY SOCKET'") }
+    guard ready.count == 3 else { throw TestFailure("sway's ready line is not 'hvt-ready DISPLAY SOCKET'") }
     display = String(ready[1])
     ipc = String(ready[2])
     try start("wtype", ["-s", "3600000"], environment: self.environment)
@@ -110,7 +110,7 @@ public final class PrivateCompositor: @unchecked Sendable {  // Set up in start(
       "useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", user],
       environment: ProcessInfo.processInfo.environment)
     let status = try await made.exitStatus()
-    guard status == 0 || status == 9 else { throw HarnessFailure("useradd \(user): \(made.output)") }
+    guard status == 0 || status == 9 else { throw TestFailure("useradd \(user): \(made.output)") }
   }
 
   /// The harness's virtual mouse.
@@ -130,7 +130,7 @@ public final class PrivateCompositor: @unchecked Sendable {  // Set up in start(
   private func run(_ tool: String, _ arguments: [String]) async throws -> String {
     let client = try Daemon(tool, arguments, environment: environment)
     let status = try await client.exitStatus()
-    guard status == 0 else { throw HarnessFailure("\(tool) \(arguments.joined(separator: " ")): \(client.output)") }
+    guard status == 0 else { throw TestFailure("\(tool) \(arguments.joined(separator: " ")): \(client.output)") }
     return client.output
   }
 

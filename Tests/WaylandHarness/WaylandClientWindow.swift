@@ -1,6 +1,7 @@
 import CWayland
 import Foundation
 import Glibc
+import HVTSupport
 import MediaInspection
 
 /// A small Wayland client of the test's own, standing for an app that embeds the camera: a toplevel
@@ -42,7 +43,7 @@ public final class WaylandClientWindow: @unchecked Sendable {  // Set up in init
       }
     }
     guard fd >= 0, connected == 0, let display = wl_display_connect_to_fd(fd) else {
-      throw HarnessFailure("cannot connect to the compositor at \(path): \(String(cString: strerror(errno)))")
+      throw TestFailure("cannot connect to the compositor at \(path): \(SystemCallError("connect").text)")
     }
     self.display = display
     size = (compositor.width, compositor.height)
@@ -50,7 +51,7 @@ public final class WaylandClientWindow: @unchecked Sendable {  // Set up in init
     wl_registry_add_listener(registry, Self.registryListener, Unmanaged.passUnretained(self).toOpaque())
     wl_display_roundtrip(display)
     guard let compositor = self.compositor, let windowManager else {
-      throw HarnessFailure("the compositor offers no wl_compositor or xdg_wm_base")
+      throw TestFailure("the compositor offers no wl_compositor or xdg_wm_base")
     }
     xdg_wm_base_add_listener(windowManager, Self.windowManagerListener, nil)
     surface = wl_compositor_create_surface(compositor)
@@ -60,7 +61,7 @@ public final class WaylandClientWindow: @unchecked Sendable {  // Set up in init
     xdg_toplevel_set_title(toplevel, title)
     wl_surface_commit(surface)
     wl_display_roundtrip(display)
-    guard buffer != nil else { throw HarnessFailure("the compositor did not configure the window") }
+    guard buffer != nil else { throw TestFailure("the compositor did not configure the window") }
     Thread.detachNewThread { [self] in
       while wl_display_dispatch(self.display) >= 0 {}
     }

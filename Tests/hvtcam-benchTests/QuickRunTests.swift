@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 import Testing
 
 /// Runs the built `hvtcam-bench --quick` once, as CI's smoke run, and checks that its JSON holds every row
@@ -24,10 +25,9 @@ struct QuickRunTests {
 
   @Test("every row is present, with our figure and the alternative's, and every target has a verdict")
   func quickRunWritesEveryRow() async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "hvtcam-bench-test-\(UUID().uuidString.prefix(8))", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
+    let folder = try TemporaryDirectory()
+    defer { folder.remove() }
+    let directory = folder.url
     let json = directory.appendingPathComponent("quick.json")
     let (status, log) = try await run(try Self.executable(), ["--quick", "--json", json.path], in: directory)
     try #require(status == 0, "hvtcam-bench --quick exited with \(status):\n\(log)")
@@ -112,30 +112,9 @@ struct QuickRunTests {
     return (status, String(decoding: try Data(contentsOf: outputURL), as: UTF8.self))
   }
 
-  /// The `hvtcam-bench` built with this test bundle (next to it, since this target depends on it), else
-  /// `.build/debug/hvtcam-bench`; `HVTCAM_BENCH_EXECUTABLE` overrides both.
+  /// The `hvtcam-bench` built with this test bundle (``BuiltExecutable/find(_:overriddenBy:)``;
+  /// `HVTCAM_BENCH_EXECUTABLE` overrides).
   static func executable() throws -> URL {
-    var candidates: [URL] = []
-    if let override = ProcessInfo.processInfo.environment["HVTCAM_BENCH_EXECUTABLE"] {
-      candidates.append(URL(fileURLWithPath: override))
-    }
-    candidates.append(Bundle.main.bundleURL.appendingPathComponent("hvtcam-bench"))
-    candidates.append(
-      URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        .appendingPathComponent("hvtcam-bench"))
-    let package = URL(fileURLWithPath: #filePath)  // Tests/hvtcam-benchTests/QuickRunTests.swift
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    candidates.append(package.appendingPathComponent(".build/debug/hvtcam-bench"))
-    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-      throw QuickRunFailure(
-        "no hvtcam-bench executable; looked at \(candidates.map(\.path)); run `swift build --build-tests`")
-    }
-    return found
+    try BuiltExecutable.find("hvtcam-bench", overriddenBy: "HVTCAM_BENCH_EXECUTABLE")
   }
-}
-
-/// The benchmark could not be run.
-struct QuickRunFailure: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 import Testing
 
 /// Seeded random command lines, built from every command's real options and from hostile values: none

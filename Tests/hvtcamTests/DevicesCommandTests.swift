@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 import Testing
 
 @Suite("hvtcam devices")

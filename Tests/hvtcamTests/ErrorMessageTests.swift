@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 import Testing
 
 /// Errors say the cause — the path and the system's reason, the device's own error — before anything is

@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 import Testing
 
 /// File errors of `presets validate`, `graph` and `stream --hls`: the path and the system's reason with its errno, never

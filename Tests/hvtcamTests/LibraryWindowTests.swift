@@ -63,24 +63,14 @@ struct LibraryWindowTests {
             ],
             removing: ["WAYLAND_DISPLAY"]))
         _ = try await process.requireStandardErrorLine("the window") { $0 == "showing 3 items" }
-        let search = try await Subprocess.run(
-          URL(fileURLWithPath: "/usr/bin/xdotool"), ["search", "--sync", "--name", "^hvtcam library"],
-          environment: ["DISPLAY": display.name])
+        let search = try await display.xdotool(["search", "--sync", "--name", "^hvtcam library"])
         guard let window = search.outputLines.first else { throw TestFailure("no library window: \(search)") }
         self.window = window
-        _ = try await xdotool(["windowfocus", "--sync", window])
+        try await display.xdotool(["windowfocus", "--sync", window])
       } catch {
         await display.stop()
         throw error
       }
-    }
-
-    @discardableResult
-    func xdotool(_ arguments: [String]) async throws -> ProcessResult {
-      let result = try await Subprocess.run(
-        URL(fileURLWithPath: "/usr/bin/xdotool"), arguments, environment: ["DISPLAY": display.name])
-      guard result.succeeded else { throw TestFailure("xdotool \(arguments.joined(separator: " ")): \(result)") }
-      return result
     }
 
     func screenshot(showing shows: (RGBImage) -> Bool) async throws -> RGBImage {
@@ -108,13 +98,13 @@ struct LibraryWindowTests {
     #expect(grid.colourName(Self.tileWidth * 3 + 80, 66) == "black", "the fourth tile is empty")
 
     let mark = browser.process.standardErrorSoFar.count
-    try await browser.xdotool(["key", "Right"])
+    try await browser.display.xdotool(["key", "Right"])
     _ = try await browser.process.requireStandardErrorLine("the selection", from: mark) {
       $0 == "selected 2: \(photos[1])"
     }
     let moved = try await browser.screenshot { Self.isSelected($0, slot: 1) }
     #expect(Self.isSelected(moved, slot: 1) && !Self.isSelected(moved, slot: 0), "the frame moved to the second")
-    try await browser.xdotool(["mousemove", "--window", browser.window, "400", "66", "click", "1"])
+    try await browser.display.xdotool(["mousemove", "--window", browser.window, "400", "66", "click", "1"])
     let result = await browser.process.result()
     #expect(result.succeeded && result.outputLines == [photos[2]], "the clicked photo is picked: \(result)")
     #expect(result.standardError.contains("picked \(photos[2])"), "\(result)")
@@ -126,7 +116,7 @@ struct LibraryWindowTests {
     defer { directory.remove() }
     _ = try await Self.makePhotos(in: directory)
     let browser = try await Browser(pictures: directory.path("Pictures"), home: directory.url.path)
-    try await browser.xdotool(["key", "Escape"])
+    try await browser.display.xdotool(["key", "Escape"])
     let result = await browser.process.result()
     await browser.display.stop()
     #expect(result.succeeded && result.outputLines.isEmpty && result.standardError.contains("cancelled"), "\(result)")

@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 import Testing
 
 /// What `hvtcam photo` and `hvtcam record` write into their files besides the picture, read back by

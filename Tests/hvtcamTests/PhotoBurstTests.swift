@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 import Testing
 
 /// `hvtcam photo --count N` waits for the controller's readiness between photos, never for a callback

@@ -16,17 +16,15 @@ struct PortalCameraTests {
   func withPortal(answer: MockPortalAnswer, _ body: ([String: String], TemporaryDirectory) async throws -> Void)
     async throws
   {
-    let pipewire = try await PrivatePipeWire.start()
-    defer { pipewire.stop() }
-    try await pipewire.publishCamera(named: "PortalCamera", width: 320, height: 240)
-    try await pipewire.startCameraPortal(answer: answer)
-    var environment = pipewire.environment
-    environment["HVT_CAMERA_PORTAL"] = "1"
-    // Nothing reaches PipeWire but through the portal's descriptor: no runtime folder with its socket.
-    environment["XDG_RUNTIME_DIR"] = pipewire.directory.appendingPathComponent("elsewhere").path
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    try await body(environment, directory)
+    try await PrivatePipeWire.withPortalCamera(answer: answer) { pipewire in
+      var environment = pipewire.environment
+      environment["HVT_CAMERA_PORTAL"] = "1"
+      // Nothing reaches PipeWire but through the portal's descriptor: no runtime folder with its socket.
+      environment["XDG_RUNTIME_DIR"] = pipewire.directory.appendingPathComponent("elsewhere").path
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      try await body(environment, directory)
+    }
   }
 
   // One capture per test, each on a virtual camera of its own: `pipewiresink mode=provide` (0.3.65) stops

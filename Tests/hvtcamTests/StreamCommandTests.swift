@@ -1,4 +1,5 @@
 import Foundation
+import HVTSupport
 import MediaInspection
 import Testing
 
@@ -276,7 +277,7 @@ enum FreePort {
 
   private static func find(_ type: Int32) throws -> Int {
     let socket = Glibc.socket(AF_INET, type, 0)
-    guard socket >= 0 else { throw TestFailure("socket: errno \(errno)") }
+    guard socket >= 0 else { throw SystemCallError("socket") }
     defer { close(socket) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -287,7 +288,7 @@ enum FreePort {
         bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
       }
     }
-    guard bound else { throw TestFailure("bind: errno \(errno)") }
+    guard bound else { throw SystemCallError("bind") }
     return Int(UInt16(bigEndian: address.sin_port))
   }
 }

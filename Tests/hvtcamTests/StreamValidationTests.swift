@@ -1,5 +1,6 @@
 import Foundation
 import HVTCamera
+import MediaInspection
 import Testing
 
 /// One target the engine cannot honour, as each way of asking for it writes it.

@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 import Testing
 
 /// A wrong command line and a word its one-line message must contain.

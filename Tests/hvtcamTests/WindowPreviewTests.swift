@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 import Testing
 
 /// `--preview window` (`HVTPreviewOutput.window`): a sink chosen for the display the process has, opened

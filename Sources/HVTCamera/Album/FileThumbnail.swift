@@ -1,6 +1,7 @@
 import CScaledJPEG
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 /// The thumbnail of a photo or movie file: its first frame, decoded by `filesrc ! decodebin !
 /// videoconvert ! appsink`, then made small by the capture thumbnails' own still pipeline

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 /// A window to pick a photo or movie from a library, as `UIImagePickerController` shows one for its
 /// library source types: a grid of the items' pictures (a photo's, or a movie's first frame), newest

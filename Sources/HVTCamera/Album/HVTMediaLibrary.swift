@@ -1,4 +1,5 @@
 import Foundation
+import HVTSupport
 
 /// A library to pick photos and movies from, as `UIImagePickerController` offers with its
 /// `.photoLibrary` and `.savedPhotosAlbum` source types: the files of
@@ -62,7 +63,7 @@ public struct HVTMediaLibrary: Sendable, Hashable {
       do {
         data = try Data(contentsOf: item.url)
       } catch {
-        throw HVTCameraError.fileReadFailed(path: item.url.path, reason: SystemError.reason(of: error))
+        throw HVTCameraError.fileReadFailed(path: item.url.path, reason: SystemCallError.reason(of: error))
       }
       info[.imageURL] = item.url
       if data.starts(with: [0xFF, 0xD8, 0xFF]), let width = item.width, let height = item.height {

@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 /// The saved-photos album on Linux: an `HVTCamera` folder in the user's pictures folder (for photos) and
 /// videos folder (for movies), located as the XDG user-dirs spec says, or folders the app chooses. The
@@ -130,7 +131,7 @@ public enum HVTSavedPhotosAlbum {
     do {
       data = try Data(contentsOf: source, options: .alwaysMapped)
     } catch {
-      throw HVTCameraError.fileReadFailed(path: source.path, reason: SystemError.reason(of: error))
+      throw HVTCameraError.fileReadFailed(path: source.path, reason: SystemCallError.reason(of: error))
     }
     return try write(data, named: source.lastPathComponent, into: folder, movie: movie)
   }

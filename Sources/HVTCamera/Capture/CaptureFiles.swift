@@ -1,5 +1,6 @@
 import CFiles
 import Foundation
+import HVTSupport
 
 /// Names and writes capture files without ever replacing what is there.
 ///
@@ -233,8 +234,7 @@ enum CaptureFiles {
 
   /// The current `errno` as an error about writing `url`, naming the partial file kept, if any.
   static func failure(writing url: URL, keeping partial: URL? = nil) -> HVTCameraError {
-    let code = errno
-    let reason = "\(String(cString: strerror(code))) (errno \(code))"
+    let reason = SystemCallError.reason()
     return .fileWriteFailed(
       path: url.path, reason: partial.map { "\(reason); the capture is kept as \($0.path)" } ?? reason)
   }

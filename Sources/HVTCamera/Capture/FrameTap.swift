@@ -1,4 +1,5 @@
 import HVTGStreamer
+import HVTSupport
 
 /// Keeps the newest frame that entered the tee, so that a photo is the frame of the moment
 /// (zero shutter lag) rather than the next one.

@@ -1,4 +1,5 @@
 import Foundation
+import HVTSupport
 
 /// The folder an HLS stream writes into (``HVTStreamTarget/hls(directory:segmentDuration:playlistLength:)``),
 /// claimed before `hlssink2` writes a byte: a new folder (made, with its parents), an empty one, or one an
@@ -41,14 +42,14 @@ enum HLSFolder {
       do {
         names = try files.contentsOfDirectory(atPath: directory.path).sorted()
       } catch {
-        throw .unreadable(SystemError.reason(of: error))
+        throw .unreadable(SystemCallError.reason(of: error))
       }
       if !names.isEmpty {
         let foreign = names.filter { !isOwn($0) }
         guard foreign.isEmpty, names.contains(markerName) else { throw .holdsOthers(foreign.isEmpty ? names : foreign) }
         for name in names where name != markerName {
           guard unlink(directory.appendingPathComponent(name).path) == 0 || errno == ENOENT else {
-            throw .unwritable("its earlier stream's \(name) cannot be removed: \(SystemError.reason())")
+            throw .unwritable("its earlier stream's \(name) cannot be removed: \(SystemCallError.reason())")
           }
         }
         return

@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 extension HVTMovieRepair {
   /// Finds out what `source` holds with `filesrc ! typefind ! fakesink`: the caps `typefind` sends

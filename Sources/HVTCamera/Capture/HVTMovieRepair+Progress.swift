@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 extension HVTMovieRepair {
   /// What one of the repair's pipelines reports from its threads — progress, and how it ended — and the

@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 extension HVTMovieRepair {
   /// Copies every stream of `source` into a new, complete file at `output`, without decoding:

@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 extension HVTMovieRepair {
   /// The part of a movie a remux copies, in the source's timestamps (nanoseconds), and how the timestamps

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 /// Finishes a movie that a crash left incomplete: remuxes the fragments that survived in a partial file
 /// (`MOV_….partial.mp4`, `name.partial.webm`) into a normal, complete file whose container duration is
@@ -126,7 +127,6 @@ public enum HVTMovieRepair {
 
   /// The current `errno` as an error about reading `url`.
   private static func readFailure(_ url: URL) -> HVTCameraError {
-    let code = errno
-    return .fileReadFailed(path: url.path, reason: "\(String(cString: strerror(code))) (errno \(code))")
+    .fileReadFailed(path: url.path, reason: SystemCallError.reason())
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 extension HVTMovieTrim {
   /// Where a trim starts in the source's own timestamps (nanoseconds).

@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 extension HVTMovieTrim {
   /// The decoders and encoders a frame-exact trim can use for H.264, in order of preference.

@@ -1,4 +1,5 @@
 import HVTGStreamer
+import HVTSupport
 
 /// Holds a movie's video at the muxer's door until its sound's format has reached the muxer: a blocking
 /// probe on the pad that feeds the muxer its video (`GST_PAD_PROBE_TYPE_BLOCK` on buffers; events pass,

@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 /// Encodes one frame at a time to JPEG in a small pipeline of its own, the model's photo pipeline
 /// (`appsrc ! <photo encoder chain> ! appsink`), kept in PLAYING between photos so a still costs only

@@ -1,4 +1,5 @@
 import HVTGStreamer
+import HVTSupport
 
 /// The pre-roll as it runs (``HVTPipelineModel/PreRoll``): a bin on the camera's tee that encodes every
 /// frame into the encoded tee, and a probe on that tee's sink pad that keeps the encoded frames from the

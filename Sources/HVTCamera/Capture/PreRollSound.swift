@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 /// The sound of a pre-roll: the microphone's chain in a bin of its own (`pre-roll-microphone`), which
 /// joins the camera pipeline once the camera runs and feeds a tee (`sound`), and a probe on that tee's

@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 /// The RTSP server of an ``HVTStreamTarget/rtspServer(port:path:address:credentials:)`` stream: a
 /// `GstRTSPServer` whose mount serves one media shared by every client,

@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 /// The sound of one recording: the microphone's bin, which joins the camera pipeline beside the recording
 /// branch while it records, and the probe at the branch's audio entry that lines the sound up with the

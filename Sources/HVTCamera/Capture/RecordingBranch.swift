@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 /// The movie branch: `tee → queue ! … ! muxer ! filesink` in a bin of its own, added to the running
 /// pipeline on start and drained with EOS on stop, while the source and preview keep running.
@@ -11,7 +12,7 @@ import HVTGStreamer
 /// progress from ``lastProgress``.
 ///
 /// `@unchecked Sendable`: its variables are written only by ``attach(to:)`` and ``remove(from:)``, on the controller's
-/// worker queue; what the probes record is ``Locked``.
+/// worker queue (asserted in debug builds); what the probes record is `Locked`.
 final class RecordingBranch: @unchecked Sendable {
   /// What the branch reports from its streaming threads.
   enum Event: Sendable {
@@ -81,6 +82,8 @@ final class RecordingBranch: @unchecked Sendable {
   private var teePad: Pad?
   /// The tee ``teePad`` belongs to: the camera's, or the encoded tee of the ``feed``.
   private var feedingTee: Element?
+  /// The controller's worker queue, the only one that attaches and removes the branch.
+  private let worker: DispatchQueue
   private let timing: Locked<Timing>
   private let onEvent: @Sendable (Event) -> Void
   /// The movie's sound; `nil` for a silent movie.
@@ -104,12 +107,14 @@ final class RecordingBranch: @unchecked Sendable {
   /// maximum duration in seconds; `frameInterval` the expected duration of a frame when buffers carry
   /// none. `tags` are given to the muxer (``CaptureTags/write(into:)``), dated with the movie's first
   /// frame. With `feed`, `chain` is the queue and muxer that take its encoded video
-  /// (``HVTPipelineModel/encodedRecording(holding:)``). `onEvent` is called on streaming threads.
+  /// (``HVTPipelineModel/encodedRecording(holding:)``). `worker` is the only queue that attaches and
+  /// removes it. `onEvent` is called on streaming threads.
   init(
     chain: [HVTElementDescription], audio: HVTPipelineModel.Audio? = nil, feed: EncodedFeed? = nil,
     file: CaptureFiles.Reservation, name: String, limit: Double, frameInterval: Double, tags: CaptureTags? = nil,
-    onEvent: @escaping @Sendable (Event) -> Void
+    worker: DispatchQueue, onEvent: @escaping @Sendable (Event) -> Void
   ) throws {
+    self.worker = worker
     self.file = file
     self.tags = tags
     self.onEvent = onEvent
@@ -254,6 +259,7 @@ final class RecordingBranch: @unchecked Sendable {
   /// frame of the moment (after a pre-roll: with what the pre-roll kept). Takes as long as the branch's
   /// elements need to start (the file sink opens its file): call it off the controller queue.
   func attach(to session: CaptureSession) throws {
+    assertOnQueue(worker)
     var silence = audio?.open()
     if silence != nil { audio?.detach() }
     try session.pipeline.add(bin)
@@ -391,6 +397,7 @@ final class RecordingBranch: @unchecked Sendable {
   /// whether the branch reached NULL.
   @discardableResult
   func remove(from session: CaptureSession) -> Bool {
+    assertOnQueue(worker)
     session.onError(inside: bin.path, nil)
     audio?.remove(from: session)
     let stopped = bin.setState(.null) != .failure

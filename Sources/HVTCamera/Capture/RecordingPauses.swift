@@ -1,3 +1,5 @@
+import HVTSupport
+
 /// The pauses of one recording: the stretches of the camera's running time its movie leaves out, and how
 /// the timestamps after each close up over it, so that the movie plays as one take with no hole in its
 /// timeline.

@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 /// One stream target's branch of the encoded tee (``StreamEncoder``, or a pre-roll's), as
 /// ``HVTPipelineModel/streamBranch(for:)`` describes it (tuned as the stream asks): a leaky queue, so that a slow network drops the
@@ -8,7 +9,7 @@ import HVTGStreamer
 /// force-key-unit event) and drops what comes before it: a stream starts decodable.
 ///
 /// `@unchecked Sendable`: its variables are written only by ``attach(to:tee:)`` and ``remove(from:)``, on the
-/// controller's worker queue.
+/// controller's worker queue (asserted in debug builds).
 final class StreamBranch: @unchecked Sendable {
   /// Where the stream goes.
   let target: HVTStreamTarget
@@ -18,6 +19,8 @@ final class StreamBranch: @unchecked Sendable {
   private let failure = Locked<MessageReport?>(nil)
   private var teePad: Pad?
   private var tee: Element?
+  /// The controller's worker queue, the only one that attaches and removes the branch.
+  private let worker: DispatchQueue
 
   /// What every branch's name starts with.
   static let namePrefix = "stream-branch-"
@@ -40,7 +43,8 @@ final class StreamBranch: @unchecked Sendable {
   /// its connection, which it sets only once the server answered its handshake and `publish` (its
   /// render waits for it). Headers (`GST_BUFFER_FLAG_HEADER`, as `flvmux` marks its FLV header and codec
   /// data) do not count: `rtmp2sink` takes them without waiting, whether or not a server answers.
-  init(stream: HVTStream, name: String, onFlowing: @escaping @Sendable () -> Void) throws {
+  init(stream: HVTStream, name: String, worker: DispatchQueue, onFlowing: @escaping @Sendable () -> Void) throws {
+    self.worker = worker
     let target = stream.target
     self.target = target
     bin = Bin(name: name)
@@ -94,6 +98,7 @@ final class StreamBranch: @unchecked Sendable {
   /// sink opens its connection): call it off the controller queue. Throws when the branch does not
   /// start, with the element's own error when it posted one.
   func attach(to session: CaptureSession, tee: Element) throws {
+    assertOnQueue(worker)
     try session.pipeline.add(bin)
     session.onError(inside: bin.path) { [failed, failure] report in
       failed.withLock { $0 = true }
@@ -122,6 +127,7 @@ final class StreamBranch: @unchecked Sendable {
   /// Stops the branch and takes it out of the pipeline, giving the tee pad back. Takes as long as the
   /// sink needs to close its connection: call it off the controller queue.
   func remove(from session: CaptureSession) {
+    assertOnQueue(worker)
     failed.withLock { $0 = true }
     session.onError(inside: bin.path, nil)
     if let teePad, let ghost = bin.staticPad("sink") {

@@ -1,4 +1,6 @@
+import Dispatch
 import HVTGStreamer
+import HVTSupport
 
 /// The encoder the streams of one encoding share, as ``HVTPipelineModel/streamEncoding(for:)`` describes
 /// it: a branch of the camera's tee that encodes as movies are encoded (or at the encoding's size and
@@ -8,16 +10,20 @@ import HVTGStreamer
 /// instead.
 ///
 /// `@unchecked Sendable`: its variables are written only by ``attach(to:)`` and ``remove(from:)``, on the controller's
-/// worker queue.
+/// worker queue (asserted in debug builds).
 final class StreamEncoder: @unchecked Sendable {
   /// The tee the streams link to.
   let tee: Element
   private let bin: Bin
   private var cameraPad: Pad?
   private var cameraTee: Element?
+  /// The controller's worker queue, the only one that attaches and removes the encoder.
+  private let worker: DispatchQueue
 
-  /// Builds the encoder's bin and tee for `model`'s streams of `encoding` (not yet attached).
-  init(model: HVTPipelineModel, encoding streamEncoding: HVTStreamEncoding) throws {
+  /// Builds the encoder's bin and tee for `model`'s streams of `encoding` (not yet attached), to be
+  /// attached and removed on `worker`.
+  init(model: HVTPipelineModel, encoding streamEncoding: HVTStreamEncoding, worker: DispatchQueue) throws {
+    self.worker = worker
     bin = Bin(name: streamEncoding.isMovie ? "stream-encoding" : "stream-encoding-\(streamEncoding.label)")
     let encoding = model.streamEncoding(for: streamEncoding)
     let chain = try ElementChain(encoding.chain, in: bin)
@@ -33,6 +39,7 @@ final class StreamEncoder: @unchecked Sendable {
   /// camera's tee, between two frames. Call it off the controller queue (the encoder takes a moment to
   /// start).
   func attach(to session: CaptureSession) throws {
+    assertOnQueue(worker)
     try session.pipeline.add(bin)
     try session.pipeline.add(tee)
     try bin.link(to: tee)
@@ -54,6 +61,7 @@ final class StreamEncoder: @unchecked Sendable {
   /// Stops the encoder and takes it and its tee out of the pipeline, once no stream links to it. Call it
   /// off the controller queue.
   func remove(from session: CaptureSession) {
+    assertOnQueue(worker)
     if let cameraPad, let ghost = bin.staticPad("sink") {
       cameraPad.unlink(from: ghost)
       cameraTee?.releaseRequestPad(cameraPad)

@@ -4,7 +4,7 @@ import HVTGStreamer
 /// The GStreamer objects (and timers and watchers) the controller's interpreter works with, under the
 /// numbers and names the machine knows them by (``ControllerMachine/State`` holds no object). The
 /// interpreter adds each when it makes it and takes it out when an effect says it is done with; what is
-/// left when the controller is released is stopped then. Held in a ``Locked`` box: the worker queue
+/// left when the controller is released is stopped then. Held in a `Locked` box: the worker queue
 /// registers what it builds, the getters look sessions up.
 struct ControllerResources {
   /// A recording's branch, the session it is added to, and the streams' encoder it takes its video from.

@@ -1,3 +1,5 @@
+import HVTSupport
+
 /// One sequence of elements copied to every `AsyncStream` handed out, each stream bounded: it holds at
 /// most ``capacity`` elements its reader has not taken yet, and when its reader falls further behind the
 /// oldest are dropped — the newest kept — and counted (``dropped``), with a line in the `hvtcamera` log.

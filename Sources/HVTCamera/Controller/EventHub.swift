@@ -1,4 +1,5 @@
 import Dispatch
+import HVTSupport
 
 /// Fans events out to the delegate (on the main actor) and to every `AsyncStream` handed out (bounded:
 /// ``EventBroadcast``), and the bus's messages to theirs.
@@ -9,10 +10,9 @@ import Dispatch
 final class EventHub: Sendable {
   /// Holds the delegate weakly; a new box is made each time the delegate changes.
   ///
-  /// `@unchecked Sendable`: its one variable is written only by its initializer, before the box is shared
-  /// (a weak `let` is not allowed).
+  /// `@unchecked Sendable`: its one property is a `weak let`, and the delegate is used on the main actor only.
   final class DelegateBox: @unchecked Sendable {
-    weak var delegate: (any HVTCameraControllerDelegate)?
+    weak let delegate: (any HVTCameraControllerDelegate)?
     init(_ delegate: (any HVTCameraControllerDelegate)?) { self.delegate = delegate }
   }
 

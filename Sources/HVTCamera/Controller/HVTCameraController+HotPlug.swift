@@ -1,5 +1,6 @@
 import Dispatch
 import HVTGStreamer
+import HVTSupport
 
 extension HVTCameraController {
   /// A camera that came or went: its name, its V4L2 node, and for a PipeWire camera its node's

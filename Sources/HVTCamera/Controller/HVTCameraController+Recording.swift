@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 extension HVTCameraController {
   // MARK: - Public API
@@ -126,7 +127,8 @@ extension HVTCameraController {
         frameInterval: 1 / session.model.configuration.frameRate.framesPerSecond,
         tags: CaptureTags(
           date: Date(), configuration: session.model.configuration, location: request.location,
-          tags: request.mediaTags)
+          tags: request.mediaTags),
+        worker: worker
       ) { [queue] event in
         queue.async { controller.target?.send(.recording(id: recording, event)) }
       }

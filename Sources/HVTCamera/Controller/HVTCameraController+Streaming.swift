@@ -69,7 +69,7 @@ extension HVTCameraController {
     var made: StreamEncoder?
     if use == .make {
       do {
-        made = try StreamEncoder(model: session.model, encoding: stream.encoding)
+        made = try StreamEncoder(model: session.model, encoding: stream.encoding, worker: worker)
       } catch {
         send(.streamEncoderFailed(stream.encoding))
         send(.streamAttached(number: number, name: name, .failure(HVTCameraError(error)), at: .now()))
@@ -94,7 +94,7 @@ extension HVTCameraController {
         guard let tee else {
           throw HVTCameraError.streamFailed(target: stream.target.description, reason: "no encoder runs")
         }
-        let branch = try StreamBranch(stream: stream, name: name) { [queue = self.queue] in
+        let branch = try StreamBranch(stream: stream, name: name, worker: self.worker) { [queue = self.queue] in
           queue.async { controller.target?.send(.streamFlowing(number: number, name: name, at: .now())) }
         }
         server?.feed(from: branch)

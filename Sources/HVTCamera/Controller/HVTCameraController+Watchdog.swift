@@ -1,4 +1,5 @@
 import Dispatch
+import HVTSupport
 
 extension HVTCameraController {
   /// Starts checking, every `interval` on the queue, that session `id` still delivers frames (the frame

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 /// A camera for Linux apps, with the semantics of `UIImagePickerController`: configure it, `present()`
 /// it, take pictures and record movies, and receive them through a delegate — or `await` them.
@@ -127,9 +128,7 @@ public final class HVTCameraController: Sendable {
 
   /// Traps in debug builds when called off the controller queue.
   func assertOnQueue() {
-    #if DEBUG
-      dispatchPrecondition(condition: .onQueue(queue))
-    #endif
+    HVTSupport.assertOnQueue(queue)
   }
 
   /// A new number for a photo, a recording or a waiter.

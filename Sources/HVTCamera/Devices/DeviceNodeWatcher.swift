@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import HVTSupport
 
 /// Watches `/dev` for V4L2 capture nodes coming and going, with inotify: hot-plug where there is no udev
 /// (a container, a minimal system), whose events `GstDeviceMonitor` would need. The kernel's devtmpfs

@@ -1,4 +1,5 @@
 import HVTGStreamer
+import HVTSupport
 
 /// A camera: a device found by `GstDeviceMonitor` (through the V4L2, libcamera or PipeWire provider), or
 /// the simulated camera.

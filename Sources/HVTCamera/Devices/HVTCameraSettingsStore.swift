@@ -1,4 +1,5 @@
 import Foundation
+import HVTSupport
 
 /// Where camera control values are kept between runs: one JSON file, the values per camera ID
 /// (``HVTCameraDeviceInfo/uniqueID``). `{"version": 1, "cameras": {"v4l2:usb-0000:00:14.0-6": {"brightness":
@@ -78,11 +79,11 @@ public struct HVTCameraSettingsStore: Sendable, Hashable {
     let fd = open(url.path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       if errno == ENOENT { return [:] }
-      throw .fileReadFailed(path: url.path, reason: SystemError.reason())
+      throw .fileReadFailed(path: url.path, reason: SystemCallError.reason())
     }
     defer { close(fd) }
     var info = stat()
-    guard fstat(fd, &info) == 0 else { throw .fileReadFailed(path: url.path, reason: SystemError.reason()) }
+    guard fstat(fd, &info) == 0 else { throw .fileReadFailed(path: url.path, reason: SystemCallError.reason()) }
     guard (info.st_mode & S_IFMT) == S_IFREG else {
       throw .fileReadFailed(
         path: url.path, reason: "not a file (a folder or a device): the controls file must be a file")
@@ -93,7 +94,7 @@ public struct HVTCameraSettingsStore: Sendable, Hashable {
       let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
       if count < 0 {
         if errno == EINTR { continue }
-        throw .fileReadFailed(path: url.path, reason: SystemError.reason())
+        throw .fileReadFailed(path: url.path, reason: SystemCallError.reason())
       }
       if count == 0 { break }
       data.append(contentsOf: chunk[..<count])
@@ -120,7 +121,7 @@ public struct HVTCameraSettingsStore: Sendable, Hashable {
     }
     var template = Array("\(url.path).XXXXXX".utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard fd >= 0 else { throw .fileWriteFailed(path: url.path, reason: SystemError.reason()) }
+    guard fd >= 0 else { throw .fileWriteFailed(path: url.path, reason: SystemCallError.reason()) }
     let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     var failed: Int32 = 0
     data.withUnsafeBytes { bytes in
@@ -139,7 +140,7 @@ public struct HVTCameraSettingsStore: Sendable, Hashable {
     if failed == 0, rename(temporary, url.path) != 0 { failed = errno }
     guard failed == 0 else {
       unlink(temporary)
-      throw .fileWriteFailed(path: url.path, reason: SystemError.reason(failed))
+      throw .fileWriteFailed(path: url.path, reason: SystemCallError.reason(failed))
     }
   }
 }
@@ -153,7 +154,7 @@ private struct SettingsFileLock {
   /// `open(2)` and `flock(2)` with `LOCK_NB`, tried again every 2 ms.
   init(locking url: URL, timeout: Duration) throws(HVTCameraError) {
     fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw .fileWriteFailed(path: url.path, reason: SystemError.reason()) }
+    guard fd >= 0 else { throw .fileWriteFailed(path: url.path, reason: SystemCallError.reason()) }
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while flock(fd, LOCK_EX | LOCK_NB) != 0 {
@@ -163,7 +164,7 @@ private struct SettingsFileLock {
         throw .fileWriteFailed(
           path: url.path,
           reason: code == EWOULDBLOCK
-            ? "another process has held the lock for \(timeout); try again" : SystemError.reason(code))
+            ? "another process has held the lock for \(timeout); try again" : SystemCallError.reason(code))
       }
       usleep(2000)
     }

@@ -1,4 +1,5 @@
 import HVTGStreamer
+import HVTSupport
 
 /// The controls the simulated camera models, held as a device holds its own: one set of values per
 /// simulated camera of a controller, shown at once by the pipeline running that camera and taken on by

@@ -1,5 +1,6 @@
 import CV4L2
 import Glibc
+import HVTSupport
 
 /// An open V4L2 device node, for the requests HVTCamera makes beside the stream: its identity
 /// (`VIDIOC_QUERYCAP`), its controls (`VIDIOC_QUERY_EXT_CTRL`, `VIDIOC_G_EXT_CTRLS`, `VIDIOC_S_EXT_CTRLS`)
@@ -94,15 +95,24 @@ struct V4L2Identity: Sendable, Hashable {
 struct V4L2Failure: Error, Sendable, Hashable, CustomStringConvertible {
   /// The device node.
   var path: String
+  /// The request (`open` or the ioctl, e.g. `VIDIOC_S_EXT_CTRLS`) and the `errno` it failed with.
+  var failure: SystemCallError
+
+  /// `request` on `path` failed with `code`.
+  init(path: String, request: String, errno code: Int32) {
+    self.path = path
+    failure = SystemCallError(request, code: code)
+  }
+
   /// `open` or the ioctl, e.g. `VIDIOC_S_EXT_CTRLS`.
-  var request: String
+  var request: String { failure.call }
   /// The `errno` it failed with.
-  var errno: Int32
+  var errno: Int32 { failure.code }
 
   /// Whether the failure means the device is gone: the node vanished (`ENOENT`), or the driver answers
   /// that the device was disconnected (`ENODEV`, `ENXIO`; a UVC camera pulled out, vivid's `disconnect`).
   var deviceIsGone: Bool { [ENOENT, ENODEV, ENXIO].contains(errno) }
 
   /// `VIDIOC_S_EXT_CTRLS on /dev/video0: Numerical result out of range`.
-  var description: String { "\(request) on \(path): \(String(cString: strerror(errno)))" }
+  var description: String { "\(request) on \(path): \(failure.text)" }
 }

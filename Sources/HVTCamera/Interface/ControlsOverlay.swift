@@ -1,4 +1,5 @@
 import HVTGStreamer
+import HVTSupport
 
 /// The default controls on a running preview branch, drawn by its `overlaycomposition` element
 /// (``CameraControls/elementName``). A ``ControlsPicture`` is rendered when it changes — a label, the

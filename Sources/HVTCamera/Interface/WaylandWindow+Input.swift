@@ -42,6 +42,7 @@ extension WaylandWindow {
 
   /// The keyboard's layout, from the compositor's file (XKB text), which names the keys from now on.
   func keymap(format: UInt32, fd: Int32, size: Int) {
+    assertOnWindowThread()
     defer { Glibc.close(fd) }
     guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue else { return }
     keys = KeyNames(keymapFile: fd, size: size) ?? keys
@@ -49,12 +50,14 @@ extension WaylandWindow {
 
   /// A key went down or up: to the sink's input as a navigation event, by its X keysym name.
   func key(_ code: UInt32, pressed: Bool) {
+    assertOnWindowThread()
     guard let name = keys?.name(ofKeycode: code) else { return }
     sinkInput.pushNavigation(pressed ? .keyPress(key: name) : .keyRelease(key: name))
   }
 
   /// The pointer entered or moved (window coordinates in 24.8 fixed point); a move is sent on as one.
   func pointerMoved(x: Int32, y: Int32, reported: Bool) {
+    assertOnWindowThread()
     pointerPosition = (wl_fixed_to_double(x), wl_fixed_to_double(y))
     guard reported, let point = pictureCoordinates() else { return }
     sinkInput.pushNavigation(.mouseMove(x: point.x, y: point.y))
@@ -63,6 +66,7 @@ extension WaylandWindow {
   /// A button went down or up (Linux input codes: `BTN_LEFT` 0x110 is button 1, `BTN_MIDDLE` 2, `BTN_RIGHT`
   /// 3, as X numbers them; other buttons are left out).
   func button(_ code: UInt32, pressed: Bool) {
+    assertOnWindowThread()
     guard let button = [0x110: 1, 0x112: 2, 0x111: 3][Int(code)], let point = pictureCoordinates() else { return }
     sinkInput.pushNavigation(
       pressed
@@ -72,6 +76,7 @@ extension WaylandWindow {
 
   /// The wheel turned: one step up or down (or across), as the X sinks send it.
   func scroll(axis: UInt32, value: Int32) {
+    assertOnWindowThread()
     guard let point = pictureCoordinates(), value != 0 else { return }
     let step: Double = value > 0 ? 1 : -1
     let vertical = axis == WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue

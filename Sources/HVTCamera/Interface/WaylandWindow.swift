@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Glibc
 import HVTGStreamer
+import HVTSupport
 
 /// A window of HVTCamera's own on a Wayland compositor, for a ``HVTPreviewOutput/window(title:)``
 /// preview on `waylandsink`, whose own window has no title and takes no keys or clicks (GStreamer 1.22 to
@@ -17,7 +18,9 @@ import HVTGStreamer
 /// (`waylandsink` keeps an embedding window's display and subsurfaces until then, not only until NULL),
 /// and then closes, ending the connection. After ``open(title:size:sink:)``, every Wayland object is used
 /// on the window's thread only.
-final class WaylandWindow: @unchecked Sendable {  // The Wayland state is confined to the window's thread.
+///
+/// `@unchecked Sendable`: the Wayland state is confined to the window's thread (asserted in debug builds).
+final class WaylandWindow: @unchecked Sendable {
   let display: OpaquePointer
   /// The sink's input, where keys and clicks go, and whose caps give the picture's size. (Not the sink,
   /// which it would keep from being finalized.)
@@ -64,7 +67,7 @@ final class WaylandWindow: @unchecked Sendable {  // The Wayland state is confin
     }
     guard let display = wl_display_connect(nil) else {
       throw HVTCameraError.noDisplay(
-        reason: "cannot connect to the Wayland display (\(String(cString: strerror(errno))))")
+        reason: "cannot connect to the Wayland display (\(SystemCallError("wl_display_connect").text))")
     }
     try WaylandWindow(display: display, sinkInput: input, size: size).setUp(title: title, sink: sink)
   }
@@ -99,9 +102,9 @@ final class WaylandWindow: @unchecked Sendable {  // The Wayland state is confin
     wl_display_roundtrip(display)
     var ends: [Int32] = [0, 0]
     guard pipe(&ends) == 0 else {
-      let reason = String(cString: strerror(errno))
+      let failure = SystemCallError("pipe")
       wl_display_disconnect(display)
-      throw HVTCameraError.unexpected("pipe: \(reason)")
+      throw HVTCameraError.unexpected(failure.description)
     }
     wake = (ends[0], ends[1])
     sink.setWaylandDisplay(UnsafeMutableRawPointer(display))
@@ -151,6 +154,7 @@ final class WaylandWindow: @unchecked Sendable {  // The Wayland state is confin
   /// the compositor leaves it free), and the sink's render rectangle set to it. Wraps
   /// `xdg_surface_ack_configure`, `wl_surface_attach` and `wl_surface_commit`.
   func configure(serial: UInt32) {
+    assertOnWindowThread()
     xdg_surface_ack_configure(shellSurface, serial)
     let wanted = requestedSize
     if wanted != size || buffer == nil, let drawn = Self.blackBuffer(shm, width: wanted.width, height: wanted.height) {
@@ -175,6 +179,11 @@ final class WaylandWindow: @unchecked Sendable {  // The Wayland state is confin
     defer { wl_shm_pool_destroy(pool) }
     return wl_shm_pool_create_buffer(
       pool, 0, Int32(width), Int32(height), Int32(stride), WL_SHM_FORMAT_XRGB8888.rawValue)
+  }
+
+  /// Traps in debug builds unless called on the window's thread, or before it started (by `setUp`).
+  func assertOnWindowThread() {
+    assert(reader == nil || Thread.current === reader, "Wayland state used off the window's thread")
   }
 
   /// Stops the window's thread, destroys the window and ends the connection, once the sink is finalized.

@@ -1,4 +1,5 @@
 import HVTGStreamer
+import HVTSupport
 
 /// Keeps the frames of a source that stamps them as they arrive (`pipewiresrc do-timestamp=true`) at
 /// least ``minimumSpacing`` apart.

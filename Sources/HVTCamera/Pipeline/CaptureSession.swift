@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 /// One camera pipeline, built from a model: `source… ! tee`, the preview branch, the frame tap on the
 /// tee, the photo encoder, and the bus relayed to a handler. Rebuilt when the device or quality changes;

@@ -1,5 +1,6 @@
 import Dispatch
 import HVTGStreamer
+import HVTSupport
 
 /// Hands the preview's newest frame to the app's `.frames` handler on a queue of its own, so that the
 /// streaming thread never waits for the app: a handler that is slow, or does not return at all, would

@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 /// The PNG files a controller's app-drawn overlays (``HVTCameraOverlay/Content/rgba(_:)``) are drawn
 /// from: `gdkpixbufoverlay` reads images from files. Each new picture is encoded once (`appsrc !
@@ -48,7 +49,7 @@ final class OverlayImages: Sendable {
     do {
       try png.write(to: url, options: .atomic)
     } catch {
-      throw HVTCameraError.invalidOverlay(reason: "could not write \(url.path): \(SystemError.reason(of: error))")
+      throw HVTCameraError.invalidOverlay(reason: "could not write \(url.path): \(SystemCallError.reason(of: error))")
     }
     files.withLock { $0.byImage[image] = url }
     return url

@@ -1,5 +1,6 @@
 import Dispatch
 import HVTGStreamer
+import HVTSupport
 
 /// The preview: `tee → queue ! … ! sink` in a bin of its own, so that a running camera can swap it for
 /// another output (``HVTPreviewOutput``) without stopping its source, photos or recordings.
@@ -11,9 +12,10 @@ import HVTGStreamer
 /// to draw (``ControlsOverlay``). The session's ``PreviewHooks`` see what the window's user does
 /// (navigation events, at the sink's input) and can hold a still frame in place of the
 /// live ones (the review screen).
-final class PreviewBranch: @unchecked Sendable {
+final class PreviewBranch: Sendable {
   /// The chain the branch was built from, or last adopted (for the pipeline's description).
-  private(set) var chain: [HVTElementDescription]
+  var chain: [HVTElementDescription] { adopted.value }
+  private let adopted: Locked<[HVTElementDescription]>
   /// The sink (`preview`): a video overlay for windows, an `appsink` for frames.
   let sink: Element
   private let bin: Bin
@@ -30,7 +32,7 @@ final class PreviewBranch: @unchecked Sendable {
     chain: [HVTElementDescription], controls: ControlsPicture?, output: HVTPreviewOutput, name: String,
     hooks: PreviewHooks, windowSize: HVTFrameSize
   ) throws {
-    self.chain = chain
+    adopted = Locked(chain)
     let bin = Bin(name: name)
     self.bin = bin
     let elements = try ElementChain(chain, in: bin)
@@ -107,7 +109,7 @@ final class PreviewBranch: @unchecked Sendable {
         try element.setProperty(property.name, fromString: property.value)
       }
     }
-    self.chain = chain
+    adopted.withLock { $0 = chain }
     if let controls { self.controls?.show(controls) }
   }
 

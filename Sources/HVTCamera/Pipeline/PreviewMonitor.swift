@@ -1,4 +1,5 @@
 import HVTGStreamer
+import HVTSupport
 
 /// Watches the preview sink's input: counts the frames that reach it, keeps the first and newest
 /// timestamps, and reports the moment the first one arrives (for `HVTCameraEvent.previewStarted`).

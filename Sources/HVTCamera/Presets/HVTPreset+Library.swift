@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 /// Built-in presets already read, by name.
 private let builtInCache = Locked<[String: HVTPreset]>([:])

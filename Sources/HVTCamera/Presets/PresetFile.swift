@@ -1,4 +1,5 @@
 import Foundation
+import HVTSupport
 
 /// Reads a preset file's text with POSIX calls, so that every failure says the path and the system's
 /// reason with its `errno`, at most ``PresetLimits/maxBytes`` are ever read (a link to `/dev/zero` is
@@ -32,10 +33,8 @@ enum PresetFile {
 
   /// `cannot read the file: No such file or directory (errno 2)`, from the current `errno`.
   private static func failure(file: String) -> HVTPresetError {
-    let code = errno
-    return HVTPresetError(issues: [
-      HVTPresetIssue(
-        file: file, keyPath: "", message: "cannot read the file: \(String(cString: strerror(code))) (errno \(code))")
+    HVTPresetError(issues: [
+      HVTPresetIssue(file: file, keyPath: "", message: "cannot read the file: \(SystemCallError.reason())")
     ])
   }
 

@@ -1,5 +1,6 @@
 import CAllocator
 import Foundation
+import HVTSupport
 
 extension HVTCameraRuntime {
   /// Whether the first ``HVTCameraController`` pins glibc's mmap threshold at its default, 128 KiB

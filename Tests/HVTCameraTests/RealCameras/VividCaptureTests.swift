@@ -78,7 +78,7 @@ struct VividCaptureTests {
 
   @Test("a preset's format is taken where the camera offers it at the preset's rate; MJPEG falls back to a raw format")
   func formats() async throws {
-    let directory = try makeTemporaryDirectory()
+    let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     // vivid offers no MJPEG: the first raw format HVTCapsSelection prefers is used instead.
     for (format, expected) in [("UYVY", "UYVY"), ("MJPEG", "I420")] {

@@ -33,7 +33,7 @@ struct VividControlsTests {
 
   @Test("brightness set while the camera runs brightens the photos; a value out of range is refused")
   func brightnessWhileRunning() async throws {
-    let directory = try makeTemporaryDirectory()
+    let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     let camera = try TestCamera(source: .automatic, quality: .type640x480, present: false)
     camera.controller.cameraSettingsStore = HVTCameraSettingsStore(url: directory.appendingPathComponent("c.json"))

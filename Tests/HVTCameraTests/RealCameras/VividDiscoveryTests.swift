@@ -67,7 +67,7 @@ struct VividReplugTests {
 extension VividReplugTests {
   @Test("a control value set on a camera is applied again when the camera is opened after a replug")
   func keptControlsAfterReplug() async throws {
-    let directory = try makeTemporaryDirectory()
+    let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     let store = HVTCameraSettingsStore(url: directory.appendingPathComponent("controls.json"))
     let rear = try #require(HVTCameraDeviceInfo.allCameras().first { $0.path == VividCameras.rear })

@@ -1,5 +1,6 @@
 import Foundation
 import HVTCamera
+import MediaInspection
 
 /// A presented simulated camera with a recorder as its delegate, writing into a fresh directory that is
 /// removed with it.
@@ -14,7 +15,7 @@ final class TestCamera {
     present: Bool = true
   ) throws {
     controller = try HVTCameraController(source: source)
-    directory = try makeTemporaryDirectory()
+    directory = try TemporaryDirectory().url
     delegate.attach(to: controller)
     controller.previewOutput = .none  // headless whatever display the test process has
     controller.outputDirectory = directory
@@ -41,10 +42,4 @@ final class TestCamera {
       if case .recordingProgress(let elapsed, _) = event, elapsed >= seconds { true } else { nil }
     }
   }
-}
-
-/// A test precondition that did not hold.
-struct TestFailure: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 @testable import HVTCamera
+import HVTSupport
 import Testing
 
 /// One delegate callback, as received.

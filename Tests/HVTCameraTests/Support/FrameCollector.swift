@@ -1,19 +1,24 @@
 import Foundation
 import HVTCamera
+import HVTSupport
 
 /// Receives the frames of a ``HVTPreviewOutput/frames(format:handler:)`` preview, keeps the newest ones,
 /// and lets a test wait for a number of them.
-final class FrameCollector: @unchecked Sendable {
-  private let lock = NSLock()
-  private var frames: [HVTPreviewFrame] = []
-  private var received = 0
-  private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+final class FrameCollector: Sendable {
+  /// What the handler has received, and who waits for what.
+  private struct State {
+    var frames: [HVTPreviewFrame] = []
+    var received = 0
+    var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    var holding = false
+    var holdWaiters: [CheckedContinuation<Void, Never>] = []
+  }
+
+  private let state = Locked(State())
   private let keeping: Int
   /// With `holding`: the handler does not return from its first frame until ``release()`` (an app as slow
-  /// as can be), and it has started holding once this is set.
+  /// as can be), and it has started holding once `holding` is set.
   private let gate: DispatchSemaphore?
-  private var holding = false
-  private var holdWaiters: [CheckedContinuation<Void, Never>] = []
 
   /// Keeps the newest `keeping` frames; with `holding`, the handler holds on to its first frame until
   /// ``release()``.
@@ -25,9 +30,9 @@ final class FrameCollector: @unchecked Sendable {
   /// Waits until the handler is holding its first frame.
   func untilHolding() async {
     await withCheckedContinuation { continuation in
-      let now = lock.withLock { () -> Bool in
-        if holding { return true }
-        holdWaiters.append(continuation)
+      let now = state.withLock { state -> Bool in
+        if state.holding { return true }
+        state.holdWaiters.append(continuation)
         return false
       }
       if now { continuation.resume() }
@@ -43,44 +48,48 @@ final class FrameCollector: @unchecked Sendable {
   }
 
   private func receive(_ frame: HVTPreviewFrame) {
-    if let gate, lock.withLock({ received == 0 }) {
-      let waiting = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-        holding = true
-        defer { holdWaiters = [] }
-        return holdWaiters
+    if let gate, state.withLock({ $0.received == 0 }) {
+      let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        state.holding = true
+        defer { state.holdWaiters = [] }
+        return state.holdWaiters
       }
       waiting.forEach { $0.resume() }
       gate.wait()
     }
-    let ready = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-      received += 1
-      frames.append(frame)
-      if frames.count > keeping { frames.removeFirst(frames.count - keeping) }
-      let (done, waiting) = (waiters.filter { $0.count <= received }, waiters.filter { $0.count > received })
-      waiters = waiting
+    let keeping = keeping
+    let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      state.received += 1
+      state.frames.append(frame)
+      if state.frames.count > keeping { state.frames.removeFirst(state.frames.count - keeping) }
+      let received = state.received
+      let (done, waiting) = (
+        state.waiters.filter { $0.count <= received }, state.waiters.filter { $0.count > received }
+      )
+      state.waiters = waiting
       return done.map(\.continuation)
     }
     ready.forEach { $0.resume() }
   }
 
   /// How many frames the handler has received.
-  var count: Int { lock.withLock { received } }
+  var count: Int { state.withLock { $0.received } }
 
   /// The newest frames kept.
-  var kept: [HVTPreviewFrame] { lock.withLock { frames } }
+  var kept: [HVTPreviewFrame] { state.withLock { $0.frames } }
 
   /// Waits until `more` frames beyond those received so far have arrived, and returns the newest.
   @discardableResult
   func next(_ more: Int = 1) async -> HVTPreviewFrame {
-    let target = lock.withLock { received } + more
+    let target = count + more
     await withCheckedContinuation { continuation in
-      let now = lock.withLock { () -> Bool in
-        if received >= target { return true }
-        waiters.append((target, continuation))
+      let now = state.withLock { state -> Bool in
+        if state.received >= target { return true }
+        state.waiters.append((target, continuation))
         return false
       }
       if now { continuation.resume() }
     }
-    return lock.withLock { frames[frames.count - 1] }
+    return state.withLock { $0.frames[$0.frames.count - 1] }
   }
 }

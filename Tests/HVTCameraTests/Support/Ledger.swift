@@ -1,4 +1,5 @@
 import Foundation
+import HVTSupport
 
 @testable import HVTCamera
 

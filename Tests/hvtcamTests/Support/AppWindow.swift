@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 
 /// A small X11 app of the test's own, as an app embedding the camera would be: a Tk window (`wish`)
 /// holding one frame, an X window without children, whose id is passed to `--window-id`. The app prints
@@ -32,10 +33,8 @@ struct AppWindow {
     let line = try await app.requireStandardErrorLine("the frame's id") { $0.hasPrefix("id ") }
     id = String(line.dropFirst(3))
     _ = try await app.requireStandardErrorLine("the first size") { $0 == "size \(width)x\(height)" }
-    let search = try await Subprocess.run(
-      URL(fileURLWithPath: "/usr/bin/xdotool"), ["search", "--name", "^\(title)$"],
-      environment: ["DISPLAY": display.name])
-    guard search.succeeded, let topLevel = search.outputLines.first else {
+    let search = try await display.xdotool(["search", "--name", "^\(title)$"])
+    guard let topLevel = search.outputLines.first else {
       throw TestFailure("xdotool found no window named '\(title)': \(search)")
     }
     self.topLevel = topLevel
@@ -44,10 +43,7 @@ struct AppWindow {
   /// Resizes the top-level window with `xdotool windowsize`, as a person dragging its corner would, and
   /// waits until the frame has the new size.
   func resize(width: Int, height: Int, display: PrivateDisplay) async throws {
-    let result = try await Subprocess.run(
-      URL(fileURLWithPath: "/usr/bin/xdotool"), ["windowsize", topLevel, String(width), String(height)],
-      environment: ["DISPLAY": display.name])
-    guard result.succeeded else { throw TestFailure("xdotool windowsize failed: \(result)") }
+    try await display.xdotool(["windowsize", topLevel, String(width), String(height)])
     _ = try await app.requireStandardErrorLine("the new size") { $0 == "size \(width)x\(height)" }
   }
 

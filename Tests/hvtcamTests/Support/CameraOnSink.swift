@@ -49,13 +49,9 @@ struct CameraOnSink {
   /// "OpenGL renderer" by `glimagesink` (which does not read the tag). Waits until it is shown
   /// (`xdotool search --sync`; ended with the test when cancelled, or after the subprocess hang limit).
   private static func cameraWindow(on display: PrivateDisplay) async throws -> String {
-    let search = try await Subprocess.run(
-      URL(fileURLWithPath: "/usr/bin/xdotool"),
-      ["search", "--sync", "--onlyvisible", "--name", "^(hvtcam run|OpenGL renderer)"],
-      environment: ["DISPLAY": display.name])
-    guard search.succeeded, let window = search.outputLines.first else {
-      throw TestFailure("no camera window: \(search)")
-    }
+    let search = try await display.xdotool(
+      ["search", "--sync", "--onlyvisible", "--name", "^(hvtcam run|OpenGL renderer)"])
+    guard let window = search.outputLines.first else { throw TestFailure("no camera window: \(search)") }
     return window
   }
 

@@ -2,11 +2,6 @@ import Foundation
 import MediaInspection
 import Testing
 
-/// Whether this machine has V4L2 device nodes.
-let hasVideoDevices = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []).contains {
-  $0.hasPrefix("video")
-}
-
 /// Expects a 640x480 JPEG at `path`, as `gst-discoverer-1.0` sees it.
 func expectJPEG(at path: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
   #expect(FileManager.default.fileExists(atPath: path), "missing \(path)", sourceLocation: sourceLocation)

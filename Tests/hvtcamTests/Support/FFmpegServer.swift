@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 import Testing
 
 /// FFmpeg as the server a push stream reaches on 127.0.0.1: an RTMP server (`-listen 1 -i rtmp://…`) or an

@@ -1,27 +1,12 @@
 import Foundation
+import MediaInspection
 import Testing
 
 /// The `hvtcam` executable built with this test bundle, run as a child process.
 enum HVTCam {
-  /// Where `hvtcam` is: next to the test bundle (`.build/<triple>/<config>/`, where `swift build
-  /// --build-tests` links it because this target depends on it), else `.build/debug/hvtcam` in the package.
-  /// `HVTCAM_EXECUTABLE` overrides both.
+  /// Where `hvtcam` is (``BuiltExecutable/find(_:overriddenBy:)``; `HVTCAM_EXECUTABLE` overrides).
   static func executable() throws -> URL {
-    var candidates: [URL] = []
-    if let override = ProcessInfo.processInfo.environment["HVTCAM_EXECUTABLE"] {
-      candidates.append(URL(fileURLWithPath: override))
-    }
-    candidates.append(Bundle.main.bundleURL.appendingPathComponent("hvtcam"))
-    candidates.append(
-      URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        .appendingPathComponent("hvtcam"))
-    let package = URL(fileURLWithPath: #filePath)  // Tests/hvtcamTests/Support/HVTCam.swift
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    candidates.append(package.appendingPathComponent(".build/debug/hvtcam"))
-    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-      throw TestFailure("no hvtcam executable; looked at \(candidates.map(\.path)); run `swift build --build-tests`")
-    }
-    return found
+    try BuiltExecutable.find("hvtcam", overriddenBy: "HVTCAM_EXECUTABLE")
   }
 
   /// This process's environment with `setting` added and `removing` taken out.
@@ -47,43 +32,6 @@ enum HVTCam {
   /// The capture options every test uses: the simulated camera at 640x480 (small, so that the whole
   /// target runs quickly on two cores).
   static let simulated = ["--device", "simulated", "--quality", "640x480"]
-}
-
-/// A fresh, empty directory for one test, removed by `remove()`.
-struct TemporaryDirectory {
-  /// The directory to use.
-  let url: URL
-  /// The directory made for this test (`url` or its parent).
-  private let root: URL
-
-  /// Creates `…/hvtcamTests-<random>/`, or `…/hvtcamTests-<random>/<subdirectory>/` when given.
-  init(_ subdirectory: String? = nil) throws {
-    var url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("hvtcamTests-\(UUID().uuidString.prefix(8))", isDirectory: true)
-    root = url
-    if let subdirectory { url.appendPathComponent(subdirectory, isDirectory: true) }
-    self.url = url
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  }
-
-  /// The path of `name` in this directory.
-  func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-  /// The names of the files in this directory, sorted (hidden ones included).
-  func contents() throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
-  }
-
-  /// Deletes the directory and everything in it.
-  func remove() {
-    try? FileManager.default.removeItem(at: root)
-  }
-}
-
-/// A test precondition that did not hold.
-struct TestFailure: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
 }
 
 /// A file name with every character that needs quoting somewhere: spaces, both quotes, `!`, `=` and a

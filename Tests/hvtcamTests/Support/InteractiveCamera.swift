@@ -24,17 +24,10 @@ struct InteractiveCamera {
         ) { $1 },
         removing: ["WAYLAND_DISPLAY"]))
     _ = try await process.requireStandardErrorLine("ready") { $0 == "ready" }
-    let search = try await Self.xdotool(["search", "--name", "^hvtcam run"], on: display)
+    let search = try await display.xdotool(["search", "--name", "^hvtcam run"])
     guard let window = search.outputLines.first else { throw TestFailure("no 'hvtcam run' window: \(search)") }
     self.window = window
-    _ = try await Self.xdotool(["windowfocus", "--sync", window], on: display)
-  }
-
-  private static func xdotool(_ arguments: [String], on display: PrivateDisplay) async throws -> ProcessResult {
-    let result = try await Subprocess.run(
-      URL(fileURLWithPath: "/usr/bin/xdotool"), arguments, environment: ["DISPLAY": display.name])
-    guard result.succeeded else { throw TestFailure("xdotool \(arguments.joined(separator: " ")): \(result)") }
-    return result
+    _ = try await display.xdotool(["windowfocus", "--sync", window])
   }
 
   /// How many lines hvtcam has printed on standard error: a mark to wait for lines after.
@@ -42,12 +35,12 @@ struct InteractiveCamera {
 
   /// Presses and releases keys, by X keysym name, in the focused window.
   func key(_ keys: String...) async throws {
-    _ = try await Self.xdotool(["key", "--delay", "20"] + keys, on: display)
+    _ = try await display.xdotool(["key", "--delay", "20"] + keys)
   }
 
   /// Clicks the left button at (`x`, `y`) of the window.
   func click(_ x: Int, _ y: Int) async throws {
-    _ = try await Self.xdotool(["mousemove", "--window", window, String(x), String(y), "click", "1"], on: display)
+    _ = try await display.xdotool(["mousemove", "--window", window, String(x), String(y), "click", "1"])
   }
 
   /// Presses space and waits for the review screen; returns hvtcam's line about it.
@@ -75,16 +68,16 @@ struct InteractiveCamera {
 
   /// Drags with the left button from (`x0`, `y0`) to (`x1`, `y1`) of the window.
   func drag(from x0: Int, _ y0: Int, to x1: Int, _ y1: Int) async throws {
-    _ = try await Self.xdotool(
+    _ = try await display.xdotool(
       [
         "mousemove", "--window", window, String(x0), String(y0), "mousedown", "1", "mousemove", "--window", window,
         String(x1), String(y1), "mouseup", "1",
-      ], on: display)
+      ])
   }
 
   /// Turns the wheel one step towards the user (button 5) at (`x`, `y`) of the window.
   func wheelDown(at x: Int, _ y: Int) async throws {
-    _ = try await Self.xdotool(["mousemove", "--window", window, String(x), String(y), "click", "5"], on: display)
+    _ = try await display.xdotool(["mousemove", "--window", window, String(x), String(y), "click", "5"])
   }
 
   /// Waits for a line on standard error printed after `mark`.

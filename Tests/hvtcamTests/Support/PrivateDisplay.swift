@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 
 /// A private X server (`Xvfb`) for tests that open windows, on a display number it picks itself.
 struct PrivateDisplay {
@@ -22,6 +23,16 @@ struct PrivateDisplay {
     let number = await server.standardErrorLine { line in !line.isEmpty && line.allSatisfy(\.isNumber) }
     guard let number else { throw TestFailure("Xvfb did not start: \(await server.result())") }
     name = ":\(number)"
+  }
+
+  /// Runs `/usr/bin/xdotool arguments` on this display (clicks and keys through the XTEST extension,
+  /// window searches); throws, with what it printed, when it fails.
+  @discardableResult
+  func xdotool(_ arguments: [String]) async throws -> ProcessResult {
+    let result = try await Subprocess.run(
+      URL(fileURLWithPath: "/usr/bin/xdotool"), arguments, environment: ["DISPLAY": name])
+    guard result.succeeded else { throw TestFailure("xdotool \(arguments.joined(separator: " ")): \(result)") }
+    return result
   }
 
   /// Whether the server process is still there.

@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 import Testing
 
 /// A `gst-rtsp-server` RECORD mount on 127.0.0.1 (`Fixtures/rtsp_record_server.py`, through GStreamer's

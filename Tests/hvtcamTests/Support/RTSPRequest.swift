@@ -1,4 +1,6 @@
 import Foundation
+import HVTSupport
+import MediaInspection
 
 /// One RTSP request to a server, written and read over a plain TCP socket (no RTSP library, no
 /// GStreamer): what a server answers before any media flows.
@@ -13,7 +15,7 @@ enum RTSPRequest {
     host = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
     let family = host.contains(":") ? AF_INET6 : AF_INET
     let socket = Glibc.socket(family, Int32(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { throw TestFailure("socket: errno \(errno)") }
+    guard socket >= 0 else { throw SystemCallError("socket") }
     defer { close(socket) }
     var timeout = timeval(tv_sec: 10, tv_usec: 0)
     setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -39,12 +41,12 @@ enum RTSPRequest {
         }
       }
     }
-    guard connected else { throw TestFailure("cannot connect to \(url): errno \(errno)") }
+    guard connected else { throw TestFailure("cannot connect to \(url): \(SystemCallError("connect"))") }
     var request = "DESCRIBE \(url) RTSP/1.0\r\nCSeq: 1\r\nAccept: application/sdp\r\n"
     if let credentials { request += "Authorization: Basic \(Data(credentials.utf8).base64EncodedString())\r\n" }
     request += "\r\n"
     guard Array(request.utf8).withUnsafeBytes({ write(socket, $0.baseAddress, $0.count) }) == request.utf8.count else {
-      throw TestFailure("cannot send to \(url): errno \(errno)")
+      throw TestFailure("cannot send to \(url): \(SystemCallError("write"))")
     }
     var answer = [UInt8](repeating: 0, count: 4096)
     let count = read(socket, &answer, answer.count)

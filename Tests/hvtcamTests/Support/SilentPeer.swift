@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 import Testing
 
 /// A peer on 127.0.0.1 that takes connections and never answers (`Fixtures/silent_peer.py`): a TCP

@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 
 /// A tmpfs of a given size mounted on a fresh folder, for tests of a full disk: the real file system
 /// answers `ENOSPC`. Needs root (the suite runs as root, as CI does).

@@ -1,4 +1,5 @@
 import Foundation
+import MediaInspection
 import Testing
 
 /// VLC's command-line player (`cvlc`, Debian's vlc-bin, which `./dev test` installs), a client that is

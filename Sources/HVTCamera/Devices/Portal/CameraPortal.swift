@@ -1,4 +1,5 @@
 import Foundation
+import HVTGLib
 import HVTGStreamer
 
 /// The Camera portal of xdg-desktop-portal, through which an app in a Flatpak sandbox reaches the

@@ -1,3 +1,4 @@
+import HVTGLib
 import HVTGStreamer
 
 /// A connection to PipeWire that the Camera portal opened (`OpenPipeWireRemote`'s file descriptor),

@@ -1,31 +1,40 @@
 import Foundation
-
-@testable import HVTCamera
+import HVTSupport
 
 /// How a subprocess ended and everything it printed.
-struct ProcessResult: Sendable, CustomStringConvertible {
+public struct ProcessResult: Sendable, CustomStringConvertible {
   /// The exit status, or the signal number when `signalled`.
-  var status: Int32
+  public var status: Int32
   /// Whether a signal ended the process (then `status` is the signal number).
-  var signalled: Bool
+  public var signalled: Bool
   /// Standard output, decoded as UTF-8.
-  var standardOutput: String
+  public var standardOutput: String
   /// Standard error, decoded as UTF-8.
-  var standardError: String
+  public var standardError: String
+
+  /// How a process ended and what it printed.
+  public init(status: Int32, signalled: Bool, standardOutput: String, standardError: String) {
+    self.status = status
+    self.signalled = signalled
+    self.standardOutput = standardOutput
+    self.standardError = standardError
+  }
 
   /// Standard output split into lines, without the final empty line.
-  var outputLines: [String] { Self.lines(standardOutput) }
+  public var outputLines: [String] { Self.lines(standardOutput) }
   /// Standard error split into lines, without the final empty line.
-  var errorLines: [String] { Self.lines(standardError) }
+  public var errorLines: [String] { Self.lines(standardError) }
 
   /// True when the process called `exit(0)`.
-  var succeeded: Bool { !signalled && status == 0 }
+  public var succeeded: Bool { !signalled && status == 0 }
 
-  var description: String {
+  /// The exit status or signal, then both outputs.
+  public var description: String {
     "\(signalled ? "signal" : "exit status") \(status)\n--- stdout ---\n\(standardOutput)--- stderr ---\n\(standardError)"
   }
 
-  static func lines(_ text: String) -> [String] {
+  /// `text` split into lines, without the final empty line.
+  public static func lines(_ text: String) -> [String] {
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     if lines.last == "" { lines.removeLast() }
     return lines
@@ -38,7 +47,10 @@ struct ProcessResult: Sendable, CustomStringConvertible {
 ///
 /// If the waiting task is cancelled (for instance by a test's time limit), the process is killed, which
 /// ends every wait.
-final class Subprocess: @unchecked Sendable {
+///
+/// `@unchecked Sendable`: its `Process` is set up and started by `init` and not touched after; what the
+/// readers collect is `Locked`.
+public final class Subprocess: @unchecked Sendable {
   /// What the readers and the termination handler have collected, and who is waiting for what.
   private final class Collector: Sendable {
     struct LineWaiter {
@@ -175,20 +187,20 @@ final class Subprocess: @unchecked Sendable {
   private let collector = Collector()
 
   /// How long the pipes may stay open after the process ended (see `Collector.exited`).
-  static let drainGrace = 2.0
+  public static let drainGrace = 2.0
   /// How long a wait for a line or for the end may last before the process is asked for a backtrace
   /// (`SIGABRT`, which Swift's runtime answers with every thread's stack on standard error) and then
   /// ended, so that a hang fails with where it hung instead of only a test's time limit.
-  static let hangLimit = 75.0
+  public static let hangLimit = 75.0
 
   /// The child's process id.
-  let processIdentifier: Int32
+  public let processIdentifier: Int32
   /// How long a wait on this process may last before it counts as hung (``hangLimit`` unless given).
   private let hangAfter: Double
 
   /// Starts `executable` with `arguments` and exactly `environment`, in `directory` if given; a wait on
   /// it longer than `hangLimit` seconds counts as a hang.
-  init(
+  public init(
     _ executable: URL, _ arguments: [String], environment: [String: String], directory: URL? = nil,
     hangLimit: Double = Subprocess.hangLimit
   ) throws {
@@ -222,7 +234,7 @@ final class Subprocess: @unchecked Sendable {
   }
 
   /// Runs a program to the end and returns what it printed and how it ended.
-  static func run(
+  public static func run(
     _ executable: URL, _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
     directory: URL? = nil, hangLimit: Double = Subprocess.hangLimit
   ) async throws -> ProcessResult {
@@ -231,13 +243,15 @@ final class Subprocess: @unchecked Sendable {
   }
 
   /// Runs a program found on `PATH`.
-  static func run(tool: String, _ arguments: [String]) async throws -> ProcessResult {
+  public static func run(tool: String, _ arguments: [String]) async throws -> ProcessResult {
     try await run(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments)
   }
 
   /// Waits for the first line on standard error (already printed or still to come, from line number
   /// `start` on) for which `matches` is true. Returns nil when standard error closed without such a line.
-  func standardErrorLine(from start: Int = 0, where matches: @escaping @Sendable (String) -> Bool) async -> String? {
+  public func standardErrorLine(from start: Int = 0, where matches: @escaping @Sendable (String) -> Bool) async
+    -> String?
+  {
     let watchdog = watchHang()
     defer { watchdog.cancel() }
     return await withTaskCancellationHandler {
@@ -250,7 +264,7 @@ final class Subprocess: @unchecked Sendable {
   /// What each thread of process `pid` is doing, as the kernel sees it: its name (GStreamer names its
   /// streaming threads after their element and pad), where it waits, and its kernel stack (readable as
   /// root). Swift's backtrace on `SIGABRT` shows the crashed thread only; this shows them all.
-  static func threads(of pid: Int32) -> String {
+  public static func threads(of pid: Int32) -> String {
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
     return tasks.sorted { (Int($0) ?? 0) < (Int($1) ?? 0) }.map { tid in
       func read(_ name: String) -> String {
@@ -287,7 +301,7 @@ final class Subprocess: @unchecked Sendable {
 
   /// Waits for the first line on standard output for which `matches` is true; nil when standard output
   /// closed without such a line.
-  func standardOutputLine(where matches: @escaping @Sendable (String) -> Bool) async -> String? {
+  public func standardOutputLine(where matches: @escaping @Sendable (String) -> Bool) async -> String? {
     let watchdog = watchHang()
     defer { watchdog.cancel() }
     return await withTaskCancellationHandler {
@@ -299,7 +313,7 @@ final class Subprocess: @unchecked Sendable {
 
   /// Like `standardErrorLine(where:)`, but throws, with everything the process printed, when the line
   /// never came.
-  func requireStandardErrorLine(
+  public func requireStandardErrorLine(
     _ what: String, from start: Int = 0, where matches: @escaping @Sendable (String) -> Bool
   ) async throws -> String {
     if let line = await standardErrorLine(from: start, where: matches) { return line }
@@ -307,12 +321,12 @@ final class Subprocess: @unchecked Sendable {
   }
 
   /// Sends `signal` to the process.
-  func send(_ signal: Int32) {
+  public func send(_ signal: Int32) {
     kill(processIdentifier, signal)
   }
 
   /// Waits until the process has ended and both its outputs are closed.
-  func result() async -> ProcessResult {
+  public func result() async -> ProcessResult {
     let watchdog = watchHang()
     defer { watchdog.cancel() }
     return await withTaskCancellationHandler {
@@ -323,5 +337,5 @@ final class Subprocess: @unchecked Sendable {
   }
 
   /// The standard error lines received so far.
-  var standardErrorSoFar: [String] { collector.state.withLock { $0.error.lines } }
+  public var standardErrorSoFar: [String] { collector.state.withLock { $0.error.lines } }
 }
