@@ -111,27 +111,17 @@ public final class WaylandClientWindow: @unchecked Sendable {  // Set up in init
   }
 
   // The listener tables: written once, read by libwayland only.
-  nonisolated(unsafe) private static let registryListener = table(wl_registry_listener()) {
+  nonisolated(unsafe) private static let registryListener = CallbackTable.make(wl_registry_listener()) {
     $0.global = { data, registry, name, interface, _ in
       guard let interface else { return }
       window(data)?.bind(registry, name: name, interface: String(cString: interface))
     }
     $0.global_remove = { _, _, _ in }
   }
-  nonisolated(unsafe) private static let windowManagerListener = table(xdg_wm_base_listener()) {
+  nonisolated(unsafe) private static let windowManagerListener = CallbackTable.make(xdg_wm_base_listener()) {
     $0.ping = { _, windowManager, serial in xdg_wm_base_pong(windowManager, serial) }
   }
-  nonisolated(unsafe) private static let shellSurfaceListener = table(xdg_surface_listener()) {
+  nonisolated(unsafe) private static let shellSurfaceListener = CallbackTable.make(xdg_surface_listener()) {
     $0.configure = { data, _, serial in window(data)?.configure(serial: serial) }
-  }
-
-  private static func table<Listener>(_ empty: Listener, _ fill: (inout Listener) -> Void) -> UnsafeMutablePointer<
-    Listener
-  > {
-    let table = UnsafeMutablePointer<Listener>.allocate(capacity: 1)
-    var listener = empty
-    fill(&listener)
-    table.initialize(to: listener)
-    return table
   }
 }
