@@ -43,7 +43,7 @@ let package = Package(
       resources: [.copy("MockPortal/camera_portal.py")]),
     .target(
       name: "WaylandHarness", dependencies: ["MediaInspection", "CWayland"], path: "Tests/WaylandHarness",
-      resources: [.copy("virtual_pointer.py")]),
+      resources: [.copy("virtual_pointer.py"), .copy("gtk4_picture.c")]),
     .testTarget(name: "HVTGStreamerTests", dependencies: ["HVTGStreamer"]),
     .testTarget(name: "HVTCairoTests", dependencies: ["HVTCairo"]),
     .testTarget(
