@@ -53,7 +53,7 @@ let package = Package(
       resources: [.copy("MockPortal/camera_portal.py")]),
     .target(
       name: "WaylandHarness", dependencies: ["MediaInspection", "HVTSupport", "CWayland"],
-      path: "Tests/WaylandHarness", resources: [.copy("virtual_pointer.py")]),
+      path: "Tests/WaylandHarness", resources: [.copy("virtual_pointer.py"), .copy("gtk4_picture.c")]),
     .testTarget(
       name: "HVTGStreamerTests", dependencies: ["HVTGStreamer", "HVTGLib", "HVTSupport", "MediaInspection"]),
     .testTarget(name: "HVTCairoTests", dependencies: ["HVTCairo"]),

@@ -16,7 +16,10 @@ public final class Bus: @unchecked Sendable {
   }
 
   /// Delivers every message to `handler` on the posting thread, as a `BusMessage`, and then drops it
-  /// (the `GstMessage` is released here, so nothing piles up on the bus). Needs no main loop.
+  /// (the `GstMessage` is released here, so nothing piles up on the bus). Needs no main loop. The
+  /// messages posted before, which waited on the bus, are dropped (``dropPending()``): each held the
+  /// object that posted it (a pipeline's first `gtk4paintablesink`, replaced, lived until the pipeline
+  /// stopped).
   /// The handler must be quick and must not change element states: hop to a queue for that.
   /// Replaces any earlier handler, releasing its closure first: GStreamer versions differ on whether a
   /// second handler replaces the first, and one that refuses keeps neither closure's release. Wraps
@@ -36,7 +39,17 @@ public final class Bus: @unchecked Sendable {
       },
       context,
       { data in CallbackContext<@Sendable (BusMessage) -> Void>.release(data) })
+    dropPending()
   }
+
+  /// Drops the messages waiting on the bus (posted while no sync handler took them), releasing the
+  /// objects that posted them. Wraps `gst_bus_pop` and `gst_message_unref`.
+  public func dropPending() {
+    while let message = gst_bus_pop(pointer) { gst_message_unref(message) }
+  }
+
+  /// Whether messages wait on the bus. Wraps `gst_bus_have_pending`.
+  public var hasPendingMessages: Bool { gst_bus_have_pending(pointer) != 0 }
 
   /// Removes the sync handler, releasing its closure. Wraps `gst_bus_set_sync_handler` with `NULL`.
   public func removeSyncHandler() {

@@ -77,6 +77,24 @@ extension Element {
     return String(ownedCString: gst_value_serialize(&value))
   }
 
+  /// Calls `body` with the object an object property holds (a `GObject *`, e.g. `gtk4paintablesink`'s
+  /// `paintable`), or `nil` when it holds none or the property is not an object's. The reference
+  /// `g_object_get_property` hands over is held while `body` runs and released when it returns: to keep
+  /// the object longer, `body` takes a reference of its own. Throws `unknownProperty` when there is no such
+  /// property. Wraps `g_object_get_property`, `g_value_get_object` and `g_value_unset`.
+  public func withObjectProperty<Result>(
+    _ property: String, _ body: (UnsafeMutableRawPointer?) throws -> Result
+  ) throws -> Result {
+    let spec = try propertySpec(property)
+    let type = hvt_g_param_spec_value_type(spec)
+    guard hvt_g_type_is_object(type) != 0 else { return try body(nil) }
+    var value = GValue()
+    g_value_init(&value, type)
+    defer { g_value_unset(&value) }
+    g_object_get_property(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GObject.self), property, &value)
+    return try body(g_value_get_object(&value))
+  }
+
   /// The property's description; throws `unknownProperty`, with the nearest name, when there is none.
   /// Wraps `g_object_class_find_property`.
   func propertySpec(_ property: String) throws -> UnsafeMutablePointer<GParamSpec> {

@@ -106,6 +106,27 @@ struct BusTests {
     #expect(delivered.value == 0)
   }
 
+  @Test("messages posted before the handler was set are dropped when it is, releasing who posted them")
+  func handlerDropsWaitingMessages() throws {
+    let pipeline = Pipeline(named: "early")
+    let finalized = Locked(false)
+    do {
+      let element = try makeElement("fakesink", "early-poster")
+      element.onFinalize { finalized.withLock { $0 = true } }
+      try pipeline.add(element)
+      element.postResourceNotFound("posted before any handler")
+      pipeline.remove(element)
+    }
+    #expect(pipeline.bus.hasPendingMessages)
+    #expect(!finalized.value, "the waiting message holds the element")
+    let delivered = Locked(0)
+    pipeline.bus.setSyncHandler { _ in delivered.withLock { $0 += 1 } }
+    #expect(!pipeline.bus.hasPendingMessages)
+    #expect(finalized.value, "dropped with the message")
+    #expect(delivered.value == 0, "the handler gets what is posted after it is set")
+    pipeline.bus.removeSyncHandler()
+  }
+
   @Test func settingAHandlerAgainReplacesAndReleasesTheFirst() async throws {
     final class Token: Sendable {}
     let (stream, continuation) = AsyncStream.makeStream(of: (handler: String, message: BusMessage).self)

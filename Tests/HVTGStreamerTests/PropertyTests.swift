@@ -4,6 +4,17 @@ import Testing
 
 @Suite("Element properties")
 struct PropertyTests {
+  @Test("an object property: a queue's parent is its bin, while the body runs; nil outside a bin or for another type")
+  func readsAnObjectProperty() throws {
+    let bin = Bin(name: "holder")
+    let queue = try Element(factory: "queue")
+    #expect(try queue.withObjectProperty("parent") { $0 } == nil)
+    try bin.add(queue)
+    #expect(try queue.withObjectProperty("parent") { $0 } == UnsafeMutableRawPointer(bin.pointer))
+    #expect(try queue.withObjectProperty("max-size-buffers") { $0 } == nil)
+    #expect(throws: GStreamerError.self) { try queue.withObjectProperty("parnet") { $0 } }
+  }
+
   @Test func setsAnIntegerProperty() throws {
     let source = try Element(factory: "videotestsrc")
     try source.setProperty("num-buffers", fromString: "42")

@@ -35,14 +35,33 @@ public enum HVTPreviewOutput: Sendable, Equatable, CustomStringConvertible {
   /// connection and the surface until the controller is released: the sink holds them until it is
   /// finalized, not only until the camera stops.
   case waylandSurface(display: UInt, surface: UInt, rectangle: HVTRect)
+  /// Into a GTK 4 app's widgets: `gtk4paintablesink` (gst-plugins-rs; Debian 13 and later package it as
+  /// `gstreamer1.0-gtk4`) draws each frame into its `GdkPaintable`, which `handler` receives, on GTK's main
+  /// thread, once the sink is ready (when the camera is presented, and again for each new preview: after
+  /// ``HVTCameraController/previewOutput`` is set anew, or the preview is rebuilt). Show it with
+  /// `gtk_picture_set_paintable` (or `gtk_image_set_from_paintable`, or draw it in a widget's snapshot with
+  /// `gdk_paintable_snapshot`); the picture keeps its aspect ratio within the widget.
+  ///
+  /// The sink does its work on GLib's default main context, from its own threads, and waits for it: call
+  /// `gtk_init` and run GTK's main loop (`g_application_run`, or `g_main_loop_run` on the default context)
+  /// before the camera is presented and as long as it is, and never block that loop's thread on the
+  /// controller (await its `async` calls, or use the non-waiting ones). Without a running loop, presenting
+  /// fails with ``HVTCameraError/noDisplay(reason:)``; without the element (Debian 12 packages none), with
+  /// ``HVTCameraError/noInstalledCandidate(slot:candidates:hint:)`` naming `gstreamer1.0-gtk4`.
+  ///
+  /// The handler borrows the paintable: it is valid while the handler runs, and the sink keeps its own
+  /// reference until it is finalized. A widget it is given to takes a reference of its own; to keep it
+  /// otherwise, `g_object_ref` it and `g_object_unref` it on GTK's thread. It takes no input and the default
+  /// controls are not drawn: the app's widgets keep its keys and clicks.
+  case gtk4Paintable(handler: @Sendable (HVTGdkPaintable) -> Void)
   /// Every preview frame to `handler`, converted to `format`, through an `appsink` (`max-buffers=1
   /// drop=true`): a handler slower than the camera loses frames, never delays the camera or a capture.
   /// The handler runs on a serial queue of its own, one frame at a time; frames that arrive while it
   /// runs replace each other, and it gets the newest when it returns.
   case frames(format: HVTPreviewFrame.Format, handler: @Sendable (HVTPreviewFrame) -> Void)
 
-  /// Outputs are equal when they show the same thing the same way; two `.frames` outputs never are (each
-  /// has its own handler), so setting one always installs it.
+  /// Outputs are equal when they show the same thing the same way; two `.frames` or `.gtk4Paintable`
+  /// outputs never are (each has its own handler), so setting one always installs it.
   public static func == (lhs: HVTPreviewOutput, rhs: HVTPreviewOutput) -> Bool {
     switch (lhs, rhs) {
     case (.automatic, .automatic), (.preset, .preset), (.none, .none): true
@@ -53,8 +72,8 @@ public enum HVTPreviewOutput: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  /// `automatic`, `preset`, `none`, `window`, `embedded` (in an X11 window or a Wayland surface) or `frames`,
-  /// with their values.
+  /// `automatic`, `preset`, `none`, `window`, `embedded` (in an X11 window or a Wayland surface), `GTK 4
+  /// paintable` or `frames`, with their values.
   public var description: String {
     switch self {
     case .automatic: "automatic"
@@ -65,6 +84,7 @@ public enum HVTPreviewOutput: Sendable, Equatable, CustomStringConvertible {
     case .waylandSurface(_, let surface, let rectangle):
       "embedded in Wayland surface 0x\(String(surface, radix: 16)) at \(rectangle.x),\(rectangle.y) "
         + "\(rectangle.width)x\(rectangle.height)"
+    case .gtk4Paintable: "GTK 4 paintable"
     case .frames(let format, _): "frames (\(format.rawValue))"
     }
   }
@@ -72,7 +92,7 @@ public enum HVTPreviewOutput: Sendable, Equatable, CustomStringConvertible {
   /// Whether the preview is drawn in the app's own window or surface.
   var isEmbedded: Bool {
     switch self {
-    case .embedded, .waylandSurface: true
+    case .embedded, .waylandSurface, .gtk4Paintable: true
     case .automatic, .preset, .none, .window, .frames: false
     }
   }
@@ -82,7 +102,7 @@ public enum HVTPreviewOutput: Sendable, Equatable, CustomStringConvertible {
   var hasWindow: Bool {
     switch self {
     case .window, .embedded: true
-    case .automatic, .preset, .none, .frames, .waylandSurface: false
+    case .automatic, .preset, .none, .frames, .waylandSurface, .gtk4Paintable: false
     }
   }
 
@@ -93,6 +113,19 @@ public enum HVTPreviewOutput: Sendable, Equatable, CustomStringConvertible {
     if presetPreview.candidates.contains(where: { $0.factory != "fakesink" }) { return .preset }
     return WindowSink.candidates(environment: environment).isEmpty ? .none : .window()
   }
+}
+
+/// The `GdkPaintable *` of a `gtk4paintablesink`, handed to the app by
+/// ``HVTPreviewOutput/gtk4Paintable(handler:)`` on GTK's main thread: pass ``pointer`` to GTK 4, e.g.
+/// `gtk_picture_set_paintable(picture, OpaquePointer(paintable.pointer))` from Swift, or in C
+/// `gtk_picture_set_paintable (picture, GDK_PAINTABLE (pointer))`. Borrowed: valid while the handler
+/// runs (a widget given it takes a reference of its own); use it on GTK's main thread only.
+public struct HVTGdkPaintable: @unchecked Sendable, Hashable {  // An address: used on GTK's thread only.
+  /// The `GdkPaintable *` (the sink's `paintable` property, a `GstGtk4Paintable`).
+  public let pointer: UnsafeMutableRawPointer
+
+  /// Wraps a `GdkPaintable *`.
+  public init(pointer: UnsafeMutableRawPointer) { self.pointer = pointer }
 }
 
 /// One preview frame handed to the app by ``HVTPreviewOutput/frames(format:handler:)``.

@@ -190,6 +190,13 @@ extension HVTPipelineModel {
       return (shown + [try chosen(true)], controls)
     case .waylandSurface:
       return (shown + [HVTElementDescription("waylandsink", name: "preview", ["sync": "false"])], nil)
+    case .gtk4Paintable:
+      guard HVTElementDescription.isInstalled(gtk4PaintableSink) else {
+        throw HVTCameraError.noInstalledCandidate(
+          slot: "preview (GTK 4 paintable)", candidates: [gtk4PaintableSink],
+          hint: "Debian 13 and later: gstreamer1.0-gtk4; Debian 12 packages no GTK 4 sink")
+      }
+      return (shown + [HVTElementDescription(gtk4PaintableSink, name: "preview", ["sync": "false"])], nil)
     case .frames(let format, _):
       let sink = HVTElementDescription(
         "appsink", name: "preview",
@@ -197,6 +204,9 @@ extension HVTPipelineModel {
       return (shown + [.capsFilter("video/x-raw,format=\(format.rawValue)", name: "preview-caps"), sink], nil)
     }
   }
+
+  /// The sink of ``HVTPreviewOutput/gtk4Paintable(handler:)`` (gst-plugins-rs' `gtk4` plugin).
+  static let gtk4PaintableSink = "gtk4paintablesink"
 
   /// What makes the preview's text overlays blend into the frames: a caps filter of plain `video/x-raw`
   /// after them, when there is one. `textoverlay` does not blend when the sink draws overlay compositions

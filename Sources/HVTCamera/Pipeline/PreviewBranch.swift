@@ -8,7 +8,8 @@ import HVTSupport
 /// The output's own wiring is done here: an embedded preview's sink gets the app's window
 /// (`gst_video_overlay_set_window_handle`) before it starts; `waylandsink` gets a window of the engine's
 /// own (``WaylandWindow``: titled, and taking keys and clicks); a frames preview's `appsink` hands each
-/// frame to the app's handler through a ``FrameMailbox``; the default controls' element is handed what
+/// frame to the app's handler through a ``FrameMailbox``; `gtk4paintablesink` hands its paintable to the
+/// app's handler on GTK's thread once it is ready; the default controls' element is handed what
 /// to draw (``ControlsOverlay``). The session's ``PreviewHooks`` see what the window's user does
 /// (navigation events, at the sink's input) and can hold a still frame in place of the
 /// live ones (the review screen).
@@ -22,6 +23,8 @@ final class PreviewBranch: Sendable {
   /// What the controls' element draws, when the chain has it.
   private let controls: ControlsOverlay?
   private let teePad = Locked<Pad?>(nil)
+  /// Who gets the sink's `GdkPaintable` (``HVTPreviewOutput/gtk4Paintable(handler:)``) once it is ready.
+  private let paintableHandler: (@Sendable (HVTGdkPaintable) -> Void)?
   /// Where detached branches are stopped: setting a bin to NULL joins its streaming threads.
   private static let reaper = DispatchQueue(label: "HVTCamera.preview-reaper")
 
@@ -50,6 +53,7 @@ final class PreviewBranch: Sendable {
     sink = elements.last
     hooks.monitor.install(on: sinkPad)
     hooks.install(entry: entry, sink: sinkPad)
+    paintableHandler = if case .gtk4Paintable(let handler) = output { handler } else { nil }
     switch output {
     case .embedded(let handle):
       guard sink.isVideoOverlay else {
@@ -70,6 +74,14 @@ final class PreviewBranch: Sendable {
         handler(frame)
       }
       sink.onNewSample { mailbox.post($0) }
+    case .gtk4Paintable:
+      // The sink makes its paintable on the thread that runs GLib's default main context, and waits for
+      // it: with no loop running there, it would make it on the controller's thread, unusable by GTK.
+      guard DefaultMainContext.isRunning else {
+        throw HVTCameraError.noDisplay(
+          reason: "gtk4paintablesink needs GTK's main loop running (GLib's default main context: "
+            + "g_application_run or g_main_loop_run), and none runs in this process")
+      }
     case .automatic, .preset, .none, .window:
       break
     }
@@ -117,7 +129,20 @@ final class PreviewBranch: Sendable {
   /// is brought to its state first (its sinks do not preroll: the camera is live). Takes as long as the
   /// sink needs to open its window: call it off the controller queue.
   func attach(to pipeline: Pipeline, tee: Element) throws {
-    try pipeline.add(bin)
+    // gtk4paintablesink makes its paintable at READY, waiting for GTK's thread to run that part: the app
+    // reads it after, so that the two never wait for each other (the sink holds its paintable's lock while
+    // it waits, and the property's getter takes it).
+    if paintableHandler != nil, sink.setState(.ready) == .failure {
+      _ = sink.setState(.null)
+      throw HVTCameraError.noDisplay(
+        reason: "gtk4paintablesink could not make its paintable (GST_DEBUG=gtk4paintablesink:4 says why)")
+    }
+    do {
+      try pipeline.add(bin)
+    } catch {
+      _ = bin.setState(.null)
+      throw error
+    }
     guard bin.syncStateWithParent(), let ghost = bin.staticPad("sink"), let pad = tee.requestPad("src_%u") else {
       _ = bin.setState(.null)
       pipeline.remove(bin)
@@ -133,6 +158,25 @@ final class PreviewBranch: Sendable {
     }
     teePad.withLock { $0 = pad }
     debugLog.log(.info, "preview branch \(bin.name) attached to \(pad.name)")
+    if let paintableHandler { Self.handPaintable(of: sink, to: paintableHandler) }
+  }
+
+  /// Hands the sink's `GdkPaintable` to `handler` on GTK's thread (the one running GLib's default main
+  /// context), where the sink's `paintable` property must be read; the reference the property gives is
+  /// released when the handler returns. A sink that gives none (GTK 3 is loaded in the process, or the
+  /// paintable was made on another thread) posts an error on the bus, which fails the preview.
+  private static func handPaintable(of sink: Element, to handler: @escaping @Sendable (HVTGdkPaintable) -> Void) {
+    DefaultMainContext.invoke {
+      let handed =
+        (try? sink.withObjectProperty("paintable") { pointer in
+          pointer.map { handler(HVTGdkPaintable(pointer: $0)) } != nil
+        }) ?? false
+      if !handed {
+        sink.postResourceNotFound(
+          "gtk4paintablesink gave no paintable on GTK's main thread (is GTK 3 loaded in this process, "
+            + "or does another thread run GTK's main loop than the one that did when the camera started?)")
+      }
+    }
   }
 
   /// Unlinks the branch between two frames (an idle probe on its tee pad), then stops it, removes it and

@@ -27,6 +27,8 @@ enum PluginPackages {
       "gstreamer1.0-vaapi": ["vaapih264enc", "vaapih265enc", "vaapisink"],
       "gstreamer1.0-gl": ["glimagesink", "glupload", "glcolorconvert"],
       "gstreamer1.0-gtk3": ["gtksink", "gtkglsink"],
+      // Debian 13 and later (gst-plugins-rs); Debian 12 has no package of it.
+      "gstreamer1.0-gtk4": ["gtk4paintablesink"],
       "gstreamer1.0-pipewire": ["pipewiresrc", "pipewiresink"],
     ]
     var table: [String: String] = [:]
