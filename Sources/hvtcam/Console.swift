@@ -55,7 +55,7 @@ enum Console {
       case "\r": shown += "\\r"
       case "\u{1b}": shown += "\\e"
       case _ where scalar.value < 0x20 || scalar.value == 0x7f:
-        shown += "\\x" + String(scalar.value, radix: 16).leftPadded(to: 2)
+        shown += String(format: "\\x%02x", scalar.value)
       case _ where (0x80...0x9f).contains(scalar.value):
         shown += "\\u{" + String(scalar.value, radix: 16) + "}"
       default: shown.unicodeScalars.append(scalar)
@@ -71,23 +71,6 @@ enum Console {
   /// gives up on the first error other than `EINTR`.
   private static func write(_ text: String, to descriptor: Int32) {
     let shown = HVTStreamTarget.masking(text, secrets: hidden.withLock { $0 })
-    let failed = Array(shown.utf8).withUnsafeBytes { bytes -> Bool in
-      var offset = 0
-      while offset < bytes.count {
-        let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return true
-        }
-        offset += written
-      }
-      return false
-    }
-    if failed { failedWrites.add(1, ordering: .relaxed) }
+    if writeAll(Data(shown.utf8), to: descriptor) != 0 { failedWrites.add(1, ordering: .relaxed) }
   }
-}
-
-extension String {
-  /// The string with zeros before it up to `width` characters.
-  fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

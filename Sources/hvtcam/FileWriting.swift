@@ -15,18 +15,7 @@ enum FileWriting {
       if errno == EEXIST { throw HVTCameraError.fileExists(path: path, kept: nil) }
       throw HVTCameraError.fileWriteFailed(path: path, reason: SystemCallError.reason())
     }
-    var failed: Int32 = 0
-    bytes.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count, failed == 0 {
-        let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if count >= 0 {
-          offset += count
-        } else if errno != EINTR {
-          failed = errno
-        }
-      }
-    }
+    var failed = writeAll(bytes, to: descriptor)
     if close(descriptor) != 0, failed == 0 { failed = errno }
     guard failed == 0 else {
       if !replacing { unlink(path) }

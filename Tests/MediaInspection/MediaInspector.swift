@@ -88,9 +88,7 @@ public enum MediaInspector {
           "-q", "filesrc", "location=\(link)", "!", "jpegdec", "!", "videoconvert", "!", "video/x-raw,format=GRAY8",
           "!", "filesink", "location=\(raw.path)",
         ])
-      let bytes = try Data(contentsOf: raw)
-      guard result.status == 0, !bytes.isEmpty else { throw InspectionError(result.output) }
-      return Double(bytes.reduce(0) { $0 + Int($1) }) / Double(bytes.count * 255)
+      return try meanLuma(ofGrey: raw, written: result)
     }
   }
 
@@ -104,10 +102,15 @@ public enum MediaInspector {
           "-v", "error", "-y", "-ss", String(seconds), "-i", link, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt",
           "gray", raw.path,
         ])
-      let bytes = try Data(contentsOf: raw)
-      guard result.status == 0, !bytes.isEmpty else { throw InspectionError(result.output) }
-      return Double(bytes.reduce(0) { $0 + Int($1) }) / Double(bytes.count * 255)
+      return try meanLuma(ofGrey: raw, written: result)
     }
+  }
+
+  /// The mean (0…1) of the 8-bit grey pixels a tool wrote to `raw`; the tool's output when it wrote none.
+  private static func meanLuma(ofGrey raw: URL, written result: (status: Int32, output: String)) throws -> Double {
+    let bytes = try Data(contentsOf: raw)
+    guard result.status == 0, !bytes.isEmpty else { throw InspectionError(result.output) }
+    return Double(bytes.reduce(0) { $0 + Int($1) }) / Double(bytes.count * 255)
   }
 
   /// Runs a tool found on `PATH` and returns its exit status and its standard output and error together.

@@ -28,12 +28,7 @@ public struct HVTMediaLibrary: Sendable, Hashable {
   /// The photos and movies of ``mediaTypes``, newest first (``HVTSavedPhotosAlbum/items(of:)``: a photo's
   /// header or `GstDiscoverer` reads each file). Blocks while it reads them.
   public var items: [HVTAlbumItem] {
-    var items: [HVTAlbumItem] = []
-    forEachItem {
-      items.append($0)
-      return true
-    }
-    return items
+    HVTSavedPhotosAlbum.items(of: source).filter { mediaTypes.contains($0.mediaType) }
   }
 
   /// Calls `body` with each of ``items`` as soon as it is read, newest first, until `body` returns `false`

@@ -212,19 +212,7 @@ enum CaptureFiles {
   private static func writeAll(_ data: Data, to url: URL, naming final: URL) throws {
     let fd = open(url.path, O_WRONLY | O_TRUNC | O_CLOEXEC)
     guard fd >= 0 else { throw failure(writing: final) }
-    var failed: Int32 = 0
-    data.withUnsafeBytes { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          failed = errno
-          return
-        }
-        offset += written
-      }
-    }
+    var failed = HVTSupport.writeAll(data, to: fd)
     if close(fd) != 0, failed == 0 { failed = errno }
     guard failed == 0 else {
       errno = failed

@@ -123,18 +123,7 @@ public struct HVTCameraSettingsStore: Sendable, Hashable {
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard fd >= 0 else { throw .fileWriteFailed(path: url.path, reason: SystemCallError.reason()) }
     let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    var failed: Int32 = 0
-    data.withUnsafeBytes { bytes in
-      var offset = 0
-      while offset < bytes.count, failed == 0 {
-        let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 {
-          if errno != EINTR { failed = errno }
-        } else {
-          offset += written
-        }
-      }
-    }
+    var failed = writeAll(data, to: fd)
     if failed == 0, fchmod(fd, 0o644) != 0 || fsync(fd) != 0 { failed = errno }
     if close(fd) != 0, failed == 0 { failed = errno }
     if failed == 0, rename(temporary, url.path) != 0 { failed = errno }
