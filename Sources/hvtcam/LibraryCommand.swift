@@ -48,12 +48,9 @@ enum LibraryCommand {
     switch arguments.operands.first ?? "list" {
     case "list" where arguments.operands.count <= 1:
       // Each line as soon as its item is read; a stop signal ends the listing at the next item.
-      var count = 0
       var documents: [[String: Any]] = []
-      try library.forEachItem { item in
-        if let signal = StopSignals.shared.received { throw Interrupted(signal: signal, when: "after \(count) items") }
-        count += 1
-        if json { documents.append(describe(item, index: count)) } else { Console.out(line(item, index: count)) }
+      let count = try scan(library) { item, index in
+        if json { documents.append(describe(item, index: index)) } else { Console.out(line(item, index: index)) }
         return true
       }
       if json {
@@ -117,19 +114,28 @@ enum LibraryCommand {
     return types
   }
 
+  /// Hands `body` each item of `library` as it is read, with its 1-based index, until `body` returns
+  /// `false`; returns how many it handed over. A stop signal ends the scan at the next item (``Interrupted``).
+  private static func scan(_ library: HVTMediaLibrary, _ body: (HVTAlbumItem, Int) throws -> Bool) throws -> Int {
+    var count = 0
+    try library.forEachItem { item in
+      if let signal = StopSignals.shared.received { throw Interrupted(signal: signal, when: "after \(count) items") }
+      count += 1
+      return try body(item, count)
+    }
+    return count
+  }
+
   /// Item `text` (1-based) of `library`, read up to it, or a usage error naming the range.
   private static func pickItem(_ text: String, of library: HVTMediaLibrary) throws -> (HVTAlbumItem, Int) {
-    var count = 0
     var found: HVTAlbumItem?
     let wanted = Int(text) ?? 0
-    if wanted >= 1 {
-      try library.forEachItem { item in
-        if let signal = StopSignals.shared.received { throw Interrupted(signal: signal, when: "after \(count) items") }
-        count += 1
-        if count == wanted { found = item }
+    let count =
+      wanted >= 1
+      ? try scan(library) { item, index in
+        if index == wanted { found = item }
         return found == nil
-      }
-    }
+      } : 0
     guard let found else {
       throw UsageError("hvtcam library: no item \(text): the library has \(count) (numbered from 1)")
     }
