@@ -9,7 +9,7 @@ import Testing
 @Suite("V4L2 flash")
 struct V4L2FlashTests {
   /// Records the controls set, in order.
-  final class Recorder: V4L2ControlWriter, @unchecked Sendable {
+  final class Recorder: V4L2ControlWriter, @unchecked Sendable {  // Written and read by one test, in turn.
     var sets: [(id: UInt32, value: Int64)] = []
     func setValue(_ value: Int64, of id: UInt32) throws(V4L2Failure) { sets.append((id, value)) }
     var names: [String] { sets.map { "\(Self.name($0.id))=\($0.value)" } }

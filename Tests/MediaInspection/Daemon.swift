@@ -4,7 +4,7 @@ import Glibc
 /// A private daemon or tool a test starts: its standard output and error are read, line by line, as
 /// they come, so that a test can wait for the line that says it is ready (no sleeping, no polling: the
 /// reader wakes the waiter). Killed by ``stop()``.
-public final class Daemon: @unchecked Sendable {
+public final class Daemon: @unchecked Sendable {  // `lines` and `closed` only under `condition`.
   private let process = Process()
   private let condition = NSCondition()
   private var lines: [String] = []

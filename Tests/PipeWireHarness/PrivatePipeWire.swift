@@ -6,7 +6,7 @@ import MediaInspection
 /// `XDG_RUNTIME_DIR`, and virtual cameras published into it with `pipewiresink mode=provide`. Nothing of
 /// the machine's own session is used or touched; ``stop()`` kills every process it started and removes
 /// the folder.
-public final class PrivatePipeWire: @unchecked Sendable {
+public final class PrivatePipeWire: @unchecked Sendable {  // Started, added to and stopped by one test, in turn.
   /// The temporary folder: the bus configuration and socket, and the runtime folder (`run/`).
   public let directory: URL
   /// The private session bus, as `DBUS_SESSION_BUS_ADDRESS` gives it.

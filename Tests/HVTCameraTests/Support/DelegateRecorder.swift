@@ -164,7 +164,7 @@ enum DelegateCall: Sendable {
 }
 
 /// A delivered capture with typed accessors.
-struct Capture: @unchecked Sendable {
+struct Capture: Sendable {
   let info: [HVTCameraController.InfoKey: any Sendable]
   init(_ info: [HVTCameraController.InfoKey: any Sendable]) { self.info = info }
 
