@@ -48,6 +48,24 @@ int hvt_jpeg_decode_scaled(const char *path, int min_longer_side, unsigned char 
   jpeg_create_decompress(&info);
   jpeg_stdio_src(&info, file);
   jpeg_read_header(&info, TRUE);
+  // A progressive (or any multi-scan) JPEG is decoded through coefficient buffers of the whole image,
+  // whatever the scale: 16000x12000 needs 549 MiB of them. Such a file is refused before they are made,
+  // and libjpeg's own limit stops any other buffer past the same bound (it has no backing store).
+  info.mem->max_memory_to_use = HVT_JPEG_MAX_MEMORY;
+  if (jpeg_has_multiple_scans(&info)) {
+    size_t coefficients = 0;
+    for (int index = 0; index < info.num_components; index++) {
+      jpeg_component_info *component = &info.comp_info[index];
+      coefficients += (size_t)component->width_in_blocks * component->height_in_blocks * DCTSIZE2 * sizeof(JCOEF);
+    }
+    if (coefficients > HVT_JPEG_MAX_MEMORY) {
+      snprintf(error, error_size, "a progressive JPEG of %ux%u needs %zu MiB to decode at any size, more than %d MiB",
+               info.image_width, info.image_height, coefficients >> 20, HVT_JPEG_MAX_MEMORY >> 20);
+      jpeg_destroy_decompress(&info);
+      fclose(file);
+      return -1;
+    }
+  }
   unsigned int longer = info.image_width > info.image_height ? info.image_width : info.image_height;
   unsigned int denominator = 1;
   while (denominator < 8 && longer / (denominator * 2) >= (unsigned int)(min_longer_side > 0 ? min_longer_side : 1)) {

@@ -144,18 +144,9 @@ struct LibraryCommandTests {
   func hugePhoto() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let pictures = directory.path("Pictures")
-    try FileManager.default.createDirectory(atPath: pictures, withIntermediateDirectories: true)
-    let photo = "\(pictures)/huge.jpg"
-    let made = try await MediaInspector.run(
-      "gst-launch-1.0",
-      [
-        "-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,format=I420,width=16000,height=12000", "!",
-        "jpegenc", "!", "filesink", "location=\(photo)",
-      ])
-    try #require(made.status == 0, "\(made.output)")
-    let environment = HVTCam.environment(
-      setting: ["XDG_PICTURES_DIR": pictures, "XDG_VIDEOS_DIR": directory.path("Videos")])
+    let pictures = try Self.pictures(in: directory)
+    try await Self.makePhoto(at: "\(pictures)/huge.jpg", width: 16000, height: 12000)
+    let environment = Self.environment(pictures: pictures, in: directory)
     let library = ["library", "--source", "photo-library"]
     let listed = try await HVTCam.run(library + ["list"], environment: environment)
     #expect(listed.succeeded && listed.outputLines.first?.hasPrefix("1  image  16000x12000  ") == true, "\(listed)")
@@ -165,5 +156,64 @@ struct LibraryCommandTests {
     // The SMPTE bars survive the scaled decode: white to the left, blue to the right, at the top.
     let image = try await RGBImage.decode(thumbnail, width: 320, height: 240)
     #expect([image.colourName(10, 40), image.colourName(310, 40)] == ["white", "blue"])
+  }
+
+  @Test(
+    "progressive JPEGs (jpegtran): one of 640x480 is picked with its thumbnail; one of 16000x12000, whose decoding needs 549 MiB at any size, is listed and its pick refused in words"
+  )
+  func progressivePhotos() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let pictures = try Self.pictures(in: directory)
+    for (name, width, height) in [("a-small", 640, 480), ("b-huge", 16000, 12000)] {
+      let baseline = directory.path("\(name).jpg")
+      try await Self.makePhoto(at: baseline, width: width, height: height)
+      let made = try await MediaInspector.run(
+        "jpegtran", ["-progressive", "-copy", "all", "-outfile", "\(pictures)/\(name).jpg", baseline])
+      try #require(made.status == 0, "\(made.output)")
+    }
+    let environment = Self.environment(pictures: pictures, in: directory)
+    let library = ["library", "--source", "photo-library"]
+    let listed = try await HVTCam.run(library + ["list"], environment: environment)
+    #expect(listed.succeeded && listed.outputLines.count == 2, "\(listed)")
+    // Newest first: the numbers the listing gave.
+    func number(of name: String) throws -> String {
+      let line = try #require(listed.outputLines.first { $0.hasSuffix("/\(name).jpg") }, "\(listed)")
+      return String(line.prefix { $0 != " " })
+    }
+    let thumbnail = directory.path("small.jpg")
+    let small = try await HVTCam.run(
+      library + ["pick", try number(of: "a-small"), "--thumbnail", thumbnail], environment: environment)
+    #expect(small.succeeded && small.standardError.contains("thumbnail 320x240"), "\(small)")
+    let image = try await RGBImage.decode(thumbnail, width: 320, height: 240)
+    #expect([image.colourName(10, 40), image.colourName(310, 40)] == ["white", "blue"])
+    let huge = try await HVTCam.run(library + ["pick", try number(of: "b-huge")], environment: environment)
+    #expect(
+      huge.status == 1 && huge.standardError.contains("b-huge.jpg")
+        && huge.standardError.contains("a progressive JPEG of 16000x12000 needs 549 MiB to decode at any size"),
+      "\(huge)")
+  }
+
+  /// The `Pictures` folder of a library in `directory`, made.
+  private static func pictures(in directory: TemporaryDirectory) throws -> String {
+    let pictures = directory.path("Pictures")
+    try FileManager.default.createDirectory(atPath: pictures, withIntermediateDirectories: true)
+    return pictures
+  }
+
+  /// `hvtcam`'s environment with the library's folders in `directory`.
+  private static func environment(pictures: String, in directory: TemporaryDirectory) -> [String: String] {
+    HVTCam.environment(setting: ["XDG_PICTURES_DIR": pictures, "XDG_VIDEOS_DIR": directory.path("Videos")])
+  }
+
+  /// Writes a baseline JPEG of SMPTE bars, `width` × `height`, by `videotestsrc ! jpegenc`.
+  private static func makePhoto(at path: String, width: Int, height: Int) async throws {
+    let made = try await MediaInspector.run(
+      "gst-launch-1.0",
+      [
+        "-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,format=I420,width=\(width),height=\(height)", "!",
+        "jpegenc", "!", "filesink", "location=\(path)",
+      ])
+    try #require(made.status == 0, "\(made.output)")
   }
 }

@@ -59,8 +59,10 @@ struct MicrophoneCommandTests {
     let sound = try #require(streams.first { $0.type == "audio" }, "\(streams) \(result)")
     #expect(sound.codec == "aac" && sound.sampleRate == 48_000 && sound.channels == 2, "\(sound)")
     #expect(abs(sound.start - video.start) < 1.0 / 30 && abs(sound.end - video.end) < 1.0 / 30, "\(streams)")
-    // The simulated microphone's tone is 440 Hz: 880 Hz is PipeWire's, through pipewire-pulse and pulsesrc.
-    let rate = try await MediaInspector.zeroCrossingRate(path)
-    #expect(abs(rate - 2 * 880 / 48_000) < 0.004, "zero crossings per sample: \(rate) (440 Hz: 0.0183, silence: 0)")
+    // The simulated microphone's tone is 440 Hz: 880 Hz is PipeWire's, through pipewire-pulse and pulsesrc
+    // (played at audiotestsrc's volume, 0.8). Its amplitude, not its zero crossings: a PipeWire 1.4 graph
+    // that missed deadlines on a loaded machine put enough glitches in one run to move the crossing rate.
+    let amplitudes = try await MediaInspector.toneAmplitudes(path, at: [880, 440])
+    #expect(amplitudes[0] > 0.1 && amplitudes[0] > 10 * amplitudes[1], "amplitude at 880 Hz, 440 Hz: \(amplitudes)")
   }
 }
