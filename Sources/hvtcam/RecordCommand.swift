@@ -67,6 +67,9 @@ enum RecordCommand {
     if let lost = movie.metadata.framesLostByDriver, lost > 0 {
       Console.error("frames the camera lost while recording: \(lost)")
     }
+    if let dropped = movie.metadata.framesDroppedForEncoder, dropped > 0 {
+      Console.error("frames left out because the encoder could not keep up: \(dropped)")
+    }
     if let interruption = movie.interruption { throw interruption }
   }
 
@@ -94,6 +97,10 @@ enum RecordCommand {
           Console.progress("\(terminal ? "\r" : "")paused at \(clock(elapsed))\n")
         case .recordingResumed(let elapsed, let pausedFor):
           Console.progress("\(terminal ? "\r" : "")resumed at \(clock(elapsed)) after \(clock(pausedFor))\n")
+        case .recordingFramesDropped(let total, let elapsed):
+          Console.progress(
+            "\(terminal ? "\r" : "")the encoder cannot keep up: \(total) frames left out so far, at \(clock(elapsed))\n"
+          )
         case .recordingStopped(let elapsed, let reason):
           Console.progress("\(terminal ? "\r" : "")stopped after \(clock(elapsed)) (\(reason.rawValue))\n")
         case .cameraConnected(let name, let path):

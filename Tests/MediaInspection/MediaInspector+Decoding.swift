@@ -83,4 +83,13 @@ extension MediaInspector {
       keyFrames: rows.indices.filter { rows[$0][1].contains("K") },
       bytes: rows.compactMap { Int($0[0]) }.reduce(0, +), count: rows.count, output: result.output)
   }
+
+  /// The presentation times (seconds) of the first video stream's packets, as `ffprobe` reads them, in
+  /// order of time. Throws when the tool fails.
+  public static func presentationTimes(_ path: String) async throws -> [Double] {
+    let result = try await run(
+      "ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time", "-of", "csv=p=0", path])
+    guard result.status == 0 else { throw InspectionError(result.output) }
+    return result.output.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }.sorted()
+  }
 }

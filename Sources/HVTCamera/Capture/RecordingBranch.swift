@@ -32,12 +32,17 @@ final class RecordingBranch: @unchecked Sendable {
     case paused(elapsed: Double)
     /// The pause ended after `pausedFor` seconds; the movie goes on from `elapsed`.
     case resumed(elapsed: Double, pausedFor: Double)
+    /// The encoder could not keep up: frames were left out (``RecordingBacklog``), `total` so far, the
+    /// latest `elapsed` seconds into the movie. Sent for the first, then at most once a second.
+    case framesDropped(total: Int, elapsed: Double)
   }
 
   /// What was written.
   struct Summary: Sendable {
-    /// Frames that entered the branch (and so the encoder).
+    /// Frames that went into the movie (its encoder).
     var frames = 0
+    /// Frames left out at the branch's entry because the encoder could not keep up (``RecordingBacklog``).
+    var framesDroppedForEncoder = 0
     /// Timestamp of the end of the last frame, from the first frame's start (seconds).
     var duration = 0.0
     /// Running time of the first frame (nanoseconds).
@@ -70,6 +75,8 @@ final class RecordingBranch: @unchecked Sendable {
     var segment = StreamSegment()
     /// The tags given to the muxer, dated with the movie's first frame.
     var writtenTags: CaptureTags?
+    /// The end of stream reached the file sink.
+    var drained = false
   }
 
   let file: CaptureFiles.Reservation
@@ -161,6 +168,7 @@ final class RecordingBranch: @unchecked Sendable {
     }
     fileSinkPad.addProbe([.buffer, .eventDownstream]) { [timing] _, info in
       if info.event == .endOfStream {
+        timing.withLock { $0.drained = true }
         onEvent(.drained)
       } else if info.buffer != nil {
         let now = ContinuousClock.now
@@ -168,7 +176,30 @@ final class RecordingBranch: @unchecked Sendable {
       }
       return .ok
     }
-    installTimestampProbe(fallbackDuration: ClockTime.from(seconds: frameInterval))
+    let fallbackDuration = ClockTime.from(seconds: frameInterval)
+    installTimestampProbe(fallbackDuration: fallbackDuration)
+    if feed == nil { try installBacklogProbe(on: elements.first, fallbackDuration: fallbackDuration) }
+  }
+
+  /// The probe at the output of the branch's queue (its first element): each raw frame leaving it leaves
+  /// the recording's backlog, and goes to the encoder or is left out (``RecordingBacklog``).
+  private func installBacklogProbe(on queue: Element, fallbackDuration: UInt) throws {
+    guard let output = queue.staticPad("src") else {
+      throw HVTCameraError.pipelineSetupFailed(.missingPad(element: queue.path, pad: "src"))
+    }
+    output.addProbe(.buffer) { [timing, onEvent] _, info in
+      guard let buffer = info.buffer else { return .ok }
+      let duration = ClockTime.isValid(buffer.duration) ? buffer.duration : fallbackDuration
+      let now = UInt(DispatchTime.now().uptimeNanoseconds)
+      // The entry wrote the frame's movie time in the segment's terms.
+      let (start, (goes, report), dropped) = timing.withLock { timing in
+        let start = buffer.presentationTime >= timing.segment.start ? buffer.presentationTime - timing.segment.start : 0
+        let verdict = timing.clock.leaveQueue(bytes: buffer.size, duration: duration, end: start &+ duration, at: now)
+        return (start, verdict, timing.clock.backlog.dropped)
+      }
+      if report { onEvent(.framesDropped(total: dropped, elapsed: ClockTime.seconds(start))) }
+      return goes ? .ok : .drop
+    }
   }
 
   /// Links a branch that takes encoded video (queue, muxer, file sink): the queue's output carries any
@@ -200,7 +231,8 @@ final class RecordingBranch: @unchecked Sendable {
       guard let time = segment.runningTime(of: buffer) else { return .drop }
       let frame = RecordingClock.Frame(
         time: time, duration: ClockTime.isValid(buffer.duration) ? buffer.duration : fallbackDuration,
-        sequence: !encoded && ClockTime.isValid(buffer.offset) ? buffer.offset : nil, isKeyFrame: !buffer.isDeltaUnit)
+        sequence: !encoded && ClockTime.isValid(buffer.offset) ? buffer.offset : nil, isKeyFrame: !buffer.isDeltaUnit,
+        bytes: buffer.size)
       let soundStart = audio?.firstSound
       let verdict = timing.withLock { $0.clock.admit(frame, soundStart: soundStart, pauses: pauses) }
       return self?.apply(verdict, to: frame, in: segment, info: &info, pad: pad) ?? .drop
@@ -224,6 +256,11 @@ final class RecordingBranch: @unchecked Sendable {
     case .leaveOut(let starting, let elapsed):
       audio?.videoReached(frame.time &+ frame.duration)
       if starting { onEvent(.paused(elapsed: ClockTime.seconds(elapsed))) }
+      return .drop
+    case .leaveOutForEncoder(let report, let dropped, let elapsed):
+      // The movie's time goes on over the frame left out: the sound with it.
+      audio?.videoReached(frame.time &+ frame.duration)
+      if report { onEvent(.framesDropped(total: dropped, elapsed: ClockTime.seconds(elapsed))) }
       return .drop
     case .keep(let kept):
       if let writable = info.writableBuffer() {
@@ -344,9 +381,13 @@ final class RecordingBranch: @unchecked Sendable {
   var summary: Summary {
     var summary = timing.withLock { timing in
       Summary(
-        frames: timing.clock.frames, duration: ClockTime.seconds(timing.clock.end),
-        firstTimestamp: timing.clock.firstTimestamp, encodingStartedAt: timing.encodingStartedAt,
-        framesLostByDriver: timing.clock.framesLostByDriver)
+        frames: timing.clock.frames - timing.clock.backlog.droppedAtOutput,
+        framesDroppedForEncoder: timing.clock.backlog.dropped,
+        // Once drained, frames left out at the queue's output may have been the movie's last.
+        duration: ClockTime.seconds(
+          timing.drained && timing.clock.backlog.droppedAtOutput > 0 ? timing.clock.encodedEnd : timing.clock.end),
+        firstTimestamp: timing.clock.firstTimestamp,
+        encodingStartedAt: timing.encodingStartedAt, framesLostByDriver: timing.clock.framesLostByDriver)
     }
     if let audio, audio.hasSound { summary.audioDuration = audio.duration }
     let pauses = pauses.total

@@ -9,8 +9,9 @@ import HVTGStreamer
 /// is left out (with sound, the movie starts no earlier than one frame before it), and encoded video
 /// begins with a key frame. After its first ``minimumFrames`` frames, a pause leaves frames out and the
 /// timestamps after it close up over it. The first frame whose start reaches the maximum duration is
-/// dropped, and every frame after it: the movie lasts exactly that long. The driver's sequence numbers
-/// tell the frames it lost.
+/// dropped, and every frame after it: the movie lasts exactly that long. A raw frame the encoder has no
+/// room for is left out by the ``RecordingBacklog`` policy, the others' timestamps untouched. The driver's
+/// sequence numbers tell the frames it lost.
 struct RecordingClock: Sendable {
   /// What the probe reads of one frame.
   struct Frame: Sendable, Equatable {
@@ -24,6 +25,8 @@ struct RecordingClock: Sendable {
     /// Not a delta unit: encoded video can begin (or go on after a pause) with it. Raw frames are all key
     /// frames.
     var isKeyFrame = true
+    /// Its size in bytes: what it adds to the encoder's backlog.
+    var bytes = 0
   }
 
   /// What becomes of a frame.
@@ -38,6 +41,9 @@ struct RecordingClock: Sendable {
     case dropAskingForKeyFrame
     /// A pause leaves it out; `starting` when it begins the pause, `elapsed` nanoseconds into the movie.
     case leaveOut(starting: Bool, elapsed: UInt)
+    /// The encoder has no room for it (``RecordingBacklog``): it is left out, `elapsed` nanoseconds into the
+    /// movie, the `dropped`-th so far; `report` for the first, and the first in each whole second after.
+    case leaveOutForEncoder(report: Bool, dropped: Int, elapsed: UInt)
   }
 
   /// A frame kept: where it goes in the movie, and what it changes.
@@ -91,10 +97,14 @@ struct RecordingClock: Sendable {
   let encoded: Bool
   /// The running time of the movie's first frame, once kept.
   private(set) var base: UInt?
-  /// Frames kept.
+  /// Frames kept at the branch's entry (some may yet be left out at its queue's output:
+  /// ``RecordingBacklog/droppedAtOutput``).
   private(set) var frames = 0
   /// The end of the last frame kept, from the movie's start (nanoseconds).
   private(set) var end: UInt = 0
+  /// The end of the last frame that went to the encoder, from the movie's start (nanoseconds): the written
+  /// movie's, once the branch drained, when frames were left out at the queue's output.
+  private(set) var encodedEnd: UInt = 0
   /// The movie's first frame's running time, after the pauses before it (none: the first cannot pause).
   private(set) var firstTimestamp: UInt?
   /// Frames the driver lost: gaps in the sequence numbers of the frames that reached the branch.
@@ -108,11 +118,39 @@ struct RecordingClock: Sendable {
   private(set) var failed = false
   /// The last whole second reported.
   private var reportedSeconds = 0
+  /// The frames waiting for the encoder, and the policy that leaves frames out when it cannot keep up; no
+  /// limit for encoded frames, which depend on each other.
+  private(set) var backlog: RecordingBacklog
+  /// The whole second of the movie in which frames left out for the encoder were last reported.
+  private var reportedDropSecond: Int?
 
-  /// A clock for a movie of at most `limit` nanoseconds, of frames that come `encoded` or not.
-  init(limit: UInt, encoded: Bool) {
+  /// A clock for a movie of at most `limit` nanoseconds, of frames that come `encoded` or not; raw frames
+  /// wait for the encoder up to `backlog`.
+  init(limit: UInt, encoded: Bool, backlog: RecordingBacklog.Limit = .standard) {
     self.limit = limit
     self.encoded = encoded
+    self.backlog = RecordingBacklog(limit: encoded ? nil : backlog)
+  }
+
+  /// A frame of `bytes` bytes lasting `duration` nanoseconds, ending `end` nanoseconds into the movie,
+  /// leaves the branch's queue at `now` (nanoseconds on a monotonic clock): whether it goes to the encoder
+  /// (``RecordingBacklog/release(bytes:duration:at:)``), and when it does not, whether that is to be
+  /// reported (as ``Verdict/leaveOutForEncoder(report:dropped:elapsed:)`` says).
+  mutating func leaveQueue(bytes: Int, duration: UInt, end: UInt, at now: UInt) -> (goes: Bool, report: Bool) {
+    guard backlog.release(bytes: bytes, duration: duration, at: now) else {
+      return (false, reportsDrop(at: end >= duration ? end - duration : 0))
+    }
+    encodedEnd = max(encodedEnd, end)
+    return (true, false)
+  }
+
+  /// Whether a frame left out for the encoder `elapsed` nanoseconds into the movie is to be reported: the
+  /// first, and the first in each whole second after.
+  private mutating func reportsDrop(at elapsed: UInt) -> Bool {
+    let second = Int(ClockTime.seconds(elapsed))
+    let report = reportedDropSecond.map { second > $0 } ?? true
+    if report { reportedDropSecond = second }
+    return report
   }
 
   /// Whether a stop now makes a movie that plays (or the movie is over anyway).
@@ -155,12 +193,17 @@ struct RecordingClock: Sendable {
       limitReached = true
       return .drop(limitReached: true)
     }
-    frames += 1
-    end = kept.start &+ frame.duration
     if let sequence = frame.sequence {
       if let lastSequence, sequence > lastSequence + 1 { framesLostByDriver += Int(sequence - lastSequence - 1) }
       lastSequence = sequence
     }
+    // The movie's first frame, and the one a pause ends with, always go in: what they begin is reported.
+    let mustGoIn = kept.isFirst || kept.resumedAfter != nil
+    if !backlog.admit(bytes: frame.bytes, duration: frame.duration, always: mustGoIn) {
+      return .leaveOutForEncoder(report: reportsDrop(at: kept.start), dropped: backlog.dropped, elapsed: kept.start)
+    }
+    frames += 1
+    end = kept.start &+ frame.duration
     if kept.isFirst { firstTimestamp = time }
     let seconds = Int(ClockTime.seconds(end))
     if seconds > reportedSeconds {

@@ -242,6 +242,12 @@ extension ControllerMachine.Transition {
       if current { finishRecording(reason: .maximumDurationReached) }
     case .audioUnavailable(let reason):
       effects.append(.publish(.audioUnavailable(reason: reason)))
+    case .framesDropped(let total, let elapsed):
+      effects.append(
+        .log(
+          .warning, "the encoder cannot keep up: \(total) frames left out of the movie, the latest at \(elapsed) s",
+          session: nil))
+      effects.append(.publish(.recordingFramesDropped(total: total, elapsed: elapsed)))
     case .paused(let elapsed):
       effects.append(.publish(.recordingPaused(elapsed: elapsed)))
       refreshControls()

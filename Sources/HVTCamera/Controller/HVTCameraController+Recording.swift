@@ -229,6 +229,7 @@ extension HVTCameraController {
         stopReason: delivery.reason, fileSize: CaptureFiles.size(of: url),
         encodingStartedAt: summary.encodingStartedAt)
       if let written = recording.branch.writtenTags { metadata.record(written) }
+      metadata.framesDroppedForEncoder = summary.framesDroppedForEncoder
       (metadata.pauses, metadata.pausedDuration) = (summary.pauses, summary.pausedDuration)
       var capture = HVTCapture(
         mediaType: .movie, url: url, image: nil, metadata: metadata, interruption: delivery.interruption)

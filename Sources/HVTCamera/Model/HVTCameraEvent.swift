@@ -44,6 +44,13 @@ public enum HVTCameraEvent: Sendable {
   /// The paused recording goes on from `elapsed` seconds into the movie, after `pausedFor` seconds of
   /// the camera's time left out; the movie's timestamps continue with no gap.
   case recordingResumed(elapsed: Double, pausedFor: Double)
+  /// The encoder cannot keep up with the camera: frames of the recording in progress are being left out
+  /// (every other one while its backlog is large, every one while it is full), `total` so far, the latest
+  /// `elapsed` seconds into the movie. The camera, its preview and photos keep their rate, and the movie's
+  /// timestamps stay true: it plays as long as it was recorded, at a lower frame rate there. Sent for the
+  /// first frame left out, then at most once a second while it goes on; the movie's
+  /// ``HVTMediaMetadata/framesDroppedForEncoder`` has the final count.
+  case recordingFramesDropped(total: Int, elapsed: Double)
   /// The recording branch received its last frame and is being finalized.
   case recordingStopped(elapsed: Double, reason: HVTRecordingStopReason)
   /// The pre-roll (``HVTCameraController/preRollDuration``) holds its duration for the first time since
@@ -149,6 +156,8 @@ extension HVTCameraEvent: CustomStringConvertible {
     case .recordingPaused(let elapsed): "recording paused at \(Self.seconds(elapsed)) s"
     case .recordingResumed(let elapsed, let pausedFor):
       "recording resumed at \(Self.seconds(elapsed)) s after \(Self.seconds(pausedFor)) s"
+    case .recordingFramesDropped(let total, let elapsed):
+      "recording frames dropped: \(total) so far, at \(Self.seconds(elapsed)) s (the encoder cannot keep up)"
     case .recordingStopped(let elapsed, let reason): "recording stopped at \(Self.seconds(elapsed)) s: \(reason)"
     case .preRollFilled(let fill): "pre-roll filled: \(fill)"
     case .audioUnavailable(let reason): "no sound: \(reason)"

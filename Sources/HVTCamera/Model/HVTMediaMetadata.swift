@@ -35,6 +35,12 @@ public struct HVTMediaMetadata: Sendable, Hashable {
   /// Movies: frames the camera's driver lost while recording, counted from gaps in the frames' sequence
   /// numbers (a V4L2 driver numbers every frame it captures, delivered or not); 0 for the simulated camera.
   public var framesLostByDriver: Int? = nil
+  /// Movies: frames the camera delivered that were left out because the encoder could not keep up (the
+  /// recording's backlog waiting for it reached two thirds of 256 MiB or 3 s: every other frame, then every
+  /// frame while it was full), their neighbours' timestamps untouched, so the movie lasts as long as it was
+  /// recorded; 0 when the encoder kept up. ``HVTCameraEvent/recordingFramesDropped(total:elapsed:)`` said so
+  /// while it happened.
+  public var framesDroppedForEncoder: Int? = nil
   /// The encoder element that made the file, e.g. `"jpegenc"` or `"x264enc"`.
   public var encoder: String
   /// Movies: the muxer, e.g. `"mp4mux"` (fragmented).

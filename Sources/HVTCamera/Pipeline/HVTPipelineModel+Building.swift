@@ -220,8 +220,10 @@ extension HVTPipelineModel {
       ? [.capsFilter("video/x-raw", name: "preview-overlays-blended")] : []
   }
 
-  /// `queue ! videoconvert ! caps ! <encoder> [! <parser>] ! <muxer>`. The queue holds up to three seconds
-  /// so that a slow encoder start never drops frames.
+  /// `queue ! videoconvert ! caps ! <encoder> [! <parser>] ! <muxer>`. The queue holds what the encoder has
+  /// not taken yet; the recording's ``RecordingBacklog`` keeps that under 256 MiB or 3 s, leaving frames out
+  /// at the branch's entry rather than letting the queue fill and the camera's `tee` wait. The queue's own
+  /// limits, twice those, are never reached.
   /// `overlays` are drawn into the frames before they are converted for the encoder.
   static func recordingChain(
     preset: HVTPreset, configuration: HVTCaptureConfiguration, intraOnly: Bool,
@@ -231,7 +233,10 @@ extension HVTPipelineModel {
     var chain = [
       HVTElementDescription(
         "queue", name: "recording-queue",
-        ["max-size-buffers": "0", "max-size-bytes": "0", "max-size-time": "3000000000"])
+        [
+          "max-size-buffers": "0", "max-size-bytes": String(2 * RecordingBacklog.Limit.standard.bytes),
+          "max-size-time": String(2 * RecordingBacklog.Limit.standard.time),
+        ])
     ]
     chain += overlays + resizing(configuration.size, to: configuration.movieSize)
     chain.append(HVTElementDescription("videoconvert", name: "recording-convert"))
