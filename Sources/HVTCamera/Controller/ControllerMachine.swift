@@ -56,8 +56,8 @@ extension ControllerMachine.Transition {
       guard inFlight else { return }
       if state.photos.inFlight == id { state.photos.inFlight = nil }
       effects.append(.fail(error))
-    case .askRecording:
-      reply(recordingRefusal().map(Machine.Reply.refused) ?? .accepted)
+    case .askRecording(let inFlight):
+      askRecording(inFlight: inFlight)
     case .startRecording(let request):
       startRecording(request)
     case .stopRecording(let id):
@@ -138,6 +138,10 @@ extension ControllerMachine.Transition {
       effects.append(.schedule(.drain(recording: id), after: state.settings.drainStallTimeout))
     case .drainChecked(let id, let lastProgress, let liveAudio, let now):
       checkDrain(id, lastProgress: lastProgress, liveAudio: liveAudio, now: now)
+    case .movieFinished(let result, let delivery):
+      movieFinished(result, delivery)
+    case .movieFrameDecoded(let request, let decoded):
+      movieFrameDecoded(request: request, decoded)
     case .thumbnailMade(let id, let image):
       thumbnailMade(id, image)
     case .recordingRemoved(let id):

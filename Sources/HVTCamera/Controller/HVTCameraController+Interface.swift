@@ -36,9 +36,6 @@ extension HVTCameraController {
     set { change(\.editingCropRect, to: newValue) }
   }
 
-  /// Whether a photo is on the review screen of the default controls.
-  public var isReviewingPhoto: Bool { read(\.isReviewing) }
-
   // MARK: - Effects
 
   /// Does what a default control asks for, through the public API (on the queue): the shutter takes a
@@ -62,8 +59,8 @@ extension HVTCameraController {
       cameraDevice = read(\.settings.cameraDevice) == .rear ? .front : .rear
     case .switchMode:
       cameraCaptureMode = read(\.settings.cameraCaptureMode) == .photo ? .video : .photo
-    case .cancel, .retake, .use, .moveCrop, .scaleCrop:
-      // The machine handles the review's buttons and crop box itself.
+    case .cancel, .retake, .use, .moveCrop, .scaleCrop, .movePlayhead, .stepFrames, .seek, .trimAtPlayhead:
+      // The machine handles the review's buttons, crop box and timeline itself.
       break
     }
   }
