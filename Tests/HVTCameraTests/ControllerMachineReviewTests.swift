@@ -156,11 +156,32 @@ struct ControllerMachineReviewTests {
     let trim = try #require(driver.state.review?.movie?.timeline.trim)
     #expect(abs(trim.lowerBound - expected.lowerBound) < 1e-9 && abs(trim.upperBound - expected.upperBound) < 1e-9)
     driver.key("Return")
+    driver.completeAll()
     #expect(driver.ledger.trims.count == 1 && driver.ledger.delegateResults.count == 1)
     // Without a change of the handles, Use Video delivers the movie as it is.
     try recordAndStop(driver)
     driver.key("Return")
     #expect(driver.ledger.trims.count == 1 && driver.ledger.delegateResults.count == 2)
+  }
+
+  @Test("a movie being cut after Use Video is in flight, and dismissAndWait() waits for its delivery")
+  func cutInFlight() throws {
+    let driver = try runningCamera(editing: true)
+    try recordAndStop(driver)
+    driver.key("Right")
+    driver.key("bracketleft")
+    driver.key("Return")
+    #expect(driver.state.moviesBeingCut == 1 && driver.startRecording(toDelegate: true) == nil)
+    driver.send(.dismiss)
+    let waiter = driver.waitUntilStopped()
+    driver.completeAll(except: { if case .work(.cutMovieDelivered) = $0 { true } else { false } })
+    guard case .idle = driver.state.phase else {
+      Issue.record("not stopped: \(driver.state.phase)")
+      return
+    }
+    #expect(driver.ledger.misanswered.map(\.id) == [waiter], "the stop's wait goes on while the movie is cut")
+    driver.completeAll()
+    #expect(driver.ledger.misanswered.isEmpty && driver.state.moviesBeingCut == 0)
   }
 
   @Test("the handles are clamped: at most videoMaximumDuration apart, at least a frame, on the movie, in order")

@@ -108,7 +108,7 @@ extension ControllerMachine {
     /// Cuts a reviewed movie to `span` (from the start of its first frame to the end of its last, in
     /// seconds from its first frame) by a frame-exact trim off the queue, at most `limit` seconds long,
     /// removes the uncut file, and delivers the cut movie (the uncut one, with the error reported, when
-    /// the cut fails).
+    /// the cut fails); ``Input/cutMovieDelivered`` follows.
     case deliverTrimmed(HVTCapture, span: ClosedRange<Double>, frameInterval: Double, limit: Double, to: Destination)
     /// Delivers why a recording will not be finalized (what it holds is named).
     case abandonRecording(UInt64, Abandonment, to: Destination)

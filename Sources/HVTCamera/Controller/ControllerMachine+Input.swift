@@ -99,6 +99,8 @@ extension ControllerMachine {
     /// The frame of a reviewed movie asked for as `request` was decoded (converted for the preview); `nil`
     /// when it could not be.
     case movieFrameDecoded(request: UInt64, Buffer?)
+    /// A reviewed movie cut after Use Video (or, failing that, the uncut one) was delivered.
+    case cutMovieDelivered
     /// The thumbnail of recording `id` was made (or could not be).
     case thumbnailMade(id: UInt64, HVTImage?)
     /// The branch of recording `id` was removed from its session.

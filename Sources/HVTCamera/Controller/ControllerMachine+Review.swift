@@ -21,9 +21,10 @@ extension ControllerMachine.Transition {
     state.review == nil && reviewsCapture(for: destination)
   }
 
-  /// Whether a `startVideoCapture()` movie is in flight: stopped to be reviewed, or on the review screen.
+  /// Whether a `startVideoCapture()` movie is in flight: stopped to be reviewed, on the review screen, or
+  /// being cut after Use Video.
   var movieInFlight: Bool {
-    state.review?.movie != nil || state.endingRecordings.contains(where: \.reviewed)
+    state.review?.movie != nil || state.endingRecordings.contains(where: \.reviewed) || state.moviesBeingCut > 0
   }
 
   /// Shows a photo for review: its frame held still on the preview, the review's buttons, and the crop
@@ -99,6 +100,7 @@ extension ControllerMachine.Transition {
     guard let trim = timeline.trim, timeline.cutsMovie else {
       return effects.append(.deliver(.success(review.capture), to: review.destination, handingOver: nil))
     }
+    state.moviesBeingCut += 1
     effects.append(
       .deliverTrimmed(
         review.capture, span: trim, frameInterval: timeline.frameInterval, limit: timeline.limit,
@@ -120,13 +122,13 @@ extension ControllerMachine.Transition {
   /// the frame nearest to it — the one a trim handle put there keeps at its end (see `deliverTrimmed`);
   /// the frames asked before are not shown.
   mutating func askForMovieFrame() {
-    guard var movie = state.review?.movie, let session = state.phase.session else { return }
+    guard let review = state.review, var movie = review.movie, let session = state.phase.session else { return }
     movie.frameRequest &+= 1
     state.review?.movie = movie
     let timeline = movie.timeline
     effects.append(
       .decodeMovieFrame(
-        session.id, url: state.review!.capture.url, at: timeline.playhead + timeline.frameInterval / 2,
+        session.id, url: review.capture.url, at: timeline.playhead + timeline.frameInterval / 2,
         request: movie.frameRequest))
   }
 

@@ -31,6 +31,8 @@ extension ControllerMachine {
     var cropDrag: CropDrag?
     /// The trim handle of a reviewed movie's timeline being dragged.
     var handleDrag: CameraControls.Handle?
+    /// Reviewed movies being cut after Use Video: in flight until delivered; a stop is waited for with them.
+    var moviesBeingCut = 0
     /// Seconds recorded, for the record button's clock (from the recording's progress).
     var recordingElapsed: Double?
     /// The session whose simulated torch a recording lit.

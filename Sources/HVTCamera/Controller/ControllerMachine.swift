@@ -142,6 +142,8 @@ extension ControllerMachine.Transition {
       movieFinished(result, delivery)
     case .movieFrameDecoded(let request, let decoded):
       movieFrameDecoded(request: request, decoded)
+    case .cutMovieDelivered:
+      state.moviesBeingCut -= 1
     case .thumbnailMade(let id, let image):
       thumbnailMade(id, image)
     case .recordingRemoved(let id):
@@ -204,10 +206,11 @@ extension ControllerMachine.Transition {
 
   // MARK: - What every step ends with
 
-  /// Ends a step: announces a change of the readiness, and answers the waits whose time has come.
+  /// Ends a step: announces a change of the readiness, and answers the waits whose time has come (a
+  /// stop's once no reviewed movie is being cut either).
   mutating func conclude() {
     announceReadiness()
-    if case .idle = state.phase, !state.waiters.stopped.isEmpty {
+    if case .idle = state.phase, state.moviesBeingCut == 0, !state.waiters.stopped.isEmpty {
       effects.append(.afterCallbacks(state.waiters.stopped))
       state.waiters.stopped = []
     }

@@ -17,16 +17,20 @@ extension HVTCameraController {
   /// can hold it still; ``ControllerMachine/Input/movieFrameDecoded(request:_:)`` follows. A request
   /// overtaken by a newer one before its turn is dropped: the machine shows only the newest.
   func decodeMovieFrame(on id: UInt64, url: URL, at seconds: Double, request: UInt64) {
-    guard let caps = session(id)?.tap.latest?.caps else {
+    let shown = session(id)?.tap.latest.map { $0.caps.structure(at: 0) }
+    guard let shown, let format = shown.string("format"), let width = shown.int("width"),
+      let height = shown.int("height")
+    else {
       send(.movieFrameDecoded(request: request, nil))
       return
     }
+    let target = "video/x-raw,format=\(format),width=\(width),height=\(height),pixel-aspect-ratio=1/1"
     editingQueue.async {
       guard self.read(\.movieFrameRequest) == request else { return }
       var decoded: Buffer?
       do {
         let (frame, frameCaps) = try FileThumbnail.decodedFrame(of: url, at: seconds)
-        decoded = try Self.converted(frame, caps: frameCaps, like: caps)
+        decoded = try Self.converted(frame, caps: frameCaps, to: target)
       } catch {
         debugLog.log(.warning, "no frame of \(url.lastPathComponent) at \(seconds) s for the review: \(error)")
       }
@@ -34,19 +38,14 @@ extension HVTCameraController {
     }
   }
 
-  /// `buffer` (raw video of `caps`) scaled and converted to the format and size of `target`'s frames,
-  /// its aspect ratio kept (with borders): `appsrc ! videoscale ! videoconvert ! video/x-raw,… ! appsink`.
-  static func converted(_ buffer: Buffer, caps: Caps, like target: Caps) throws -> Buffer {
-    let structure = target.structure(at: 0)
-    guard let format = structure.string("format"), let width = structure.int("width"),
-      let height = structure.int("height")
-    else { throw HVTCameraError.pipelineSetupFailed(.stateChangeFailed(element: "review-frame", target: .playing)) }
+  /// `buffer` (raw video of `caps`) scaled and converted to `target` (raw video caps with a format and a
+  /// size), its aspect ratio kept (with borders): `appsrc ! videoscale ! videoconvert ! target ! appsink`.
+  static func converted(_ buffer: Buffer, caps: Caps, to target: String) throws -> Buffer {
     let converter = try PhotoEncoder(
       chain: HVTPipelineModel.stillPipeline([
         HVTElementDescription("videoscale", name: "review-scale"),
         HVTElementDescription("videoconvert", name: "review-convert"),
-        .capsFilter(
-          "video/x-raw,format=\(format),width=\(width),height=\(height),pixel-aspect-ratio=1/1", name: "review-size"),
+        .capsFilter(target, name: "review-size"),
       ]), name: "hvtcamera-review-frame")
     defer { converter.stop() }
     return Buffer(copying: try converter.encode(buffer, caps: caps))
@@ -77,6 +76,7 @@ extension HVTCameraController {
           self.fail(HVTCameraError(error))
           self.deliver(.success(movie), to: destination, handingOver: nil)
         }
+        self.send(.cutMovieDelivered)
       }
     }
   }

@@ -93,7 +93,9 @@ final class MachineDriver {
       // The frame itself is GStreamer's: none comes back, as when one cannot be decoded.
       owed.append(.work(.movieFrameDecoded(request: request, nil)))
     case .deliverTrimmed(let movie, let span, _, _, let destination):
+      // The cut takes time: the movie is delivered when it is done.
       ledger.record(trim: span)
+      owed.append(.work(.cutMovieDelivered))
       deliver(.success(movie), to: destination, handingOver: nil)
     case .fail(let error):
       ledger.record(error: error)
@@ -366,6 +368,7 @@ final class MachineDriver {
         "a pipeline closes with a recording's branch in it")
     }
     expect(state.photos.inProgress >= 0, "\(state.photos.inProgress) photos in progress")
+    expect(state.moviesBeingCut >= 0, "\(state.moviesBeingCut) movies being cut")
     expect(state.photos.inProgress == 0 || current != nil, "photos in progress without a session")
     expect(state.announcedReadiness == state.isReadyForCapture, "the readiness announced is not the readiness")
     expect(state.isPresented || state.waiters.ready.isEmpty, "a present() caller waits for a dismissed camera")
