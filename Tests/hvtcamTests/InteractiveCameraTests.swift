@@ -304,6 +304,7 @@ struct InteractiveCameraTests {
       return handles.count == 2 && abs(handles[0] - place(times[chosen.first])) <= 4
         && abs(handles[1] - place(times[chosen.last] + frame)) <= 4
     }
+    try await camera.keepScreenshot("interface-trim")
     let trimmedTimeline = Self.timeline(trimmed)
     #expect(
       trimmedTimeline.handles.count == 2 && abs(trimmedTimeline.handles[0] - place(times[chosen.first])) <= 4,
@@ -329,6 +330,34 @@ struct InteractiveCameraTests {
       }
       #expect(psnr.count == 3 && psnr[1] >= 30 && psnr[1] > max(psnr[0], psnr[2]) + 3, "frame \(end): \(psnr)")
     }
+  }
+
+  @Test("--allows-editing: a click on the timeline moves the playhead there; a drag moves a trim handle")
+  func trimWithTheMouse() async throws {
+    let camera = try await InteractiveCamera(["--mode", "video", "--allows-editing", "--max-duration", "1"])
+    defer { camera.directory.remove() }
+    let mark = camera.mark
+    try await camera.key("space")
+    try await camera.line("the review, at the limit", after: mark) { $0.hasPrefix("reviewing MOV_") }
+    // The bar runs from x 32 to 608 at y 388…400: a click at its middle puts the playhead there.
+    try await camera.click(320, 394)
+    let clicked = try await camera.screenshot { Self.timeline($0).playhead.map { abs($0 - 320) <= 3 } ?? false }
+    let afterClick = Self.timeline(clicked)
+    #expect(afterClick.playhead.map { abs($0 - 320) <= 3 } == true, "\(afterClick)")
+    #expect(afterClick.handles.count == 2 && abs(afterClick.handles[0] - 32) <= 4, "the handles stay: \(afterClick)")
+    // The end handle, dragged to three quarters of the bar, takes the playhead with it (its last frame).
+    try await camera.drag(from: 606, 394, to: 464, 394)
+    let dragged = try await camera.screenshot { image in
+      let handles = Self.timeline(image).handles
+      return handles.count == 2 && abs(handles[1] - 464) <= 4
+    }
+    let afterDrag = Self.timeline(dragged)
+    #expect(afterDrag.handles.count == 2 && abs(afterDrag.handles[1] - 464) <= 4, "\(afterDrag)")
+    #expect(afterDrag.playhead.map { $0 < 464 && $0 > 400 } == true, "the playhead on the last frame kept")
+    try await camera.useVideo()
+    let result = try await camera.cancel()
+    let movie = try #require(result.outputLines.first, "\(result)")
+    #expect(movie.hasSuffix(".trimmed.mp4") && result.outputLines.count == 1, "\(result)")
   }
 
   /// The index of the time in `times` nearest to `time`.

@@ -7,9 +7,9 @@ import HVTGStreamer
 /// (`glimagesink`).
 ///
 /// Rectangles, in drawing order: the crop box's shades (black at half opacity) and white edges; a
-/// movie's timeline — its bar (white at ``timelineOpacity`` inside the trim or all along without
-/// editing, black at that opacity outside the trim), the trim handles in ``handleColour`` and the
-/// playhead in ``playheadColour`` —; then a box per shown button, shaded (black at ``shadeOpacity``), holding its label in white with a dark outline
+/// movie's timeline — its bar (white at ``keptOpacity`` inside the trim or all along without editing,
+/// at ``cutOpacity`` outside the trim), the trim handles in ``handleColour`` and the playhead in
+/// ``playheadColour`` —; then a box per shown button, shaded (black at ``shadeOpacity``), holding its label in white with a dark outline
 /// (Pango, `Sans Bold`, 1/22 of the picture's height) — what the five `textoverlay`s with
 /// `shaded-background` and the eight `gdkpixbufoverlay`s of the crop box drew before, in one element.
 struct ControlsPicture: Hashable, Sendable {
@@ -21,8 +21,11 @@ struct ControlsPicture: Hashable, Sendable {
   /// How dark a button's background is: the opacity of the black drawn under its label.
   static let shadeOpacity = 0.45
 
-  /// How opaque the timeline's bar is.
-  static let timelineOpacity = 0.6
+  /// How opaque the timeline's bar is where the movie is kept: light on dark pictures, and over light
+  /// ones the handles and the playhead mark it.
+  static let keptOpacity = 0.7
+  /// How opaque the timeline's bar is where the trim leaves the movie out.
+  static let cutOpacity = 0.25
   /// The colour of the trim handles: opaque yellow.
   static let handleColour = Colour(red: 1, green: 0.85, blue: 0)
   /// The colour of the playhead: opaque red.
@@ -43,8 +46,8 @@ struct ControlsPicture: Hashable, Sendable {
     let edges = crop.edges.map { rectangle($0, filled: .white) }
     let timeline = CameraControls.timelineParts(look, size: size)
     let bar =
-      timeline.inside.map { rectangle($0, filled: Colour.white.opacity(Self.timelineOpacity)) }
-      + timeline.outside.map { rectangle($0, filled: Colour.black.opacity(Self.timelineOpacity)) }
+      timeline.inside.map { rectangle($0, filled: Colour.white.opacity(Self.keptOpacity)) }
+      + timeline.outside.map { rectangle($0, filled: Colour.white.opacity(Self.cutOpacity)) }
     let marks =
       timeline.handles.map { rectangle($0, filled: Self.handleColour) }
       + (timeline.playhead.map { [rectangle($0, filled: Self.playheadColour)] } ?? [])
