@@ -18,11 +18,11 @@ enum CameraControls {
     var flash: HVTCameraController.CameraFlashMode
     /// Whether the mode can be switched (both media types enabled).
     var canSwitchMode: Bool
-    /// Whether photos are edited: the review screen shows the crop box.
+    /// Whether captures are edited: the review screen shows a photo's crop box, a movie's trim handles.
     var editing: Bool
     /// Seconds recorded and the limit, while recording.
     var recording: (elapsed: Double, limit: Double)?
-    /// The review screen of a photo, with its crop box when editing.
+    /// The review screen of a photo, with its crop box when editing, or of a movie, with its timeline.
     var review: Review?
     /// The recording is paused: its button says Resume.
     var paused = false
