@@ -142,6 +142,17 @@ struct InteractiveCamera {
     return result
   }
 
+  /// Runs `body`; when it throws (a failed requirement), ends everything (``stop()``) before passing the
+  /// error on, so that no `hvtcam` or display outlives the test.
+  func stoppingOnFailure<Value>(_ body: () async throws -> Value) async throws -> Value {
+    do {
+      return try await body()
+    } catch {
+      await stop()
+      throw error
+    }
+  }
+
   /// Ends everything without asking (after a failed expectation).
   func stop() async {
     process.send(SIGKILL)
