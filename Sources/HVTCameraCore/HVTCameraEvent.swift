@@ -22,9 +22,11 @@ public enum HVTCameraEvent: Sendable {
   /// The user cancelled: ``HVTCameraController/cancel()``, the Cancel button or Escape. The delegate's
   /// `cameraControllerDidCancel` follows.
   case cancelled
-  /// The default controls show a photo for review (Retake or Use Photo); it is delivered only when used.
+  /// The default controls show a photo or movie for review (Retake, or Use Photo or Use Video); it is
+  /// delivered only when used.
   case reviewStarted(url: URL)
-  /// The review screen closed: the photo was used (and delivered) or discarded (Retake, Cancel, a stop).
+  /// The review screen closed: the photo or movie was used (and delivered) or discarded (Retake, Cancel,
+  /// a stop).
   case reviewEnded(used: Bool)
   /// ``HVTCameraController/isReadyForCapture`` changed: `true` when the camera delivers frames and no
   /// `takePicture()` photo is in flight (camerabin's `ready-for-capture`).

@@ -112,8 +112,11 @@ enum FileThumbnail {
     return try rawFrame(width: Int(width), height: Int(height), pixels: bytes)
   }
 
-  /// The first frame `decodebin` decodes of the file's first video stream, as raw video.
-  private static func decodedFrame(of url: URL) throws -> (Buffer, Caps) {
+  /// The frame `decodebin` decodes of the file's first video stream shown `seconds` after its first frame
+  /// (by default the first frame), as raw video: the pipeline prerolls on the first frame, then, for a
+  /// later time, an accurate seek prerolls it on the frame shown at that time (whose timestamp the
+  /// decoder clips to it).
+  static func decodedFrame(of url: URL, at seconds: Double = 0) throws -> (Buffer, Caps) {
     let pipeline = Pipeline(named: "hvtcamera-file-frame")
     let reading = try ElementChain(
       [
@@ -149,15 +152,23 @@ enum FileThumbnail {
       }
       pipeline.bus.removeSyncHandler()
     }
-    guard pipeline.setState(.playing) != .failure else {
-      throw HVTCameraError.pipelineSetupFailed(.stateChangeFailed(element: pipeline.name, target: .playing))
+    guard pipeline.setState(.paused) != .failure else {
+      throw HVTCameraError.pipelineSetupFailed(.stateChangeFailed(element: pipeline.name, target: .paused))
     }
-    guard let sample = frames.last.pullSample(timeout: timeout), let buffer = sample.buffer, let caps = sample.caps
-    else {
-      if let report = error.withLock({ $0 }) { throw HVTCameraError.gstreamer(HVTGStreamerMessage(report)) }
-      throw HVTCameraError.fileReadFailed(
-        path: url.path, reason: "no picture was decoded from it within \(Int(timeout)) s")
+    let preroll = { () throws -> (Buffer, Caps) in
+      guard let sample = frames.last.pullPreroll(timeout: timeout), let buffer = sample.buffer, let caps = sample.caps
+      else {
+        if let report = error.withLock({ $0 }) { throw HVTCameraError.gstreamer(HVTGStreamerMessage(report)) }
+        throw HVTCameraError.fileReadFailed(
+          path: url.path, reason: "no picture was decoded from it within \(Int(timeout)) s")
+      }
+      return (buffer, caps)
     }
-    return (buffer, caps)
+    let first = try preroll()
+    let origin = first.0.presentationTime
+    guard seconds > 0, ClockTime.isValid(origin),
+      pipeline.seek(to: origin + ClockTime.from(seconds: seconds), accurate: true)
+    else { return first }
+    return try preroll()
   }
 }

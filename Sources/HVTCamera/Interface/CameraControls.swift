@@ -1,14 +1,15 @@
 import Foundation
 
 /// The default camera controls (``HVTCameraController/showsCameraControls``): a label per button on a
-/// shaded background, the recording clock on the record button, and, on the review screen of an
-/// editable photo, the square crop box with the picture outside it shaded. One `overlaycomposition`
+/// shaded background, the recording clock on the record button, on the review screen of an editable
+/// photo the square crop box with the picture outside it shaded, and on a movie's review screen its
+/// timeline (``Timeline``): a bar with the playhead, and the trim handles when editing. One `overlaycomposition`
 /// element draws them all (``ControlsPicture`` renders them, ``ControlsOverlay`` hands them to the
 /// element), on every sink alike.
 ///
 /// The picture is split into zones a person clicks: a top bar (flash on the left, camera switch on the
 /// right) and a bottom bar in thirds (Cancel, Pause or Resume while recording, or Retake; the shutter; the mode
-/// switch or Use Photo).
+/// switch, Use Photo or Use Video), and on a movie's review the timeline above the bottom bar.
 /// Everything here is a pure function of ``Look`` and the picture's size.
 enum CameraControls {
   /// What the controls show.
@@ -17,11 +18,11 @@ enum CameraControls {
     var flash: HVTCameraController.CameraFlashMode
     /// Whether the mode can be switched (both media types enabled).
     var canSwitchMode: Bool
-    /// Whether photos are edited: the review screen shows the crop box.
+    /// Whether captures are edited: the review screen shows a photo's crop box, a movie's trim handles.
     var editing: Bool
     /// Seconds recorded and the limit, while recording.
     var recording: (elapsed: Double, limit: Double)?
-    /// The review screen of a photo, with its crop box when editing.
+    /// The review screen of a photo, with its crop box when editing, or of a movie, with its timeline.
     var review: Review?
     /// The recording is paused: its button says Resume.
     var paused = false
@@ -50,6 +51,67 @@ enum CameraControls {
     /// The crop box, in pixels of the photo (which the review shows without zoom or mirror); `nil`
     /// without editing.
     var crop: HVTRect?
+    /// A movie's timeline; `nil` on a photo's review.
+    var timeline: Timeline? = nil
+  }
+
+  /// A reviewed movie's timeline: its length, the playhead (a time from the movie's first frame: the
+  /// frame shown is the one nearest to it) and, when editing, the trim: from the start of its first
+  /// frame to the end of its last, never shorter than a frame nor longer than ``limit``. The handles are clamped, never
+  /// pushed: one that would make the trim longer than the limit, or end it before it starts, stops there.
+  struct Timeline: Hashable, Sendable {
+    /// The movie's duration, in seconds.
+    let duration: Double
+    /// The time between two frames, in seconds.
+    let frameInterval: Double
+    /// The longest trim, in seconds (``HVTCameraController/videoMaximumDuration``).
+    let limit: Double
+    /// Where the playhead is, in seconds from the first frame.
+    var playhead = 0.0
+    /// The trim, with editing: the stretch Use Video keeps.
+    var trim: ClosedRange<Double>?
+
+    /// The timeline of a movie `duration` seconds long at the start, with the trim spanning it (within
+    /// `limit`) when `editing`.
+    init(duration: Double, frameInterval: Double, limit: Double, editing: Bool) {
+      self.duration = max(duration, frameInterval)
+      self.frameInterval = frameInterval
+      self.limit = max(limit, frameInterval)
+      trim = editing ? 0...min(self.duration, self.limit) : nil
+    }
+
+    /// The time of the last frame.
+    var lastFrame: Double { max(0, duration - frameInterval) }
+
+    /// Whether the trim leaves part of the movie out (by more than half a frame at either end).
+    var cutsMovie: Bool {
+      guard let trim else { return false }
+      return trim.lowerBound > frameInterval / 2 || trim.upperBound < duration - frameInterval / 2
+    }
+
+    /// Puts the playhead at `time`, kept between the first frame and the last.
+    mutating func movePlayhead(to time: Double) {
+      playhead = min(max(0, time), lastFrame)
+    }
+
+    /// Puts a trim handle at `time`: the start at a frame's start, the end at a frame's end; clamped to
+    /// at least a frame and at most ``limit`` from the other handle, and to the movie.
+    mutating func moveHandle(_ handle: Handle, to time: Double) {
+      guard let trim else { return }
+      switch handle {
+      case .start:
+        let start = min(max(time, 0, trim.upperBound - limit), trim.upperBound - frameInterval)
+        self.trim = max(0, start)...trim.upperBound
+      case .end:
+        let end = max(min(time, duration, trim.lowerBound + limit), trim.lowerBound + frameInterval)
+        self.trim = trim.lowerBound...min(duration, end)
+      }
+    }
+  }
+
+  /// A trim handle of a movie's timeline.
+  enum Handle: Hashable, Sendable {
+    case start, end
   }
 
   /// What a click or key asks for.
@@ -61,6 +123,14 @@ enum CameraControls {
     case moveCrop(dx: Int, dy: Int)
     /// Scales the crop box about its centre.
     case scaleCrop(Double)
+    /// Moves a reviewed movie's playhead by seconds (infinite: to the first or the last frame).
+    case movePlayhead(seconds: Double)
+    /// Moves a reviewed movie's playhead by frames.
+    case stepFrames(Int)
+    /// Puts a reviewed movie's playhead at a time (a click on the timeline).
+    case seek(Double)
+    /// Puts a trim handle at the playhead: the start at the frame shown, the end after it.
+    case trimAtPlayhead(Handle)
   }
 
   /// The buttons, in drawing order.
@@ -96,7 +166,9 @@ enum CameraControls {
     case .camera: return live ? "Switch Camera" : nil
     case .left: return leftLabel(look)
     case .shutter: return live ? shutterLabel(look) : nil
-    case .right: return live ? (look.canSwitchMode ? "Mode: \(look.mode.label)" : nil) : "Use Photo"
+    case .right:
+      if live { return look.canSwitchMode ? "Mode: \(look.mode.label)" : nil }
+      return look.review?.timeline == nil ? "Use Photo" : "Use Video"
     }
   }
 
@@ -122,11 +194,104 @@ enum CameraControls {
     return (shades.filter(drawn), edges.filter(drawn))
   }
 
+  /// Where a movie's timeline is drawn on a `size` picture: its bar, above the bottom bar, inset by a
+  /// twentieth of the width on each side. Its handles reach one bar's height above and below it, its
+  /// playhead half of one.
+  static func timelineBar(size: HVTFrameSize) -> HVTRect {
+    let height = max(4, size.height / 40)
+    let inset = size.width / 20
+    let y = Int(Double(size.height) * (1 - barHeight)) - 2 * height
+    return HVTRect(x: inset, y: y, width: max(1, size.width - 2 * inset), height: height)
+  }
+
+  /// The horizontal place on a `size` picture of `time` on `timeline`.
+  static func place(of time: Double, on timeline: Timeline, size: HVTFrameSize) -> Int {
+    let bar = timelineBar(size: size)
+    return bar.x + Int((Double(bar.width) * min(1, max(0, time / timeline.duration))).rounded())
+  }
+
+  /// The movie's timeline as drawn on a `size` picture, in drawing order: the bar (`inside` the trim, or
+  /// all of it without editing; `outside` it), the handles, and the playhead over them. Empty on other
+  /// screens.
+  static func timelineParts(_ look: Look, size: HVTFrameSize) -> (
+    inside: [HVTRect], outside: [HVTRect], handles: [HVTRect], playhead: HVTRect?
+  ) {
+    guard let timeline = look.review?.timeline else { return ([], [], [], nil) }
+    let bar = timelineBar(size: size)
+    let playheadX = place(of: timeline.playhead, on: timeline, size: size)
+    let playheadWidth = max(2, size.width / 320)
+    let playhead = HVTRect(
+      x: playheadX - playheadWidth / 2, y: bar.y - bar.height / 2, width: playheadWidth, height: 2 * bar.height)
+    guard let trim = timeline.trim else { return ([bar], [], [], playhead) }
+    let (start, end) = (
+      place(of: trim.lowerBound, on: timeline, size: size), place(of: trim.upperBound, on: timeline, size: size)
+    )
+    let inside = HVTRect(x: start, y: bar.y, width: max(1, end - start), height: bar.height)
+    let outside = [
+      HVTRect(x: bar.x, y: bar.y, width: start - bar.x, height: bar.height),
+      HVTRect(x: end, y: bar.y, width: bar.x + bar.width - end, height: bar.height),
+    ].filter { $0.width > 0 }
+    let handle = max(4, size.width / 160)
+    let handles = [start, end].map {
+      HVTRect(x: $0 - handle / 2, y: bar.y - bar.height, width: handle, height: 3 * bar.height)
+    }
+    return ([inside], outside, handles, playhead)
+  }
+
+  /// What a press of the button at (`x`, `y`) on a movie's timeline does: grabs the trim handle within
+  /// reach (the nearer one), else puts the playhead at the time under it; `nil` off the timeline.
+  static func timelineTarget(at x: Double, _ y: Double, size: HVTFrameSize, look: Look) -> TimelineTarget? {
+    guard let timeline = look.review?.timeline else { return nil }
+    let bar = timelineBar(size: size)
+    let reach = Double(max(8, size.width / 80))
+    guard y >= Double(bar.y - 2 * bar.height), y < Double(bar.y + 3 * bar.height),
+      x >= Double(bar.x) - reach, x < Double(bar.x + bar.width) + reach
+    else { return nil }
+    if let trim = timeline.trim {
+      let distances = [Handle.start: trim.lowerBound, .end: trim.upperBound].mapValues {
+        abs(Double(place(of: $0, on: timeline, size: size)) - x)
+      }
+      if let (handle, distance) = distances.min(by: { $0.value < $1.value }), distance <= reach {
+        return .handle(handle)
+      }
+    }
+    return .time(time(at: x, on: timeline, size: size))
+  }
+
+  /// The time on `timeline` at the horizontal place `x` of a `size` picture, kept on the movie.
+  static func time(at x: Double, on timeline: Timeline, size: HVTFrameSize) -> Double {
+    let bar = timelineBar(size: size)
+    return min(1, max(0, (x - Double(bar.x)) / Double(bar.width))) * timeline.duration
+  }
+
+  /// What a press on a movie's timeline is for.
+  enum TimelineTarget: Equatable {
+    /// A trim handle, to drag.
+    case handle(Handle)
+    /// A time, for the playhead.
+    case time(Double)
+  }
+
   /// The bottom left button's label: Retake on the review, Pause or Resume while recording, else Cancel.
   private static func leftLabel(_ look: Look) -> String {
     if look.review != nil { return "Retake" }
     if look.recording != nil { return look.paused ? "Resume" : "Pause" }
     return "Cancel"
+  }
+
+  /// What a key asks for on a movie's review screen, besides Use, Retake and Cancel.
+  private static func movieAction(key: String, editing: Bool) -> Action? {
+    switch key {
+    case "Left", "KP_Left": return .movePlayhead(seconds: -1)
+    case "Right", "KP_Right": return .movePlayhead(seconds: 1)
+    case "comma": return .stepFrames(-1)
+    case "period": return .stepFrames(1)
+    case "Home", "KP_Home": return .movePlayhead(seconds: -.infinity)
+    case "End", "KP_End": return .movePlayhead(seconds: .infinity)
+    case "bracketleft" where editing: return .trimAtPlayhead(.start)
+    case "bracketright" where editing: return .trimAtPlayhead(.end)
+    default: return nil
+    }
   }
 
   /// The shutter's label: the photo button, the record button, or stop with the time recorded.
@@ -167,18 +332,21 @@ enum CameraControls {
 
   /// What a key asks for: space the shutter, Escape Cancel, `f` flash, `c` camera, `m` mode, `p` pause
   /// or resume while recording; on the
-  /// review screen Enter Use and `r` Retake, and, when editing, the arrows move the crop box and `+`/`-`
-  /// scale it.
+  /// review screen Enter Use and `r` Retake; on a photo's, when editing, the arrows move the crop box and
+  /// `+`/`-` scale it; on a movie's, Left and Right move the playhead by a second, `,` and `.` by a frame,
+  /// Home and End to the first and last frames, and, when editing, `[` and `]` put the trim's start and
+  /// end at the playhead.
   static func action(key: String, look: Look, size: HVTFrameSize) -> Action? {
     let step = max(2, min(size.width, size.height) / 20)
-    if look.review != nil {
+    if let review = look.review {
       switch key {
       case "Return", "KP_Enter": return .use
       case "r", "R": return .retake
       case "Escape": return .cancel
       default: break
       }
-      guard look.review?.crop != nil else { return nil }
+      if let timeline = review.timeline { return movieAction(key: key, editing: timeline.trim != nil) }
+      guard review.crop != nil else { return nil }
       switch key {
       case "Left": return .moveCrop(dx: -step, dy: 0)
       case "Right": return .moveCrop(dx: step, dy: 0)

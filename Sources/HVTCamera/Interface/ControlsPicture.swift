@@ -6,8 +6,10 @@ import HVTGStreamer
 /// element blends into the frames, or attaches to them for a sink that draws compositions itself
 /// (`glimagesink`).
 ///
-/// Rectangles, in drawing order: the crop box's shades (black at half opacity) and white edges, then a
-/// box per shown button, shaded (black at ``shadeOpacity``), holding its label in white with a dark outline
+/// Rectangles, in drawing order: the crop box's shades (black at half opacity) and white edges; a
+/// movie's timeline — its bar (white at ``keptOpacity`` inside the trim or all along without editing,
+/// at ``cutOpacity`` outside the trim), the trim handles in ``handleColour`` and the playhead in
+/// ``playheadColour`` —; then a box per shown button, shaded (black at ``shadeOpacity``), holding its label in white with a dark outline
 /// (Pango, `Sans Bold`, 1/22 of the picture's height) — what the five `textoverlay`s with
 /// `shaded-background` and the eight `gdkpixbufoverlay`s of the crop box drew before, in one element.
 struct ControlsPicture: Hashable, Sendable {
@@ -18,6 +20,16 @@ struct ControlsPicture: Hashable, Sendable {
 
   /// How dark a button's background is: the opacity of the black drawn under its label.
   static let shadeOpacity = 0.45
+
+  /// How opaque the timeline's bar is where the movie is kept: light on dark pictures, and over light
+  /// ones the handles and the playhead mark it.
+  static let keptOpacity = 0.7
+  /// How opaque the timeline's bar is where the trim leaves the movie out.
+  static let cutOpacity = 0.25
+  /// The colour of the trim handles: opaque yellow.
+  static let handleColour = Colour(red: 1, green: 0.85, blue: 0)
+  /// The colour of the playhead: opaque red.
+  static let playheadColour = Colour(red: 0.9, green: 0, blue: 0)
 
   /// The labels' font size in pixels.
   private var fontPixels: Int { max(10, size.height / 22) }
@@ -32,10 +44,17 @@ struct ControlsPicture: Hashable, Sendable {
     let crop = CameraControls.cropBox(look, size: size, thickness: max(2, size.height / 160))
     let shades = crop.shades.map { rectangle($0, filled: Colour.black.opacity(0.5)) }
     let edges = crop.edges.map { rectangle($0, filled: .white) }
+    let timeline = CameraControls.timelineParts(look, size: size)
+    let bar =
+      timeline.inside.map { rectangle($0, filled: Colour.white.opacity(Self.keptOpacity)) }
+      + timeline.outside.map { rectangle($0, filled: Colour.white.opacity(Self.cutOpacity)) }
+    let marks =
+      timeline.handles.map { rectangle($0, filled: Self.handleColour) }
+      + (timeline.playhead.map { [rectangle($0, filled: Self.playheadColour)] } ?? [])
     let buttons = CameraControls.Button.allCases.compactMap { button in
       CameraControls.label(button, look).map { label($0, placed: button.placement) }
     }
-    return OverlayComposition(shades + edges + buttons)
+    return OverlayComposition(shades + edges + bar + marks + buttons)
   }
 
   /// A rectangle of one colour.
