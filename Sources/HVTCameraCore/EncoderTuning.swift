@@ -17,11 +17,17 @@ package enum EncoderTuning {
 
   /// What the app asks of the movie encoder (``HVTCameraController/videoBitRate`` and
   /// ``HVTCameraController/videoKeyFrameInterval``); `nil` leaves the preset's or the engine's choice.
-  struct Request: Sendable, Equatable {
+  package struct Request: Sendable, Equatable {
     /// Bits per second.
-    var bitRate: Int?
+    package var bitRate: Int?
     /// Seconds between key frames.
-    var keyFrameInterval: Double?
+    package var keyFrameInterval: Double?
+
+    /// A value of each property.
+    package init(bitRate: Int? = nil, keyFrameInterval: Double? = nil) {
+      self.bitRate = bitRate
+      self.keyFrameInterval = keyFrameInterval
+    }
   }
 
   package static let spellings: [String: Spelling] = [
@@ -41,7 +47,7 @@ package enum EncoderTuning {
   /// the preset chose one). The engine's: about 0.1 bit per pixel (0.3 for intra-only), at least
   /// 500 kbit/s, and a key frame a second (every frame for intra-only, whatever the request). Only the
   /// encoder's own properties are written.
-  static func tuned(
+  package static func tuned(
     _ encoder: HVTElementDescription, size: HVTFrameSize, frameRate: HVTFrameRate, intraOnly: Bool,
     request: Request = .init()
   ) -> HVTElementDescription {
@@ -62,7 +68,7 @@ package enum EncoderTuning {
 
   /// The parser for what an encoder makes, read off its source pad template: `h264parse` for H.264,
   /// `h265parse` for H.265, none for formats muxers take as they are (VP8, VP9, JPEG).
-  static func parser(for encoder: String) -> HVTElementDescription? {
+  package static func parser(for encoder: String) -> HVTElementDescription? {
     let output = GStreamer.padTemplateCaps(of: encoder, direction: .source)?.structures.map(\.name) ?? []
     if output.contains("video/x-h264") { return HVTElementDescription("h264parse") }
     if output.contains("video/x-h265") { return HVTElementDescription("h265parse") }
@@ -71,7 +77,7 @@ package enum EncoderTuning {
 
   /// The raw formats to hand the encoder: I420 and NV12 where it takes them (so conversion never picks
   /// a 10-bit or 4:4:4 format), else whatever it takes.
-  static func inputCaps(for encoder: String) -> String? {
+  package static func inputCaps(for encoder: String) -> String? {
     let input = GStreamer.padTemplateCaps(of: encoder, direction: .sink)
     let preferred = ["I420", "NV12"].filter { format in
       (try? Caps("video/x-raw,format=\(format)")).map { !(input?.intersection($0).isEmpty ?? true) } ?? false

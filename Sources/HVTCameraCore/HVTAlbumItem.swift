@@ -18,4 +18,16 @@ public struct HVTAlbumItem: Sendable, Hashable {
   public var audioStreams: Int
   /// Bytes.
   public var fileSize: Int
+
+  /// A value of each property.
+  package init(url: URL, mediaType: HVTMediaType, modified: Date, width: Int? = nil, height: Int? = nil, duration: Double? = nil, audioStreams: Int, fileSize: Int) {
+    self.url = url
+    self.mediaType = mediaType
+    self.modified = modified
+    self.width = width
+    self.height = height
+    self.duration = duration
+    self.audioStreams = audioStreams
+    self.fileSize = fileSize
+  }
 }

@@ -17,7 +17,7 @@ public struct HVTBusMessage: Sendable, Hashable, CustomStringConvertible {
   /// `type element: details`.
   public var description: String { "\(type) \(element)" + (details.isEmpty ? "" : ": \(details)") }
 
-  init(_ message: BusMessage) {
+  package init(_ message: BusMessage) {
     type = message.typeName
     element = message.source
     details = message.details
@@ -25,7 +25,7 @@ public struct HVTBusMessage: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The same message with each of `secrets` in its details masked (a stream's sink may quote its URL).
-  func masking(_ secrets: Set<String>) -> HVTBusMessage {
+  package func masking(_ secrets: Set<String>) -> HVTBusMessage {
     var masked = self
     masked.details = HVTStreamTarget.masking(details, secrets: secrets)
     return masked

@@ -36,7 +36,7 @@ public struct HVTCameraOverlay: Sendable, Hashable {
   }
 
   /// Throws ``HVTCameraError/invalidOverlay(reason:)`` for an unreadable image or a value out of range.
-  func validate() throws {
+  package func validate() throws {
     let inRange: (Double) -> Bool = { $0.isFinite && $0 >= 0 && $0 <= 1 }
     guard inRange(x), inRange(y), inRange(alpha) else {
       throw HVTCameraError.invalidOverlay(

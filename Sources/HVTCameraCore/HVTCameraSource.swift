@@ -1,12 +1,12 @@
 /// Which cameras a controller uses: real V4L2 devices, the simulated camera, or whichever is configured.
 public struct HVTCameraSource: Sendable, Hashable, CustomStringConvertible {
-  enum Kind: Sendable, Hashable {
+  package enum Kind: Sendable, Hashable {
     case automatic
     case simulated(failingAfterFrames: Int?)
     case device(path: String)
   }
 
-  let kind: Kind
+  package let kind: Kind
 
   /// The simulated camera when `HVT_CAMERA_SOURCE=simulated`, a given device when it names one
   /// (`HVT_CAMERA_SOURCE=/dev/video2`), and otherwise the real cameras found by `GstDeviceMonitor`.
@@ -28,7 +28,7 @@ public struct HVTCameraSource: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The source `HVT_CAMERA_SOURCE` names (`simulated`, `auto`, or a device path), or `nil` when unset.
-  static func fromEnvironment(_ value: String?) -> HVTCameraSource? {
+  package static func fromEnvironment(_ value: String?) -> HVTCameraSource? {
     guard let value, !value.isEmpty else { return nil }
     switch value {
     case "simulated": return .simulated

@@ -39,4 +39,15 @@ public struct HVTCapture: Sendable {
     }
     return info
   }
+
+  /// A value of each property.
+  package init(mediaType: HVTMediaType, url: URL, image: HVTImage? = nil, metadata: HVTMediaMetadata, interruption: HVTCameraError? = nil, edit: (image: HVTImage, cropRect: HVTRect)? = nil, thumbnail: HVTImage? = nil) {
+    self.mediaType = mediaType
+    self.url = url
+    self.image = image
+    self.metadata = metadata
+    self.interruption = interruption
+    self.edit = edit
+    self.thumbnail = thumbnail
+  }
 }

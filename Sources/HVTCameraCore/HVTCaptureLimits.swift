@@ -34,7 +34,7 @@ public enum HVTCaptureLimits {
   public static let keyFrameInterval = Seconds(lowerBound: 1.0 / 30, upperBound: 60)
 
   /// `value` moved into `range`.
-  static func clamp(_ value: Int, to range: ClosedRange<Int>) -> Int {
+  package static func clamp(_ value: Int, to range: ClosedRange<Int>) -> Int {
     min(max(value, range.lowerBound), range.upperBound)
   }
 

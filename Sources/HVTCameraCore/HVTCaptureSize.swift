@@ -27,7 +27,7 @@ public enum HVTCaptureSize: Sendable, Hashable, CustomStringConvertible {
   public static let heights = 16...4320
 
   /// The size asked of the camera; `nil` for ``largest``.
-  var requested: HVTFrameSize? {
+  package var requested: HVTFrameSize? {
     if case .size(let size) = self { size } else { nil }
   }
 

@@ -18,6 +18,12 @@ public struct HVTElementDescription: Sendable, Hashable {
     public var name: String
     /// The value as `gst-launch-1.0` would parse it, e.g. `"ultrafast"`.
     public var value: String
+
+    /// A value of each property.
+    package init(name: String, value: String) {
+      self.name = name
+      self.value = value
+    }
   }
 
   /// Describes an element; properties keep the order written.
@@ -60,5 +66,5 @@ extension HVTElementDescription {
   package static func isInstalled(_ factory: String) -> Bool { GStreamer.hasElement(factory) }
 
   /// Whether the name is a raw video format (`I420`, `YUY2`…). Wraps `gst_video_format_from_string`.
-  static func isRawVideoFormat(_ name: String) -> Bool { GStreamer.isRawVideoFormat(name) }
+  package static func isRawVideoFormat(_ name: String) -> Bool { GStreamer.isRawVideoFormat(name) }
 }

@@ -56,6 +56,30 @@ public struct HVTMediaMetadata: Sendable, Hashable {
   /// Movies: when the first frame entered the movie encoder (its sink pad), on `ContinuousClock`. Minus a
   /// `ContinuousClock.now` taken before `startVideoCapture()`, it is the recording's start latency.
   public var encodingStartedAt: ContinuousClock.Instant? = nil
+
+  /// A value of each property.
+  package init(captureDate: Date, utcOffset: Int = 0, location: HVTLocation? = nil, software: String? = nil, configuration: HVTCaptureConfiguration, frameTimestamp: Double, frameAge: Double? = nil, flashFired: Bool? = nil, duration: Double? = nil, frameCount: Int? = nil, framesLostByDriver: Int? = nil, encoder: String, muxer: String? = nil, audioEncoder: String? = nil, audioDuration: Double? = nil, pauses: Int? = nil, pausedDuration: Double? = nil, stopReason: HVTRecordingStopReason? = nil, fileSize: Int, encodingStartedAt: ContinuousClock.Instant? = nil) {
+    self.captureDate = captureDate
+    self.utcOffset = utcOffset
+    self.location = location
+    self.software = software
+    self.configuration = configuration
+    self.frameTimestamp = frameTimestamp
+    self.frameAge = frameAge
+    self.flashFired = flashFired
+    self.duration = duration
+    self.frameCount = frameCount
+    self.framesLostByDriver = framesLostByDriver
+    self.encoder = encoder
+    self.muxer = muxer
+    self.audioEncoder = audioEncoder
+    self.audioDuration = audioDuration
+    self.pauses = pauses
+    self.pausedDuration = pausedDuration
+    self.stopReason = stopReason
+    self.fileSize = fileSize
+    self.encodingStartedAt = encodingStartedAt
+  }
 }
 
 /// The device, size and format a camera is running with: the answer to what was asked for.
@@ -91,7 +115,7 @@ public struct HVTCaptureConfiguration: Sendable, Hashable, CustomStringConvertib
   public var sourceFormat: String
 
   /// The configuration as a movie's metadata says it: ``size`` is the movie's.
-  var ofMovies: HVTCaptureConfiguration {
+  package var ofMovies: HVTCaptureConfiguration {
     var configuration = self
     configuration.size = movieSize
     configuration.requestedSize = requestedMovieSize ?? requestedSize
@@ -106,6 +130,23 @@ public struct HVTCaptureConfiguration: Sendable, Hashable, CustomStringConvertib
   /// `rear 1280x720@30/1 I420 (Simulated rear camera), preset default`.
   public var description: String {
     "\(device.rawValue) \(size)@\(frameRate) \(sourceFormat) (\(deviceName)), preset \(preset)"
+  }
+
+  /// A value of each property.
+  package init(device: HVTCameraDevice, deviceName: String, deviceManufacturer: String? = nil, devicePath: String? = nil, deviceID: String? = nil, preset: String, requestedQuality: HVTQualityType, size: HVTFrameSize, movieSize: HVTFrameSize, requestedSize: HVTFrameSize? = nil, requestedMovieSize: HVTFrameSize? = nil, frameRate: HVTFrameRate, sourceFormat: String) {
+    self.device = device
+    self.deviceName = deviceName
+    self.deviceManufacturer = deviceManufacturer
+    self.devicePath = devicePath
+    self.deviceID = deviceID
+    self.preset = preset
+    self.requestedQuality = requestedQuality
+    self.size = size
+    self.movieSize = movieSize
+    self.requestedSize = requestedSize
+    self.requestedMovieSize = requestedMovieSize
+    self.frameRate = frameRate
+    self.sourceFormat = sourceFormat
   }
 }
 

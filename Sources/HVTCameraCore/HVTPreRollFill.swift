@@ -10,4 +10,11 @@ public struct HVTPreRollFill: Sendable, Hashable, CustomStringConvertible {
 
   /// `30 frames, 1.00 s, 123456 bytes`.
   public var description: String { "\(frames) frames, \(String(format: "%.2f", seconds)) s, \(bytes) bytes" }
+
+  /// A value of each property.
+  package init(frames: Int, seconds: Double, bytes: Int) {
+    self.frames = frames
+    self.seconds = seconds
+    self.bytes = bytes
+  }
 }

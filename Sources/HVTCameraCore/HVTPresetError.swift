@@ -16,6 +16,15 @@ public struct HVTPresetIssue: Sendable, Hashable, CustomStringConvertible {
     let place = [file, line.map(String.init), column.map(String.init)].compactMap { $0 }.joined(separator: ":")
     return "\(place): " + (keyPath.isEmpty ? "" : "\(keyPath): ") + message
   }
+
+  /// A value of each property.
+  package init(file: String, line: Int? = nil, column: Int? = nil, keyPath: String, message: String) {
+    self.file = file
+    self.line = line
+    self.column = column
+    self.keyPath = keyPath
+    self.message = message
+  }
 }
 
 /// A preset could not be loaded: every issue found, in file order.
@@ -25,4 +34,9 @@ public struct HVTPresetError: Error, Sendable, Hashable, CustomStringConvertible
 
   /// One issue per line.
   public var description: String { issues.map(\.description).joined(separator: "\n") }
+
+  /// A value of each property.
+  package init(issues: [HVTPresetIssue]) {
+    self.issues = issues
+  }
 }

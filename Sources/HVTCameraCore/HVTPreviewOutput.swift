@@ -90,7 +90,7 @@ public enum HVTPreviewOutput: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// Whether the preview is drawn in the app's own window or surface.
-  var isEmbedded: Bool {
+  package var isEmbedded: Bool {
     switch self {
     case .embedded, .waylandSurface, .gtk4Paintable: true
     case .automatic, .preset, .none, .window, .frames: false
@@ -99,7 +99,7 @@ public enum HVTPreviewOutput: Sendable, Equatable, CustomStringConvertible {
 
   /// Whether the preview is drawn in a window, where the default controls are shown and clicked
   /// (for ``automatic``, resolve it first).
-  var hasWindow: Bool {
+  package var hasWindow: Bool {
     switch self {
     case .window, .embedded: true
     case .automatic, .preset, .none, .frames, .waylandSurface, .gtk4Paintable: false
@@ -145,4 +145,14 @@ public struct HVTPreviewFrame: Sendable {
   public var timestamp: Double
   /// The pixels (every plane, one after the other, for I420).
   public var bytes: [UInt8]
+
+  /// A value of each property.
+  package init(format: Format, width: Int, height: Int, stride: Int, timestamp: Double, bytes: [UInt8]) {
+    self.format = format
+    self.width = width
+    self.height = height
+    self.stride = stride
+    self.timestamp = timestamp
+    self.bytes = bytes
+  }
 }

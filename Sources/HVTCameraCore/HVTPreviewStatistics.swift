@@ -12,4 +12,11 @@ public struct HVTPreviewStatistics: Sendable, Hashable {
   public var firstFrameTimestamp: Double?
   /// Running time, in seconds, of the newest frame that reached the preview sink; `nil` before the first.
   public var latestFrameTimestamp: Double?
+
+  /// A value of each property.
+  package init(frames: UInt64, firstFrameTimestamp: Double? = nil, latestFrameTimestamp: Double? = nil) {
+    self.frames = frames
+    self.firstFrameTimestamp = firstFrameTimestamp
+    self.latestFrameTimestamp = latestFrameTimestamp
+  }
 }

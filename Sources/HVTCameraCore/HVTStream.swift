@@ -40,7 +40,7 @@ public struct HVTStream: Sendable, Hashable {
 
   /// Why a server on an address other machines reach, without credentials, is refused; `nil` when it is
   /// not such a server, or ``allowsAnonymous``.
-  var openServerReason: String? {
+  package var openServerReason: String? {
     guard !allowsAnonymous, servesNetworkWithoutCredentials, let address = target.listeningAddress else {
       return nil
     }

@@ -33,7 +33,7 @@ public struct HVTStreamEncoding: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// A name for its elements (`640x360-800000bps-2s`), unique among encodings.
-  var label: String {
+  package var label: String {
     [
       size.map(\.description), bitRate.map { "\($0)bps" }, keyFrameInterval.map { "\($0)s" },
     ].compactMap { $0 }.joined(separator: "-")

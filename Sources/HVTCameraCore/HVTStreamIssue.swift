@@ -20,4 +20,11 @@ public struct HVTStreamIssue: Sendable, Hashable, CustomStringConvertible {
 
   /// The reason.
   public var description: String { reason }
+
+  /// A value of each property.
+  package init(stream: Int, field: Field, reason: String) {
+    self.stream = stream
+    self.field = field
+    self.reason = reason
+  }
 }

@@ -58,7 +58,7 @@ extension HVTStreamTarget {
 
   /// `url` as ``description`` shows it: its password, secret query values and, for RTMP, its key masked.
   /// Of a URL that does not parse, whose secrets cannot be told, only its scheme is shown: `htp://…`.
-  func masked(_ url: String) -> String {
+  package func masked(_ url: String) -> String {
     guard let parsed = StreamURL(url) else {
       return url.range(of: "://").map { url[..<$0.upperBound] + "…" } ?? "(not a URL)"
     }
@@ -66,7 +66,7 @@ extension HVTStreamTarget {
   }
 
   /// The same target with its secrets masked, to be shown (a `gst-launch-1.0` line), never streamed to.
-  var masked: HVTStreamTarget {
+  package var masked: HVTStreamTarget {
     switch self {
     case .rtspServer(let port, let path, let address, let credentials):
       .rtspServer(

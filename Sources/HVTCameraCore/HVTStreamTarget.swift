@@ -115,7 +115,7 @@ public enum HVTStreamTarget: Sendable, Hashable, CustomStringConvertible, Custom
   }
 
   /// The URI `srtsink` is given: the target's, with an SRT listener's left-out host made `127.0.0.1`.
-  var srtSinkURI: String? {
+  package var srtSinkURI: String? {
     guard case .srt(let uri) = self else { return nil }
     guard var url = StreamURL(uri), url.value("mode") == "listener", url.host.isEmpty else { return uri }
     url.host = Self.loopback

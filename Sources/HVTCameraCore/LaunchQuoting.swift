@@ -1,20 +1,20 @@
 /// Quoting for `gst-launch-1.0` lines, in two layers: the launch syntax's own double quotes around a
 /// property value, then POSIX shell single quotes around each word, so that a value with spaces, quotes,
 /// `!`, `=` or any other character reaches the element exactly as given.
-enum LaunchQuoting {
+package enum LaunchQuoting {
   /// Characters that stand bare in both layers.
   private static let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:/+-")
 
   /// A property value as the launch parser reads it: bare when plain, else in double quotes with `\` and
   /// `"` escaped by a backslash (the parser removes one level of backslashes).
-  static func launchValue(_ value: String) -> String {
+  package static func launchValue(_ value: String) -> String {
     if !value.isEmpty, value.allSatisfy(plain.contains) { return value }
     return doubleQuoted(value)
   }
 
   /// A string field's value in a `GstStructure` text (`gst_structure_from_string`, as `taginject`'s
   /// `tags` parses it): typed as a string and double-quoted, so that no character of it is syntax.
-  static func structureString(_ value: String) -> String { "(string)" + doubleQuoted(value) }
+  package static func structureString(_ value: String) -> String { "(string)" + doubleQuoted(value) }
 
   /// `value` in double quotes, with `\` and `"` escaped by a backslash.
   private static func doubleQuoted(_ value: String) -> String {
@@ -28,7 +28,7 @@ enum LaunchQuoting {
 
   /// A word as a POSIX shell passes it on: bare when plain (`=` and `,` included) or the link `!`, else
   /// in single quotes, with each `'` written as `'\''`.
-  static func shellWord(_ word: String) -> String {
+  package static func shellWord(_ word: String) -> String {
     if word == "!" || (!word.isEmpty && word.allSatisfy({ plain.contains($0) || $0 == "=" || $0 == "," })) {
       return word
     }

@@ -1,7 +1,7 @@
 /// A stream target's URL taken apart as `scheme://[user[:password]@]host[:port][/path][?query]`, the
 /// form `rtspclientsink`, `srtsink` and `rtmp2sink` read (an IPv6 host in brackets, kept here without
 /// them). The validation, the masking of secrets and the URIs given to the sinks all read it.
-struct StreamURL: Sendable, Hashable {
+package struct StreamURL: Sendable, Hashable {
   /// One `name=value` of the query, in order (a name without `=` has an empty value).
   struct QueryItem: Sendable, Hashable {
     var name: String
@@ -77,10 +77,10 @@ struct StreamURL: Sendable, Hashable {
   func value(_ name: String) -> String? { query.last { $0.name == name }?.value }
 
   /// The host as a URL writes it: an IPv6 address in brackets.
-  var hostInURL: String { Self.hostInURL(host) }
+  package var hostInURL: String { Self.hostInURL(host) }
 
   /// `host` as a URL writes it: an IPv6 address (one with a colon) in brackets.
-  static func hostInURL(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
+  package static func hostInURL(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
 
   /// The URL written out again.
   var text: String {
@@ -100,7 +100,7 @@ struct StreamURL: Sendable, Hashable {
 
   /// The same URL with `mask` in place of the password, of the values of the query's `secretNames`
   /// and, with `keyInPath`, of the path's last segment (``lastPathSegment``).
-  func masked(_ mask: String, secretNames: Set<String>, keyInPath: Bool) -> StreamURL {
+  package func masked(_ mask: String, secretNames: Set<String>, keyInPath: Bool) -> StreamURL {
     var masked = self
     if masked.password != nil { masked.password = mask }
     for index in masked.query.indices where secretNames.contains(masked.query[index].name.lowercased()) {
@@ -124,5 +124,5 @@ struct StreamURL: Sendable, Hashable {
 
 extension Character {
   /// An ASCII digit, 0 to 9 (not the other scripts' digits `isNumber` takes).
-  var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+  package var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

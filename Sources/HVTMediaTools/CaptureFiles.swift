@@ -9,9 +9,9 @@ import HVTSupport
 /// name only when complete, with `renameat2(RENAME_NOREPLACE)`: a file under its final name is always
 /// whole, and an existing file, symbolic link or device node is never replaced — unless the caller asked
 /// for a chosen name to replace an existing *regular* file.
-enum CaptureFiles {
+package enum CaptureFiles {
   /// A writable folder of this process's own, used when the app sets no `outputDirectory`.
-  static let defaultDirectory: URL = FileManager.default.temporaryDirectory
+  package static let defaultDirectory: URL = FileManager.default.temporaryDirectory
     .appendingPathComponent("hvtcamera-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
 
   private static let counter = Locked(0)
@@ -25,13 +25,13 @@ enum CaptureFiles {
   }
 
   /// A file about to be written: the partial name it is written under and the final name it gets.
-  struct Reservation: Sendable {
+  package struct Reservation: Sendable {
     /// Where the data goes while being written, created empty by the reservation. Movies keep their
     /// extension so that a player opens what a crash left behind (`MOV_….partial.mp4`,
     /// `name.partial.mp4`); photos are hidden (`.IMG_….jpg.partial`).
-    let partial: URL
+    package let partial: URL
     /// The name the complete file gets, unless it is taken by then (see ``complete()``).
-    let final: URL
+    package let final: URL
     let naming: Naming
     /// The folders the reservation made for the file, outermost first: removed again by ``discard()``
     /// when they are still empty.
@@ -41,7 +41,7 @@ enum CaptureFiles {
     /// but a regular file the caller allowed to be replaced; on failure the partial file stays, and the
     /// error names both. A partial file unlinked while still open (its folder removed) is first put back
     /// (``restoreUnlinkedPartial()``). Wraps `renameat2(RENAME_NOREPLACE)`.
-    func complete() throws -> URL {
+    package func complete() throws -> URL {
       try restoreUnlinkedPartial()
       switch naming {
       case .automatic(let directory, let stem, let ext):
@@ -66,7 +66,7 @@ enum CaptureFiles {
     }
 
     /// Removes the partial file and the folders made for it (a capture that failed leaves nothing behind).
-    func discard() {
+    package func discard() {
       unlink(partial.path)
       CaptureFiles.removeEmpty(madeFolders)
     }
@@ -75,7 +75,7 @@ enum CaptureFiles {
   /// Reserves a unique generated name in `directory` (created if missing), e.g.
   /// `IMG_20261130-221503_0001.jpg`, unique across processes: numbers whose final or partial name exists
   /// are skipped.
-  static func reserve(in directory: URL, prefix: String, extension ext: String, movie: Bool) throws -> Reservation {
+  package static func reserve(in directory: URL, prefix: String, extension ext: String, movie: Bool) throws -> Reservation {
     try makeDirectory(directory)
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -98,7 +98,7 @@ enum CaptureFiles {
   /// (another capture is being written to the same name).
   /// `input`, when given, is a file being read for the capture (a movie repaired or trimmed), which is
   /// never replaced, also with `replacing` and under another name (a link to it).
-  static func reserve(_ final: URL, movie: Bool, replacing: Bool, input: URL? = nil) throws -> Reservation {
+  package static func reserve(_ final: URL, movie: Bool, replacing: Bool, input: URL? = nil) throws -> Reservation {
     if let input, isSameFile(final, input) {
       throw HVTCameraError.fileWriteFailed(
         path: final.path, reason: "it is the file being read (\(input.path)), which is always kept; choose another name"
@@ -138,7 +138,7 @@ enum CaptureFiles {
 
   /// Writes `data` under the reservation's partial name, then gives it its final name, which it returns.
   /// On failure nothing is left behind, and the error names the file and the system's reason.
-  static func write(_ data: Data, to reservation: Reservation) throws -> URL {
+  package static func write(_ data: Data, to reservation: Reservation) throws -> URL {
     do {
       try writeAll(data, to: reservation.partial, naming: reservation.final)
       return try reservation.complete()
@@ -149,7 +149,7 @@ enum CaptureFiles {
   }
 
   /// The size of a file in bytes, or 0.
-  static func size(of url: URL) -> Int {
+  package static func size(of url: URL) -> Int {
     var info = stat()
     return stat(url.path, &info) == 0 ? Int(info.st_size) : 0
   }
@@ -189,7 +189,7 @@ enum CaptureFiles {
   /// Creates a folder and its parents (`mkdir(2)`), naming the one that failed and why; returns the
   /// folders it made, outermost first. A failure removes those it made.
   @discardableResult
-  static func makeDirectory(_ url: URL) throws -> [URL] {
+  package static func makeDirectory(_ url: URL) throws -> [URL] {
     var info = stat()
     if stat(url.path, &info) == 0 {
       guard (info.st_mode & S_IFMT) == S_IFDIR else {

@@ -5,9 +5,9 @@ import HVTGStreamer
 /// What the engine writes into a capture's file besides its picture and sound: when (with the UTC offset
 /// of the machine's time zone at that moment, to the millisecond), with which camera and software, where
 /// (the app's ``HVTCameraController/location``) and the app's ``HVTCameraController/mediaTags``.
-struct CaptureTags: Sendable {
+package struct CaptureTags: Sendable {
   /// The moment of the photo's frame, or of the movie's first frame.
-  var date: Date
+  package var date: Date
   /// Seconds east of UTC of the local time written.
   var utcOffset: Int
   /// The camera's maker (EXIF `Make`), when known.
@@ -25,7 +25,7 @@ struct CaptureTags: Sendable {
   static var software: String { "HVTCamera (\(GStreamer.versionString))" }
 
   /// The tags of a capture made at `date` with the camera of `configuration`, in `timeZone`.
-  init(
+  package init(
     date: Date, timeZone: TimeZone = .current, configuration: HVTCaptureConfiguration, location: HVTLocation?,
     tags: HVTMediaTags
   ) {
@@ -38,7 +38,7 @@ struct CaptureTags: Sendable {
   }
 
   /// The same tags for a capture made at `date` (its UTC offset in `timeZone`).
-  func at(_ date: Date, timeZone: TimeZone = .current) -> CaptureTags {
+  package func at(_ date: Date, timeZone: TimeZone = .current) -> CaptureTags {
     var tags = self
     tags.date = date
     tags.utcOffset = timeZone.secondsFromGMT(for: date)
@@ -51,7 +51,7 @@ struct CaptureTags: Sendable {
   /// and of the tags only the app's (Matroska's `TITLE`, `COMMENTS`, `ARTIST`, `COPYRIGHT`): GStreamer
   /// 1.22's Matroska muxer has no tag for the place or the camera. Their text comes out quoted, which
   /// ``MatroskaTagStrings/unquote(in:)`` mends in the finished file. Wraps `gst_tag_setter_merge_tags`.
-  func write(into muxer: Element) -> CaptureTags? {
+  package func write(into muxer: Element) -> CaptureTags? {
     guard muxer.isTagSetter else { return nil }
     guard ["matroskamux", "webmmux"].contains(muxer.factoryName ?? "") else {
       muxer.mergeTags(tagList)
@@ -161,7 +161,7 @@ struct CaptureTags: Sendable {
 
 extension HVTMediaMetadata {
   /// Mirrors what was written into the file: the UTC offset, location, tags and software.
-  mutating func record(_ written: CaptureTags) {
+  package mutating func record(_ written: CaptureTags) {
     captureDate = written.date
     utcOffset = written.utcOffset
     location = written.location

@@ -24,7 +24,7 @@ extension HVTMovieRepair {
     }
 
     /// Counts one buffer: its presentation time, or its decoding time when it has none.
-    mutating func record(_ buffer: BufferView) {
+    package mutating func record(_ buffer: BufferView) {
       let start = ClockTime.isValid(buffer.presentationTime) ? buffer.presentationTime : buffer.decodingTime
       frames += 1
       guard ClockTime.isValid(start) else { return }

@@ -45,7 +45,7 @@ extension HVTMovieTrim {
       var firstFrame: UInt?
       var nextKeyFrame: UInt?
       var codec: String?
-      var bytes = 0
+      package var bytes = 0
       var hasSound = false
     }
     let pipeline = Pipeline(named: "hvtcamera-trim-scan")

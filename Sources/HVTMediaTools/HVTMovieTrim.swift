@@ -83,7 +83,7 @@ public enum HVTMovieTrim {
 
   /// ``trim(_:start:end:precision:to:replacingExisting:stallTimeout:)`` on the calling thread, which it
   /// blocks until the file is written.
-  static func trimBlocking(
+  package static func trimBlocking(
     _ source: URL, start: Double, end: Double, precision: Precision = .keyFrame, maximumDuration: Double? = nil,
     to destination: URL? = nil, replacingExisting: Bool = false,
     stallTimeout: Double = HVTMovieRepair.defaultStallTimeout
@@ -157,7 +157,7 @@ public enum HVTMovieTrim {
   /// ``trim(_:start:end:precision:to:replacingExisting:stallTimeout:)`` whose movie lasts at most
   /// `maximumDuration` seconds from the frame it really begins on (a key frame before `start` moves the
   /// end back with it), as edited movies must (``HVTCameraController/trimMovie(_:start:end:precision:)``).
-  static func trim(
+  package static func trim(
     _ source: URL, start: Double, end: Double, precision: Precision, maximumDuration: Double?,
     to destination: URL? = nil, replacingExisting: Bool = false,
     stallTimeout: Double = HVTMovieRepair.defaultStallTimeout

@@ -4,16 +4,16 @@ import Glibc
 /// A still image's size as its header gives it, read without decoding a pixel: a JPEG's first frame
 /// header (`SOFn` marker) or a PNG's `IHDR` chunk. Listing a library reads this instead of running
 /// `GstDiscoverer`, which decodes the picture (a 20000×20000 JPEG took 632 MB, and 200 photos 20 s).
-enum ImageHeader {
+package enum ImageHeader {
   /// The image kinds the header is read for.
-  enum Kind: Sendable, Equatable {
+  package enum Kind: Sendable, Equatable {
     case jpeg, png
   }
 
   /// The kind and size of the image at `path`, or `nil` when it is neither a JPEG nor a PNG with a
   /// well-formed header (GStreamer then decides what it is). Reads the markers' lengths and skips over
   /// their contents (`pread(2)`), so a large Exif block costs nothing.
-  static func read(path: String) -> (kind: Kind, width: Int, height: Int)? {
+  package static func read(path: String) -> (kind: Kind, width: Int, height: Int)? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
@@ -31,7 +31,7 @@ enum ImageHeader {
     let fd: Int32
 
     /// `count` bytes at `offset`, or `nil` when the file ends before them.
-    func bytes(at offset: Int, count: Int) -> [UInt8]? {
+    package func bytes(at offset: Int, count: Int) -> [UInt8]? {
       var buffer = [UInt8](repeating: 0, count: count)
       var done = 0
       while done < count {

@@ -3,7 +3,7 @@ import Foundation
 
 /// Puts metadata segments into a JPEG: after its start-of-image marker and, when there is one, its JFIF
 /// `APP0` segment (which JFIF requires first), before everything else. The picture's bytes are untouched.
-enum JPEGSegments {
+package enum JPEGSegments {
   /// The longest payload a segment holds: its 16-bit length counts itself.
   static let maximumPayload = 65_533
 
@@ -33,7 +33,7 @@ enum JPEGSegments {
   }
 
   /// `jpeg` with the photo's EXIF and XMP (``PhotoExif``, ``PhotoXMP``), or `nil` when it is not a JPEG.
-  static func tagging(_ jpeg: Data, with photo: PhotoTags) -> Data? {
+  package static func tagging(_ jpeg: Data, with photo: PhotoTags) -> Data? {
     inserting(app1: [PhotoExif.block(photo), PhotoXMP.packet(photo)], into: jpeg)
   }
 }

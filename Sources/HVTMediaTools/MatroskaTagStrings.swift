@@ -7,7 +7,7 @@ import Foundation
 /// it so. Each such `TagString` is rewritten with its plain UTF-8 text, zero-padded to the element's size
 /// (Matroska's strings may end in zero bytes; FFmpeg, exiftool and `matroskademux` read up to the first),
 /// so nothing else in the file moves.
-enum MatroskaTagStrings {
+package enum MatroskaTagStrings {
   /// EBML IDs, with their length markers, as they stand in the file.
   private enum ID {
     static let header: UInt32 = 0x1A45_DFA3
@@ -25,7 +25,7 @@ enum MatroskaTagStrings {
   /// file. Returns how many it mended. A failure to read or write is logged: the movie is complete all
   /// the same, with its tags as `matroskamux` wrote them.
   @discardableResult
-  static func unquote(in url: URL) -> Int {
+  package static func unquote(in url: URL) -> Int {
     do {
       let handle = try FileHandle(forUpdating: url)
       defer { try? handle.close() }
@@ -98,7 +98,7 @@ private struct EBMLReader {
   struct Element {
     var id: UInt32
     var dataStart: Int
-    var size: Int?
+    package var size: Int?
     /// Where the next element starts; the file's end for an unknown size.
     var end: Int { size.map { dataStart + $0 } ?? Int.max }
   }
@@ -107,7 +107,7 @@ private struct EBMLReader {
   let end: UInt64
 
   /// The element at `offset`, or `nil` at the end of the file.
-  func element(at offset: Int) throws -> Element? {
+  package func element(at offset: Int) throws -> Element? {
     guard offset < end else { return nil }
     let head = try bytes(at: offset, count: min(12, Int(end) - offset))
     guard let (id, idLength) = Self.number(head, from: 0, keepingMarker: true), idLength <= 4,
@@ -132,7 +132,7 @@ private struct EBMLReader {
   }
 
   /// `count` bytes from `offset`.
-  func bytes(at offset: Int, count: Int) throws -> [UInt8] {
+  package func bytes(at offset: Int, count: Int) throws -> [UInt8] {
     try handle.seek(toOffset: UInt64(offset))
     let data = try handle.read(upToCount: count) ?? Data()
     guard data.count == count else { throw EBMLError(offset: offset) }
@@ -140,7 +140,7 @@ private struct EBMLReader {
   }
 
   /// Overwrites the file from `offset` with `bytes`.
-  func write(_ bytes: [UInt8], at offset: Int) throws {
+  package func write(_ bytes: [UInt8], at offset: Int) throws {
     try handle.seek(toOffset: UInt64(offset))
     try handle.write(contentsOf: Data(bytes))
   }

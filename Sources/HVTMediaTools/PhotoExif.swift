@@ -2,11 +2,11 @@ import HVTCameraCore
 import Foundation
 
 /// What a photo's EXIF and XMP say beyond ``CaptureTags``: its size and its flash.
-struct PhotoTags: Sendable {
-  var capture: CaptureTags
+package struct PhotoTags: Sendable {
+  package var capture: CaptureTags
   /// The picture's width and height in pixels.
-  var width: Int
-  var height: Int
+  package var width: Int
+  package var height: Int
   /// Whether the camera has a flash, the flash mode at the shutter, and whether it fired.
   var hasFlash: Bool
   var flashMode: HVTCameraFlashMode
@@ -22,6 +22,16 @@ struct PhotoTags: Sendable {
       case .auto: 0x18
       }
     return mode | (flashFired ? 1 : 0)
+  }
+
+  /// A value of each property.
+  package init(capture: CaptureTags, width: Int, height: Int, hasFlash: Bool, flashMode: HVTCameraFlashMode, flashFired: Bool) {
+    self.capture = capture
+    self.width = width
+    self.height = height
+    self.hasFlash = hasFlash
+    self.flashMode = flashMode
+    self.flashFired = flashFired
   }
 }
 

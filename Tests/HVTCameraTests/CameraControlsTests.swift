@@ -3,6 +3,9 @@ import MediaInspection
 import Testing
 
 @testable import HVTCamera
+@testable import HVTCameraInterface
+@testable import HVTMediaTools
+@testable import HVTCameraCore
 
 /// The default controls' layout and keys, the square crop, and editing without the review screen. The
 /// controls in a real window, clicked and typed at, are tested under Xvfb (hvtcamTests).

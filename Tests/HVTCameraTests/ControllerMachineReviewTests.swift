@@ -4,6 +4,9 @@ import MediaInspection
 import Testing
 
 @testable import HVTCamera
+@testable import HVTCameraInterface
+@testable import HVTMediaTools
+@testable import HVTCameraCore
 
 /// The movie review screen's transitions, without GStreamer (``MachineDriver``): a `startVideoCapture()`
 /// movie stopped with the default controls on a window is reviewed, stays in flight until Use Video or

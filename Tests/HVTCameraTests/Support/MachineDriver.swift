@@ -3,6 +3,9 @@ import HVTGStreamer
 import Testing
 
 @testable import HVTCamera
+@testable import HVTCameraInterface
+@testable import HVTMediaTools
+@testable import HVTCameraCore
 
 /// Drives ``ControllerMachine`` without GStreamer, as the controller's interpreter does: runs each step's
 /// effects in order, answers what the interpreter answers at once (a branch built), and keeps what the

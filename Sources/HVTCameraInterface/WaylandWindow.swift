@@ -1,3 +1,4 @@
+import HVTCameraCore
 import CWayland
 import Dispatch
 import Foundation
@@ -20,7 +21,7 @@ import HVTSupport
 /// on the window's thread only.
 ///
 /// `@unchecked Sendable`: the Wayland state is confined to the window's thread (asserted in debug builds).
-final class WaylandWindow: @unchecked Sendable {
+package final class WaylandWindow: @unchecked Sendable {
   let display: OpaquePointer
   /// The sink's input, where keys and clicks go, and whose caps give the picture's size. (Not the sink,
   /// which it would keep from being finalized.)
@@ -38,7 +39,7 @@ final class WaylandWindow: @unchecked Sendable {
   var keys: KeyNames?
   /// The window's black background, and its size; the size the compositor asked for next.
   var buffer: OpaquePointer?
-  var size: (width: Int, height: Int) = (0, 0)
+  package var size: (width: Int, height: Int) = (0, 0)
   var requestedSize: (width: Int, height: Int)
   /// Where the pointer is, in the window's pixels.
   var pointerPosition: (x: Double, y: Double) = (0, 0)
@@ -61,7 +62,7 @@ final class WaylandWindow: @unchecked Sendable {
   /// (`waylandsink`, in NULL), which keeps it until it is finalized. Throws
   /// ``HVTCameraError/noDisplay(reason:)`` without a compositor or one that offers no `xdg_wm_base`.
   /// Wraps `wl_display_connect`, `xdg_wm_base_get_xdg_surface` and `xdg_surface_get_toplevel`.
-  static func open(title: String, size: HVTFrameSize, sink: Element) throws {
+  package static func open(title: String, size: HVTFrameSize, sink: Element) throws {
     guard let input = sink.staticPad("sink") else {
       throw HVTCameraError.pipelineSetupFailed(.missingPad(element: sink.name, pad: "sink"))
     }

@@ -1,3 +1,4 @@
+import HVTCameraCore
 import CWayland
 import HVTSupport
 

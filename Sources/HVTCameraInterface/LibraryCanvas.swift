@@ -1,14 +1,22 @@
+import HVTCameraCore
 import Foundation
 
 /// Draws the library window's picture (``LibraryGrid``) as RGBx pixels: a dark background, each shown
 /// item's picture centred in its tile, the selected tile framed in amber. The caption is drawn on it
 /// afterwards, by `textoverlay`.
-enum LibraryCanvas {
+package enum LibraryCanvas {
   /// A tile's picture, RGBx, rows of `width * 4` bytes.
-  struct Picture: Sendable {
-    let width: Int
-    let height: Int
-    let bytes: Data
+  package struct Picture: Sendable {
+    package let width: Int
+    package let height: Int
+    package let bytes: Data
+
+    /// A value of each property.
+    package init(width: Int, height: Int, bytes: Data) {
+      self.width = width
+      self.height = height
+      self.bytes = bytes
+    }
   }
 
   /// An RGB colour.
@@ -23,7 +31,7 @@ enum LibraryCanvas {
   static let frameWidth = 6
 
   /// The canvas for `grid`, with `pictures` by item index (an item without one shows its bare tile).
-  static func render(_ grid: LibraryGrid, pictures: [Int: Picture]) -> Data {
+  package static func render(_ grid: LibraryGrid, pictures: [Int: Picture]) -> Data {
     let size = LibraryGrid.canvas
     var pixels = [UInt8](repeating: 0, count: size.width * size.height * 4)
     fill(&pixels, x: 0, y: 0, width: size.width, height: size.height, with: background)

@@ -1,10 +1,11 @@
+import HVTCameraCore
 /// The library window's layout (``HVTLibraryWindow``): a page of tiles in columns and rows on a fixed
 /// canvas, a caption bar at the bottom, which item is selected, and what a key or a click does. Pure:
 /// the window draws and acts on what it says.
-struct LibraryGrid: Sendable, Equatable {
+package struct LibraryGrid: Sendable, Equatable {
   /// The canvas the window shows, in pixels (small enough for a 640x480 screen; the window sinks scale
   /// it to a larger window).
-  static let canvas = HVTFrameSize(width: 640, height: 440)
+  package static let canvas = HVTFrameSize(width: 640, height: 440)
   static let columns = 4
   static let rows = 3
   /// The caption bar's height, under the tiles.
@@ -18,17 +19,17 @@ struct LibraryGrid: Sendable, Equatable {
     HVTFrameSize(width: canvas.width / columns, height: (canvas.height - captionHeight) / rows)
   }
   /// The largest picture a tile shows (its aspect ratio kept inside it).
-  static var pictureBox: HVTFrameSize {
+  package static var pictureBox: HVTFrameSize {
     HVTFrameSize(width: tile.width - 2 * margin, height: tile.height - 2 * margin)
   }
 
   /// How many items the library has.
-  let count: Int
+  package let count: Int
   /// The selected item's index (0 when there is none).
-  var selected = 0
+  package var selected = 0
 
   /// What a key or click asks for.
-  enum Action: Equatable {
+  package enum Action: Equatable {
     /// Select another item (the page follows it).
     case select(Int)
     /// Pick the item: the window delivers it and closes.
@@ -38,11 +39,11 @@ struct LibraryGrid: Sendable, Equatable {
   }
 
   /// The page the selected item is on.
-  var page: Int { selected / Self.perPage }
+  package var page: Int { selected / Self.perPage }
   /// The indices of the items on the page shown.
-  var visible: Range<Int> { (page * Self.perPage)..<min(count, (page + 1) * Self.perPage) }
+  package var visible: Range<Int> { (page * Self.perPage)..<min(count, (page + 1) * Self.perPage) }
   /// How many pages there are (at least one).
-  var pages: Int { max(1, (count + Self.perPage - 1) / Self.perPage) }
+  package var pages: Int { max(1, (count + Self.perPage - 1) / Self.perPage) }
 
   /// Where item `index`'s tile is on the canvas (its page must be shown).
   func tileOrigin(of index: Int) -> (x: Int, y: Int) {
@@ -60,7 +61,7 @@ struct LibraryGrid: Sendable, Equatable {
 
   /// What the key named `key` (an X keysym name) does: arrows, Home and End, Page Up and Page Down move
   /// the selection; Return, the keypad's Enter and space pick it; Escape cancels.
-  func action(key: String) -> Action? {
+  package func action(key: String) -> Action? {
     guard count > 0 else { return key == "Escape" ? .cancel : nil }
     let moved: Int
     switch key {
@@ -81,7 +82,12 @@ struct LibraryGrid: Sendable, Equatable {
   }
 
   /// What a left click at (`x`, `y`) of the canvas does: picks the item clicked on.
-  func action(clickAtX x: Double, y: Double) -> Action? {
+  package func action(clickAtX x: Double, y: Double) -> Action? {
     item(atX: x, y: y).map { .pick($0) }
+  }
+
+  /// A value of each property.
+  package init(count: Int) {
+    self.count = count
   }
 }

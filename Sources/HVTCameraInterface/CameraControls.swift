@@ -1,3 +1,4 @@
+import HVTCameraCore
 import Foundation
 
 /// The default camera controls (``HVTCameraController/showsCameraControls``): a label per button on a
@@ -11,30 +12,30 @@ import Foundation
 /// right) and a bottom bar in thirds (Cancel, Pause or Resume while recording, or Retake; the shutter; the mode
 /// switch, Use Photo or Use Video), and on a movie's review the timeline above the bottom bar.
 /// Everything here is a pure function of ``Look`` and the picture's size.
-enum CameraControls {
+package enum CameraControls {
   /// What the controls show.
-  struct Look: Hashable, Sendable {
-    var mode: HVTCameraController.CameraCaptureMode
-    var flash: HVTCameraController.CameraFlashMode
+  package struct Look: Hashable, Sendable {
+    var mode: HVTCameraCaptureMode
+    var flash: HVTCameraFlashMode
     /// Whether the mode can be switched (both media types enabled).
     var canSwitchMode: Bool
     /// Whether captures are edited: the review screen shows a photo's crop box, a movie's trim handles.
     var editing: Bool
     /// Seconds recorded and the limit, while recording.
-    var recording: (elapsed: Double, limit: Double)?
+    package var recording: (elapsed: Double, limit: Double)?
     /// The review screen of a photo, with its crop box when editing, or of a movie, with its timeline.
-    var review: Review?
+    package var review: Review?
     /// The recording is paused: its button says Resume.
-    var paused = false
+    package var paused = false
 
-    static func == (lhs: Look, rhs: Look) -> Bool {
+    package static func == (lhs: Look, rhs: Look) -> Bool {
       lhs.mode == rhs.mode && lhs.flash == rhs.flash && lhs.canSwitchMode == rhs.canSwitchMode
         && lhs.editing == rhs.editing
         && lhs.recording?.elapsed == rhs.recording?.elapsed && lhs.recording?.limit == rhs.recording?.limit
         && lhs.review == rhs.review && lhs.paused == rhs.paused
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
       hasher.combine(mode)
       hasher.combine(flash)
       hasher.combine(canSwitchMode)
@@ -44,36 +45,52 @@ enum CameraControls {
       hasher.combine(review)
       hasher.combine(paused)
     }
+
+    /// A value of each property.
+    package init(mode: HVTCameraCaptureMode, flash: HVTCameraFlashMode, canSwitchMode: Bool, editing: Bool, recording: (elapsed: Double, limit: Double)? = nil, review: Review? = nil) {
+      self.mode = mode
+      self.flash = flash
+      self.canSwitchMode = canSwitchMode
+      self.editing = editing
+      self.recording = recording
+      self.review = review
+    }
   }
 
   /// The review screen.
-  struct Review: Hashable, Sendable {
+  package struct Review: Hashable, Sendable {
     /// The crop box, in pixels of the photo (which the review shows without zoom or mirror); `nil`
     /// without editing.
     var crop: HVTRect?
     /// A movie's timeline; `nil` on a photo's review.
     var timeline: Timeline? = nil
+
+    /// A value of each property.
+    package init(crop: HVTRect? = nil, timeline: Timeline? = nil) {
+      self.crop = crop
+      self.timeline = timeline
+    }
   }
 
   /// A reviewed movie's timeline: its length, the playhead (a time from the movie's first frame: the
   /// frame shown is the one nearest to it) and, when editing, the trim: from the start of its first
   /// frame to the end of its last, never shorter than a frame nor longer than ``limit``. The handles are clamped, never
   /// pushed: one that would make the trim longer than the limit, or end it before it starts, stops there.
-  struct Timeline: Hashable, Sendable {
+  package struct Timeline: Hashable, Sendable {
     /// The movie's duration, in seconds.
     let duration: Double
     /// The time between two frames, in seconds.
-    let frameInterval: Double
+    package let frameInterval: Double
     /// The longest trim, in seconds (``HVTCameraController/videoMaximumDuration``).
-    let limit: Double
+    package let limit: Double
     /// Where the playhead is, in seconds from the first frame.
-    var playhead = 0.0
+    package var playhead = 0.0
     /// The trim, with editing: the stretch Use Video keeps.
-    var trim: ClosedRange<Double>?
+    package var trim: ClosedRange<Double>?
 
     /// The timeline of a movie `duration` seconds long at the start, with the trim spanning it (within
     /// `limit`) when `editing`.
-    init(duration: Double, frameInterval: Double, limit: Double, editing: Bool) {
+    package init(duration: Double, frameInterval: Double, limit: Double, editing: Bool) {
       self.duration = max(duration, frameInterval)
       self.frameInterval = frameInterval
       self.limit = max(limit, frameInterval)
@@ -84,19 +101,19 @@ enum CameraControls {
     var lastFrame: Double { max(0, duration - frameInterval) }
 
     /// Whether the trim leaves part of the movie out (by more than half a frame at either end).
-    var cutsMovie: Bool {
+    package var cutsMovie: Bool {
       guard let trim else { return false }
       return trim.lowerBound > frameInterval / 2 || trim.upperBound < duration - frameInterval / 2
     }
 
     /// Puts the playhead at `time`, kept between the first frame and the last.
-    mutating func movePlayhead(to time: Double) {
+    package mutating func movePlayhead(to time: Double) {
       playhead = min(max(0, time), lastFrame)
     }
 
     /// Puts a trim handle at `time`: the start at a frame's start, the end at a frame's end; clamped to
     /// at least a frame and at most ``limit`` from the other handle, and to the movie.
-    mutating func moveHandle(_ handle: Handle, to time: Double) {
+    package mutating func moveHandle(_ handle: Handle, to time: Double) {
       guard let trim else { return }
       switch handle {
       case .start:
@@ -110,12 +127,12 @@ enum CameraControls {
   }
 
   /// A trim handle of a movie's timeline.
-  enum Handle: Hashable, Sendable {
+  package enum Handle: Hashable, Sendable {
     case start, end
   }
 
   /// What a click or key asks for.
-  enum Action: Equatable {
+  package enum Action: Equatable {
     case shutter, cancel, flash, switchCamera, switchMode, retake, use
     /// Pauses the recording, or resumes it when paused.
     case pauseOrResume
@@ -134,7 +151,7 @@ enum CameraControls {
   }
 
   /// The buttons, in drawing order.
-  enum Button: CaseIterable {
+  package enum Button: CaseIterable {
     case flash, camera, left, shutter, right
 
     /// Where the label sits across the picture (0 against the left edge, 0.5 centred, 1 against the
@@ -151,15 +168,15 @@ enum CameraControls {
   }
 
   /// The name of the preview's element that draws the controls.
-  static let elementName = "preview-controls"
+  package static let elementName = "preview-controls"
 
   /// The element that draws the controls, as the pipeline model holds it: `overlaycomposition`, with no
   /// property. What it draws comes from the engine's handler of its `draw` signal (``ControlsOverlay``),
   /// so the same element in a `gst-launch-1.0` line passes the frames on undrawn.
-  static let element = HVTElementDescription("overlaycomposition", name: elementName)
+  package static let element = HVTElementDescription("overlaycomposition", name: elementName)
 
   /// The label `button` shows for `look`, or `nil` when the button is not shown.
-  static func label(_ button: Button, _ look: Look) -> String? {
+  package static func label(_ button: Button, _ look: Look) -> String? {
     let live = look.review == nil
     switch button {
     case .flash: return live ? "Flash: \(look.flash.label)" : nil
@@ -240,7 +257,7 @@ enum CameraControls {
 
   /// What a press of the button at (`x`, `y`) on a movie's timeline does: grabs the trim handle within
   /// reach (the nearer one), else puts the playhead at the time under it; `nil` off the timeline.
-  static func timelineTarget(at x: Double, _ y: Double, size: HVTFrameSize, look: Look) -> TimelineTarget? {
+  package static func timelineTarget(at x: Double, _ y: Double, size: HVTFrameSize, look: Look) -> TimelineTarget? {
     guard let timeline = look.review?.timeline else { return nil }
     let bar = timelineBar(size: size)
     let reach = Double(max(8, size.width / 80))
@@ -259,13 +276,13 @@ enum CameraControls {
   }
 
   /// The time on `timeline` at the horizontal place `x` of a `size` picture, kept on the movie.
-  static func time(at x: Double, on timeline: Timeline, size: HVTFrameSize) -> Double {
+  package static func time(at x: Double, on timeline: Timeline, size: HVTFrameSize) -> Double {
     let bar = timelineBar(size: size)
     return min(1, max(0, (x - Double(bar.x)) / Double(bar.width))) * timeline.duration
   }
 
   /// What a press on a movie's timeline is for.
-  enum TimelineTarget: Equatable {
+  package enum TimelineTarget: Equatable {
     /// A trim handle, to drag.
     case handle(Handle)
     /// A time, for the playhead.
@@ -313,7 +330,7 @@ enum CameraControls {
   static let barHeight = 0.14
 
   /// What a click at (`x`, `y`) on a `size` picture asks for, by the zone it falls in.
-  static func action(clickAt x: Double, _ y: Double, size: HVTFrameSize, look: Look) -> Action? {
+  package static func action(clickAt x: Double, _ y: Double, size: HVTFrameSize, look: Look) -> Action? {
     let (width, height) = (Double(size.width), Double(size.height))
     let bar = height * barHeight
     if y >= height - bar {
@@ -336,7 +353,7 @@ enum CameraControls {
   /// `+`/`-` scale it; on a movie's, Left and Right move the playhead by a second, `,` and `.` by a frame,
   /// Home and End to the first and last frames, and, when editing, `[` and `]` put the trim's start and
   /// end at the playhead.
-  static func action(key: String, look: Look, size: HVTFrameSize) -> Action? {
+  package static func action(key: String, look: Look, size: HVTFrameSize) -> Action? {
     let step = max(2, min(size.width, size.height) / 20)
     if let review = look.review {
       switch key {
@@ -369,9 +386,9 @@ enum CameraControls {
   }
 }
 
-extension HVTCameraController.CameraFlashMode {
+extension HVTCameraFlashMode {
   /// `Auto`, `On` or `Off`.
-  var label: String {
+  package var label: String {
     switch self {
     case .auto: "Auto"
     case .on: "On"
@@ -380,7 +397,7 @@ extension HVTCameraController.CameraFlashMode {
   }
 
   /// The next mode a press of the flash button chooses: auto, on, off, auto…
-  var next: Self {
+  package var next: Self {
     switch self {
     case .auto: .on
     case .on: .off
@@ -389,7 +406,7 @@ extension HVTCameraController.CameraFlashMode {
   }
 }
 
-extension HVTCameraController.CameraCaptureMode {
+extension HVTCameraCaptureMode {
   /// `Photo` or `Video`.
-  var label: String { self == .photo ? "Photo" : "Video" }
+  package var label: String { self == .photo ? "Photo" : "Video" }
 }

@@ -1,3 +1,4 @@
+import HVTCameraCore
 import HVTCairo
 import HVTGStreamer
 
@@ -12,11 +13,11 @@ import HVTGStreamer
 /// ``playheadColour`` —; then a box per shown button, shaded (black at ``shadeOpacity``), holding its label in white with a dark outline
 /// (Pango, `Sans Bold`, 1/22 of the picture's height) — what the five `textoverlay`s with
 /// `shaded-background` and the eight `gdkpixbufoverlay`s of the crop box drew before, in one element.
-struct ControlsPicture: Hashable, Sendable {
+package struct ControlsPicture: Hashable, Sendable {
   /// What the controls show.
   var look: CameraControls.Look
   /// The size of the frames the controls are drawn on.
-  var size: HVTFrameSize
+  package var size: HVTFrameSize
 
   /// How dark a button's background is: the opacity of the black drawn under its label.
   static let shadeOpacity = 0.45
@@ -40,7 +41,7 @@ struct ControlsPicture: Hashable, Sendable {
 
   /// The composition the controls' element draws; `nil` when nothing is shown. Renders every rectangle:
   /// call it when the picture changes, never per frame.
-  func render() -> OverlayComposition? {
+  package func render() -> OverlayComposition? {
     let crop = CameraControls.cropBox(look, size: size, thickness: max(2, size.height / 160))
     let shades = crop.shades.map { rectangle($0, filled: Colour.black.opacity(0.5)) }
     let edges = crop.edges.map { rectangle($0, filled: .white) }
@@ -88,5 +89,11 @@ struct ControlsPicture: Hashable, Sendable {
       OverlayRectangle(
         premultipliedPixels: pixels, width: canvas.width, height: canvas.height, stride: stride, x: x, y: y)
     }
+  }
+
+  /// A value of each property.
+  package init(look: CameraControls.Look, size: HVTFrameSize) {
+    self.look = look
+    self.size = size
   }
 }
