@@ -38,11 +38,23 @@ let package = Package(
     .target(name: "CScaledJPEG", dependencies: ["CJPEG"]),
     .target(
       name: "CWayland", linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]),
+    // The vocabulary every part speaks: the public values, errors and events, the UIKit-named enums,
+    // element descriptions, the debug category.
+    .target(name: "HVTCameraCore", dependencies: ["HVTGStreamer"]),
+    // Media tools: movie repair and trimming, the metadata writers (EXIF, XMP, MP4 and Matroska tags),
+    // capture files, image headers.
+    .target(name: "HVTMediaTools", dependencies: ["HVTCameraCore", "HVTGStreamer", "HVTSupport", "CFiles"]),
+    // The camera interface: the default controls (what they show, how keys and clicks map to actions, their
+    // drawing), the library's grid, the Wayland window.
+    .target(
+      name: "HVTCameraInterface", dependencies: ["HVTCameraCore", "HVTGStreamer", "HVTSupport", "HVTCairo", "CWayland"]),
+    // The engine, and the module apps import: the controller, the pipeline model, the branches, devices,
+    // presets and the album; it re-exports the three above.
     .target(
       name: "HVTCamera",
       dependencies: [
-        "HVTSupport", "HVTGLib", "HVTGStreamer", "HVTCairo", "CV4L2", "CAllocator", "CFiles", "CWayland",
-        "CScaledJPEG",
+        "HVTCameraCore", "HVTMediaTools", "HVTCameraInterface", "HVTSupport", "HVTGLib", "HVTGStreamer", "HVTCairo",
+        "CV4L2", "CAllocator", "CScaledJPEG",
       ],
       resources: [.copy("Resources/pipelines")]),
     .executableTarget(name: "hvtcam", dependencies: ["HVTCamera", "HVTSupport"]),
@@ -60,8 +72,8 @@ let package = Package(
     .testTarget(
       name: "HVTCameraTests",
       dependencies: [
-        "HVTCamera", "HVTGLib", "HVTGStreamer", "HVTSupport", "MediaInspection", "PipeWireHarness",
-        "WaylandHarness",
+        "HVTCamera", "HVTCameraCore", "HVTMediaTools", "HVTCameraInterface", "HVTGLib", "HVTGStreamer", "HVTSupport",
+        "MediaInspection", "PipeWireHarness", "WaylandHarness",
       ],
       resources: [.copy("Fixtures/BadPresets")]),
     .testTarget(

@@ -32,6 +32,13 @@ extension Element {
     return gst_app_sink_try_pull_sample(sink, ClockTime.from(seconds: seconds)).map(Sample.init(adopting:))
   }
 
+  /// Waits up to `timeout` seconds for the sample a paused `appsink` element prerolled on (the first
+  /// one after a start or a flushing seek); `nil` on timeout or EOS. Wraps `gst_app_sink_try_pull_preroll`.
+  public func pullPreroll(timeout seconds: Double) -> Sample? {
+    let sink = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstAppSink.self)
+    return gst_app_sink_try_pull_preroll(sink, ClockTime.from(seconds: seconds)).map(Sample.init(adopting:))
+  }
+
   /// Whether an `appsink` element has received the end of the stream and handed out every sample before
   /// it. Wraps `gst_app_sink_is_eos`.
   public var isAppSinkAtEndOfStream: Bool {

@@ -75,6 +75,16 @@ public class Element: @unchecked Sendable {
     return (StateChangeResult(result), ElementState(current))
   }
 
+  /// Moves a paused or playing pipeline to `position` nanoseconds of stream time, flushing what was
+  /// queued; `accurate` decodes up to the exact position instead of the key frame before it. A paused
+  /// pipeline prerolls again at the new position. Returns whether the seek was taken. Wraps
+  /// `gst_element_seek_simple` with `GST_SEEK_FLAG_FLUSH` (and `GST_SEEK_FLAG_ACCURATE`).
+  @discardableResult
+  public func seek(to position: UInt, accurate: Bool) -> Bool {
+    let flags = GST_SEEK_FLAG_FLUSH.rawValue | (accurate ? GST_SEEK_FLAG_ACCURATE.rawValue : 0)
+    return gst_element_seek_simple(pointer, GST_FORMAT_TIME, GstSeekFlags(rawValue: flags), Int(position)) != 0
+  }
+
   /// The state the element is in right now, without waiting (`GST_STATE`).
   public var currentState: ElementState { ElementState(hvt_gst_element_current_state(pointer)) }
 

@@ -44,6 +44,9 @@ struct CameraOptions {
     help:
       "preset (the preset's sink, default), none, or window (a window of its own on the display; "
       + "HVT_PREVIEW_SINK=NAME picks its sink, as for --window-id).")
+  static let maxDuration = CommandLineParser.Option(
+    names: ["--max-duration"], valueName: "SECONDS",
+    help: "Stop recording after this long, \(HVTCaptureLimits.recordingDuration) (default 600).")
   static let windowID = CommandLineParser.Option(
     names: ["--window-id"], valueName: "XID",
     help: "Show the preview inside this X11 window (decimal or 0x hex, as xwininfo prints it).")

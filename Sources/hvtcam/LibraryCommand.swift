@@ -15,7 +15,10 @@ enum LibraryCommand {
       the movie's first frame, which --thumbnail writes as a JPEG) and prints it. browse opens a window \
       with the items' pictures in a grid (arrow keys, Page Up/Down, Home/End move; Return, space or a \
       click picks; Escape cancels): a pick prints the item's path on stdout, as pick N does; stderr says \
-      "showing N items", "selected K: PATH" as the selection moves, and "picked K" or "cancelled".
+      "showing N items", "selected K: PATH" as the selection moves, and "picked K" or "cancelled". The pictures are \
+      shared with GNOME Files and KDE through the freedesktop thumbnail cache, \
+      $XDG_CACHE_HOME/thumbnails (~/.cache/thumbnails): browse reads current entries, and browse and \
+      pick store what they decode.
 
       --json prints one JSON document (keys sorted): {"version": 1, "source": "savedPhotosAlbum"| \
       "photoLibrary", "items": [ITEM…]} for list, {"version": 1, "item": ITEM} for show, and for pick \

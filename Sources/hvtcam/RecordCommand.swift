@@ -21,9 +21,7 @@ enum RecordCommand {
       CameraOptions.device, CameraOptions.quality, CameraOptions.photoSize, CameraOptions.microphone,
       CameraOptions.preset, CameraOptions.preview,
       CameraOptions.windowID,
-      .init(
-        names: ["--max-duration"], valueName: "SECONDS",
-        help: "Stop after this long, \(HVTCaptureLimits.recordingDuration) (default 600)."),
+      CameraOptions.maxDuration,
       CameraOptions.bitRate,
       .init(
         names: ["--keyframe-interval"], valueName: "SECONDS",

@@ -9,14 +9,17 @@ enum RunCommand {
     summary: """
       Opens the camera in a window (or in the X11 window --window-id names) with the default controls: \
       click the buttons or press space (shutter, or start/stop recording), f (flash), c (camera), m (mode), \
-      Escape (Cancel). A photo is shown for review: Enter or Use Photo keeps it, r or Retake discards it; \
-      with --allows-editing, the arrow keys, + and - (or a drag and the wheel) place the square crop. \
-      Prints the path of each photo or movie kept (and of the edited image), and exits 0 on Cancel, \
-      SIGINT or SIGTERM.
+      Escape (Cancel). A photo or movie is shown for review: Enter or Use Photo / Use Video keeps it, r or \
+      Retake discards it; with --allows-editing, the arrow keys, + and - (or a drag and the wheel) place a \
+      photo's square crop. On a movie's review Left and Right move the playhead by a second, comma and \
+      period by a frame, Home and End to the ends (or click the timeline); with --allows-editing, [ and ] \
+      put the trim's start and end at the playhead (or drag the handles), and the movie kept is cut to \
+      them, at most --max-duration long. Prints the path of each photo or movie kept (and of the edited \
+      image), and exits 0 on Cancel, SIGINT or SIGTERM.
       """,
     options: [
       CameraOptions.device, CameraOptions.quality, CameraOptions.photoSize, CameraOptions.microphone,
-      CameraOptions.preRoll, CameraOptions.preset,
+      CameraOptions.preRoll, CameraOptions.preset, CameraOptions.maxDuration,
       .init(names: ["--mode"], valueName: "MODE", help: "photo or video (default photo)."),
       .init(
         names: ["--no-controls"], valueName: nil,
@@ -27,7 +30,8 @@ enum RunCommand {
         names: ["--text"], valueName: "TEXT",
         help: "Text drawn on the preview at the right, below the top bar: one overlay per line."),
       .init(
-        names: ["--allows-editing"], valueName: nil, help: "Photos get a square crop, placed on the review screen."),
+        names: ["--allows-editing"], valueName: nil,
+        help: "Photos get a square crop, movies a trim, placed on the review screen."),
       CameraOptions.windowID,
       .init(
         names: ["-o", "--output"], valueName: "DIR", help: "Where captures are written (default: the current folder)."),
@@ -39,11 +43,13 @@ enum RunCommand {
     let options = try CameraOptions(arguments)
     let mode = try arguments.choice("--mode", from: ["photo", "video"], default: "photo")
     let zoom = try arguments.number("--zoom", in: 1...8) ?? 1
+    let limit = try arguments.seconds("--max-duration", in: HVTCaptureLimits.recordingDuration)
     let controller = try options.makeController(mode: mode == "video" ? .video : .photo)
     if mode == "photo" { try controller.setMediaTypes([.image, .movie]) }
     if options.preview == nil { controller.previewOutput = .window(title: "hvtcam run") }
     controller.showsCameraControls = !arguments.flag("--no-controls")
     controller.allowsEditing = arguments.flag("--allows-editing")
+    if let limit { controller.videoMaximumDuration = limit }
     try controller.setCameraViewTransform(HVTAffineTransform(scaleX: zoom, y: zoom))
     let image = arguments["--overlay"].map {
       HVTCameraOverlay(.image(URL(fileURLWithPath: $0)), x: 0.02, y: CameraSession.overlayTop)
@@ -75,6 +81,8 @@ enum RunCommand {
 
   private let controller: HVTCameraController
   private let ending = Outcome<Void>()
+  /// What the review screen shows: `photo` or `movie`.
+  private var reviewing = "photo"
   init(controller: HVTCameraController) {
     self.controller = controller
     controller.cameraDelegate = self
@@ -118,9 +126,11 @@ enum RunCommand {
     case .readyForCapture(true):
       Console.error("ready")
     case .reviewStarted(let url):
+      // Nothing switches the mode during a review: a movie is reviewed in video mode.
+      reviewing = controller.cameraCaptureMode == .video ? "movie" : "photo"
       Console.error("reviewing \(url.lastPathComponent)")
     case .reviewEnded(let used):
-      Console.error(used ? "photo used" : "photo discarded")
+      Console.error("\(reviewing) \(used ? "used" : "discarded")")
     case .preRollFilled(let fill):
       Console.error(String(format: "pre-roll holds %.1f s", fill.seconds))
     case .recordingStarted:

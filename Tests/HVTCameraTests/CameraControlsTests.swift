@@ -3,6 +3,9 @@ import MediaInspection
 import Testing
 
 @testable import HVTCamera
+@testable import HVTCameraInterface
+@testable import HVTMediaTools
+@testable import HVTCameraCore
 
 /// The default controls' layout and keys, the square crop, and editing without the review screen. The
 /// controls in a real window, clicked and typed at, are tested under Xvfb (hvtcamTests).
@@ -87,6 +90,68 @@ struct CameraControlsTests {
     var single = live
     single.canSwitchMode = false
     #expect(try boxes(single).count == 4, "no mode button with one media type")
+  }
+
+  @Test(
+    "a movie's review: Use Video; Left/Right a second, comma/period a frame, Home/End; [ and ] only when editing"
+  )
+  func movieReviewKeys() {
+    let key = { (name: String, look: CameraControls.Look) in CameraControls.action(key: name, look: look, size: size) }
+    var movie = live
+    movie.review = CameraControls.Review(
+      crop: nil, timeline: CameraControls.Timeline(duration: 5, frameInterval: 0.04, limit: 600, editing: true))
+    #expect(CameraControls.label(.right, movie) == "Use Video" && CameraControls.label(.left, movie) == "Retake")
+    #expect(key("Return", movie) == .use && key("r", movie) == .retake && key("Escape", movie) == .cancel)
+    #expect(key("Left", movie) == .movePlayhead(seconds: -1) && key("Right", movie) == .movePlayhead(seconds: 1))
+    #expect(key("comma", movie) == .stepFrames(-1) && key("period", movie) == .stepFrames(1))
+    #expect(
+      key("Home", movie) == .movePlayhead(seconds: -.infinity) && key("End", movie) == .movePlayhead(seconds: .infinity)
+    )
+    #expect(key("bracketleft", movie) == .trimAtPlayhead(.start) && key("bracketright", movie) == .trimAtPlayhead(.end))
+    #expect(key("plus", movie) == nil && key("space", movie) == nil, "no crop, no shutter")
+    movie.review?.timeline?.trim = nil
+    #expect(key("bracketleft", movie) == nil && key("bracketright", movie) == nil, "no handles without editing")
+  }
+
+  @Test("a movie's timeline: the bar above the bottom bar, handles and playhead at their times; presses grab or seek")
+  func timeline() throws {
+    var timeline = CameraControls.Timeline(duration: 4, frameInterval: 0.04, limit: 600, editing: true)
+    timeline.trim = 1...3
+    timeline.playhead = 2
+    var look = live
+    look.review = CameraControls.Review(crop: nil, timeline: timeline)
+    #expect(CameraControls.timelineBar(size: size) == HVTRect(x: 32, y: 388, width: 576, height: 12))
+    let parts = CameraControls.timelineParts(look, size: size)
+    #expect(parts.inside == [HVTRect(x: 176, y: 388, width: 288, height: 12)])
+    #expect(parts.outside.map(\.width) == [144, 144] && parts.handles.map(\.x) == [174, 462])
+    #expect(parts.playhead == HVTRect(x: 319, y: 382, width: 2, height: 24))
+    let target = { (x: Double, y: Double) in CameraControls.timelineTarget(at: x, y, size: size, look: look) }
+    #expect(target(180, 394) == .handle(.start) && target(458, 380) == .handle(.end))
+    #expect(target(32 + 576 / 8, 394) == .time(0.5) && target(320, 300) == nil && target(320, 460) == nil)
+    // The picture draws them: the controls' two buttons, the bar's three parts, two handles, the playhead.
+    let rectangles = try #require(ControlsPicture(look: look, size: size).render()).rectangles
+    #expect(rectangles.count == 8, "\(rectangles.map(\.placement))")
+  }
+
+  @Test("the trim handles are clamped: within the limit of each other, at least a frame, on the movie")
+  func handles() {
+    var timeline = CameraControls.Timeline(duration: 10, frameInterval: 0.04, limit: 3, editing: true)
+    #expect(timeline.trim == 0...3 && timeline.cutsMovie, "the 10 s movie is cut to the limit at first")
+    timeline.moveHandle(.end, to: 8)
+    #expect(timeline.trim == 0...3, "the end stops at the limit")
+    timeline.moveHandle(.start, to: 5)
+    #expect(timeline.trim == 2.96...3, "the start stops a frame before the end")
+    timeline.moveHandle(.end, to: 20)
+    #expect(timeline.trim == 2.96...5.96, "the end stops at the limit from the start")
+    timeline.moveHandle(.start, to: -1)
+    #expect(timeline.trim == 2.96...5.96, "the start stops at the limit from the end")
+    timeline.moveHandle(.end, to: 2)
+    #expect(timeline.trim.map { abs($0.upperBound - 3) < 1e-9 } == true, "the end stops a frame after the start")
+    timeline.movePlayhead(to: 11)
+    #expect(timeline.playhead == 9.96, "the playhead stops at the last frame")
+    let whole = CameraControls.Timeline(duration: 2, frameInterval: 0.04, limit: 3, editing: true)
+    #expect(whole.trim == 0...2 && !whole.cutsMovie, "a movie shorter than the limit is whole at first")
+    #expect(CameraControls.Timeline(duration: 2, frameInterval: 0.04, limit: 3, editing: false).trim == nil)
   }
 
   @Test("the crop is square and inside the photo; without a request, the largest centred square")

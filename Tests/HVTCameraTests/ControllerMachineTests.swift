@@ -69,14 +69,28 @@ struct ControllerMachineTests {
 
   @Test("generated sequences of calls, faults, timers and completions in any order, some failing")
   func generatedSequences() throws {
+    var (reviews, trims) = (0, 0)
     for seed in 1...400 {
       var random = SplitMix64(seed: UInt64(seed))
-      let driver = try MachineDriver(previewOutput: seed % 3 == 0 ? .window() : .none)
+      // A window shows the default controls: photos and movies go to the review screen, trimmed when
+      // editing.
+      let windowed = seed % 3 == 0
+      let driver = try MachineDriver(previewOutput: windowed ? .window() : .none, allowsEditing: seed % 2 == 0)
       var presentedSince: (errors: Int, dismissed: Bool)?
+      if windowed {
+        // A camera running in video mode, recording a movie for the review screen.
+        driver.send(.setCaptureMode(.video))
+        driver.present()
+        driver.completeAll()
+        driver.startRecording(toDelegate: true)
+        presentedSince = (0, false)
+      }
       for _ in 0..<80 {
         switch Int.random(in: 0..<10, using: &random) {
         case 0..<4:
-          let call = Call.allCases.randomElement(using: &random)!
+          // With a window, half the calls are the review screen's, so that many sequences reach it.
+          let calls = windowed && Bool.random(using: &random) ? Call.reviewCalls : Call.allCases
+          let call = calls.randomElement(using: &random)!
           call.make(on: driver)
           if call == .present, driver.state.isPresented { presentedSince = (driver.ledger.errors.count, false) }
           if call == .dismiss { presentedSince?.dismissed = true }
@@ -87,6 +101,8 @@ struct ControllerMachineTests {
         case 8 where !driver.timers.isEmpty:
           driver.fire(driver.timers.keys.randomElement(using: &random)!)
         default:
+          // Fewer faults with a window: the review screen is some steps away from a camera's start.
+          guard !windowed || Int.random(in: 0..<4, using: &random) == 0 else { continue }
           Fault.allCases.randomElement(using: &random)!.inject(into: driver)
         }
       }
@@ -96,7 +112,10 @@ struct ControllerMachineTests {
         #expect(driver.ledger.errors.count > errors, "seed \(seed): a presented camera stopped without an error")
       }
       Self.expectDismissal(of: driver, using: &random, "seed \(seed)")
+      reviews += driver.ledger.events.filter { if case .reviewStarted = $0 { true } else { false } }.count
+      trims += driver.ledger.trims.count
     }
+    #expect(reviews > 50 && trims > 0, "the sequences reach the review screen (\(reviews)) and cut movies (\(trims))")
   }
 
   // MARK: - Cases the structure makes visible
@@ -214,6 +233,14 @@ struct ControllerMachineTests {
     #expect(state.waiters.stopped.isEmpty && state.waiters.dismissal.isEmpty, "\(context): a wait goes on")
     let misanswered = driver.ledger.misanswered
     #expect(misanswered.isEmpty, "\(context): answered other than once: \(misanswered) (dismissAndWait is \(waiter))")
+    #expect(state.review == nil && state.moviesBeingCut == 0, "\(context): a review outlives the camera")
+    let ledger = driver.ledger
+    #expect(
+      ledger.delegateRecordingsAnswered,
+      """
+      \(context): startVideoCapture() movies \(ledger.delegateRecordings), delivered \(ledger.delegateResults.count), \
+      removed \(ledger.removed)
+      """)
   }
 }
 
@@ -222,10 +249,11 @@ struct ControllerMachineTests {
 /// A phase a camera can be in, and how to get there.
 private enum Phase: CaseIterable {
   case idle, starting, startRefused, running, recording, stoppedRecording, photoInProgress, streaming, rebuilding,
-    stopping, closing
+    stopping, closing, reviewingMovie
 
   func reach() throws -> MachineDriver {
-    let driver = try MachineDriver()
+    let driver = try MachineDriver(
+      previewOutput: self == .reviewingMovie ? .window() : .none, allowsEditing: self == .reviewingMovie)
     driver.send(.setCaptureMode(.video))
     guard self != .idle else { return driver }
     driver.present()
@@ -254,6 +282,11 @@ private enum Phase: CaseIterable {
       driver.completeAll(except: { if case .work(.built) = $0 { true } else { false } })
     case .closing:
       driver.send(.dismiss)
+    case .reviewingMovie:
+      driver.startRecording(toDelegate: true)
+      driver.completeAll()
+      driver.send(.stopRecording(id: nil))
+      driver.completeAll()
     case .idle, .starting, .startRefused, .running:
       break
     }
@@ -266,7 +299,14 @@ private enum Call: CaseIterable {
   case present, dismiss, takePicture, takePictureUnreserved, capturePhoto, startRecording, stopRecording,
     cancelRecording, pause, resume, restart, changePreview, flash, photosOnly, videoMode, photoMode, waitRunning,
     waitStopped, waitDismissed, waitDismissedCancelled, cancel, startStreaming, stopStreaming, openLibrary,
-    libraryClosed, shutterKey
+    libraryClosed, shutterKey, startVideoCapture, useKey, retakeKey, playheadKey, frameKey, trimStartKey, trimEndKey,
+    timelineClick, handleDrag
+
+  /// The calls that reach and work the movie review screen.
+  static let reviewCalls: [Call] = [
+    .present, .videoMode, .startVideoCapture, .stopRecording, .useKey, .retakeKey, .playheadKey, .frameKey,
+    .trimStartKey, .trimEndKey, .timelineClick, .handleDrag,
+  ]
 
   func make(on driver: MachineDriver) {
     switch self {
@@ -295,7 +335,16 @@ private enum Call: CaseIterable {
     case .stopStreaming: driver.send(.stopStreaming(nil))
     case .openLibrary: driver.send(.openLibrary)
     case .libraryClosed: driver.send(.libraryClosed)
-    case .shutterKey: driver.send(.navigation(.keyPress(key: "space"), size: HVTFrameSize(width: 640, height: 480)))
+    case .shutterKey: driver.key("space")
+    case .startVideoCapture: driver.startRecording(toDelegate: true)
+    case .useKey: driver.key("Return")
+    case .retakeKey: driver.key("r")
+    case .playheadKey: driver.key("Right")
+    case .frameKey: driver.key("comma")
+    case .trimStartKey: driver.key("bracketleft")
+    case .trimEndKey: driver.key("bracketright")
+    case .timelineClick: driver.click(at: 400, 394)
+    case .handleDrag: driver.drag(from: 32, 394, to: 500)
     }
   }
 }
@@ -362,6 +411,27 @@ extension MachineDriver {
       guard let index = owed.firstIndex(where: { !keep($0) }) else { return }
       complete(index)
     }
+  }
+
+  /// The default controls' window is 640 × 480.
+  static let windowSize = HVTFrameSize(width: 640, height: 480)
+
+  /// A key pressed in the preview's window.
+  func key(_ name: String) {
+    send(.navigation(.keyPress(key: name), size: Self.windowSize))
+  }
+
+  /// A click of the left button at (`x`, `y`) of the preview's window.
+  func click(at x: Double, _ y: Double) {
+    send(.navigation(.mouseButtonPress(button: 1, x: x, y: y), size: Self.windowSize))
+    send(.navigation(.mouseButtonRelease(button: 1, x: x, y: y), size: Self.windowSize))
+  }
+
+  /// A drag with the left button from (`x`, `y`) to (`toX`, `y`) of the preview's window.
+  func drag(from x: Double, _ y: Double, to toX: Double) {
+    send(.navigation(.mouseButtonPress(button: 1, x: x, y: y), size: Self.windowSize))
+    send(.navigation(.mouseMove(x: (x + toX) / 2, y: y), size: Self.windowSize))
+    send(.navigation(.mouseButtonRelease(button: 1, x: toX, y: y), size: Self.windowSize))
   }
 
   /// Sends back the oldest item owed, succeeding.

@@ -3,6 +3,9 @@ import MediaInspection
 import Testing
 
 @testable import HVTCamera
+@testable import HVTCameraInterface
+@testable import HVTMediaTools
+@testable import HVTCameraCore
 
 @Suite("Errors", .timeLimit(.minutes(1)))
 struct ErrorTests {

@@ -4,6 +4,9 @@ import HVTGStreamer
 import Testing
 
 @testable import HVTCamera
+@testable import HVTCameraInterface
+@testable import HVTMediaTools
+@testable import HVTCameraCore
 
 @Suite("gst-launch-1.0 rendering")
 struct LaunchCommandTests {

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import HVTCamera
+@testable import HVTCameraInterface
+@testable import HVTMediaTools
+@testable import HVTCameraCore
 
 /// The library window's layout and keys (``LibraryGrid``), without a window.
 @Suite("The library window's grid")

@@ -3,6 +3,9 @@ import MediaInspection
 import Testing
 
 @testable import HVTCamera
+@testable import HVTCameraInterface
+@testable import HVTMediaTools
+@testable import HVTCameraCore
 
 /// The EXIF and XMP a photo carries, as the library writes and mirrors them; the files' fields are read by
 /// exiftool in hvtcamTests' `MetadataTests`.

@@ -4,6 +4,9 @@ import MediaInspection
 import Testing
 
 @testable import HVTCamera
+@testable import HVTCameraInterface
+@testable import HVTMediaTools
+@testable import HVTCameraCore
 
 @Suite("HVTMovieRepair", .timeLimit(.minutes(2)))
 struct MovieRepairTests {

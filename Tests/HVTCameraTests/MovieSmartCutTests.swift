@@ -8,20 +8,6 @@ import Testing
 /// the movies of ``MovieTrimTests``: a key frame every 15 frames (0.5 s), a moving ball.
 @Suite("Trimming movies frame-exact")
 struct MovieSmartCutTests {
-  /// ffmpeg's PSNR (average over the planes, dB) of each of the trimmed movie's first `count` frames
-  /// against the source's frames from `first` on.
-  static func psnr(of trimmed: URL, against source: URL, from first: Int, count: Int) async throws -> [Double] {
-    let filter =
-      "[1:v]trim=start_frame=\(first):end_frame=\(first + count),setpts=PTS-STARTPTS[s];"
-      + "[0:v]trim=end_frame=\(count),setpts=PTS-STARTPTS[t];[t][s]psnr=stats_file=-"
-    let result = try await MediaInspector.run(
-      "ffmpeg", ["-v", "error", "-i", trimmed.path, "-i", source.path, "-filter_complex", filter, "-f", "null", "-"])
-    guard result.status == 0 else { throw TestFailure("ffmpeg psnr: \(result.output)") }
-    return result.output.split(separator: "\n").compactMap { line in
-      line.split(separator: " ").first { $0.hasPrefix("psnr_avg:") }.flatMap { Double($0.dropFirst(9)) }
-    }
-  }
-
   @Test("the movie begins at the frame asked: frames to the next key frame encoded again, the rest copied, sound kept")
   func beginsAtTheFrameAsked() async throws {
     let directory = try TemporaryDirectory().url
@@ -50,10 +36,10 @@ struct MovieSmartCutTests {
     let sourceFrames = try await MovieTrimTests.frameDigests(source)
     let trimmedFrames = try await MovieTrimTests.frameDigests(movie.url)
     #expect(Array(trimmedFrames[(next - 36)...]) == Array(sourceFrames[next...74]))
-    let quality = try await Self.psnr(of: movie.url, against: source, from: 36, count: next - 36)
+    let quality = try await MediaInspector.psnr(of: movie.url.path, against: source.path, from: 36, count: next - 36)
     #expect(quality.count == next - 36 && quality.allSatisfy { $0 >= 30 }, "PSNR \(quality)")
     // A frame off would show the ball elsewhere: the first frame is frame 36's, not 35's or 37's.
-    let shifted = try await Self.psnr(of: movie.url, against: source, from: 35, count: 3)
+    let shifted = try await MediaInspector.psnr(of: movie.url.path, against: source.path, from: 35, count: 3)
     #expect(quality.first.map { first in shifted.allSatisfy { first > $0 + 3 } } ?? false, "\(quality) \(shifted)")
     #expect(try Data(contentsOf: source) == before)
   }

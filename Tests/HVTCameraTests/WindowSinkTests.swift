@@ -1,6 +1,9 @@
 import Testing
 
 @testable import HVTCamera
+@testable import HVTCameraInterface
+@testable import HVTMediaTools
+@testable import HVTCameraCore
 
 /// How a window or embedded preview's sink is chosen, and how HVT_PREVIEW_SINK forces one.
 @Suite("Window sink choice")

@@ -71,6 +71,24 @@ extension MediaInspector {
     public var description: String { output }
   }
 
+  /// ffmpeg's PSNR (average over the planes, dB) of `count` frames of the movie at `path` from its frame
+  /// `skipping` on against the frames of the movie at `source` from its frame `first` on: a picture
+  /// encoded again scores about 30 dB or more against its original, another picture far less.
+  public static func psnr(
+    of path: String, skipping: Int = 0, against source: String, from first: Int, count: Int
+  ) async throws -> [Double] {
+    let filter =
+      "[1:v]trim=start_frame=\(first):end_frame=\(first + count),setpts=PTS-STARTPTS[s];"
+      + "[0:v]trim=start_frame=\(skipping):end_frame=\(skipping + count),setpts=PTS-STARTPTS[t];"
+      + "[t][s]psnr=stats_file=-"
+    let result = try await run(
+      "ffmpeg", ["-v", "error", "-i", path, "-i", source, "-filter_complex", filter, "-f", "null", "-"])
+    guard result.status == 0 else { throw InspectionError("ffmpeg psnr: \(result.output)") }
+    return result.output.split(separator: "\n").compactMap { line in
+      line.split(separator: " ").first { $0.hasPrefix("psnr_avg:") }.flatMap { Double($0.dropFirst(9)) }
+    }
+  }
+
   /// Runs `ffprobe -show_entries packet=flags,size` on the first video stream. Throws when the tool fails.
   public static func packets(_ path: String) async throws -> Packets {
     let result = try await run(

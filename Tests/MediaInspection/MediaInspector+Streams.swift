@@ -20,6 +20,8 @@ extension MediaInspector {
     /// The longest stretch with no packet, in presentation order: from the end of one packet to the start
     /// of the next (seconds; 0 when they follow each other without a hole).
     public var largestGap = 0.0
+    /// The packets' presentation times in order, in seconds: a video stream's frames' times.
+    public var times: [Double] = []
     /// From the first packet's start to the last one's end.
     public var duration: Double { end - start }
     /// `aac audio 48000 Hz 2 ch 0.000…2.005 s (94 packets)`.
@@ -68,6 +70,7 @@ extension MediaInspector {
     for (index, packets) in spans {
       let ordered = packets.sorted { $0.start < $1.start }
       streams[index]?.largestGap = zip(ordered, ordered.dropFirst()).map { $1.start - $0.end }.max() ?? 0
+      streams[index]?.times = ordered.map(\.start)
     }
     return streams.keys.sorted().compactMap { streams[$0] }
   }

@@ -61,15 +61,15 @@ public struct RGBImage: Sendable {
   /// The SMPTE bars' names, left to right, as the simulated camera (`videotestsrc`) shows them.
   public static let smpteBars = ["white", "yellow", "cyan", "green", "magenta", "red", "blue"]
 
-  /// Decodes an image file (or a movie's first frame) with FFmpeg and scales it to `width` × `height`.
-  public static func decode(_ path: String, width: Int, height: Int) async throws -> RGBImage {
+  /// Decodes an image file (or a movie's frame number `frame`, from 0: by default its first) with FFmpeg
+  /// and scales it to `width` × `height`.
+  public static func decode(_ path: String, frame: Int = 0, width: Int, height: Int) async throws -> RGBImage {
     try await withRawFile { raw in
       try await MediaInspector.run(
         "ffmpeg",
         [
-          "-v", "error", "-y", "-i", path, "-frames:v", "1", "-vf", "scale=\(width):\(height)", "-f", "rawvideo",
-          "-pix_fmt",
-          "rgb24", raw,
+          "-v", "error", "-y", "-i", path, "-frames:v", "1", "-vf", "select=eq(n\\,\(frame)),scale=\(width):\(height)",
+          "-f", "rawvideo", "-pix_fmt", "rgb24", raw,
         ])
     }
     .image(width: width, height: height)

@@ -49,7 +49,8 @@ struct LibraryWindowTests {
     let process: Subprocess
     let window: String
 
-    init(pictures: String, home: String) async throws {
+    /// Starts the browser on the photos in `pictures`, with `environment` added to hvtcam's.
+    init(pictures: String, home: String, environment: [String: String] = [:]) async throws {
       let display = try await PrivateDisplay()
       self.display = display
       // A failed start leaves no X server behind.
@@ -60,7 +61,7 @@ struct LibraryWindowTests {
             setting: [
               "DISPLAY": display.name, "XDG_PICTURES_DIR": pictures, "XDG_VIDEOS_DIR": "\(home)/Videos",
               "XDG_RUNTIME_DIR": home,
-            ],
+            ].merging(environment) { $1 },
             removing: ["WAYLAND_DISPLAY"]))
         _ = try await process.requireStandardErrorLine("the window") { $0 == "showing 3 items" }
         let search = try await display.xdotool(["search", "--sync", "--name", "^hvtcam library"])

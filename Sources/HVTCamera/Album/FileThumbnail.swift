@@ -1,5 +1,6 @@
 import CScaledJPEG
 import Foundation
+import HVTCairo
 import HVTGStreamer
 import HVTSupport
 
@@ -10,11 +11,13 @@ enum FileThumbnail {
   /// How long decoding the first frame may take.
   static let timeout = 5.0
 
-  /// A JPEG of `url`'s first frame, at most `maximumDimension` pixels on its longer side. Throws
+  /// A JPEG of `url`'s first frame, at most `maximumDimension` pixels on its longer side. With a
+  /// `cache`, made from the cached thumbnail when one is current and large enough, and the cache filled
+  /// when the file is decoded (``frame(of:shownAt:cache:)``). Throws
   /// ``HVTCameraError/fileReadFailed(path:reason:)`` when no frame is decoded within ``timeout`` (the
   /// file holds no picture, or no decoder for it is installed), or GStreamer's error.
-  static func make(of url: URL, maximumDimension: Int) throws -> HVTImage {
-    let (buffer, caps) = try frame(of: url, shownAt: maximumDimension)
+  static func make(of url: URL, maximumDimension: Int, cache: ThumbnailCache? = nil) throws -> HVTImage {
+    let (buffer, caps) = try frame(of: url, shownAt: maximumDimension, cache: cache)
     let structure = caps.structure(at: 0)
     let size = Thumbnail.size(
       width: structure.int("width") ?? 0, height: structure.int("height") ?? 0, maximumDimension: maximumDimension)
@@ -24,10 +27,19 @@ enum FileThumbnail {
   }
 
   /// `url`'s first frame as RGBx pixels, scaled (its aspect ratio kept) to fit `box`: a tile of the
-  /// library window. The scaling is the still pipeline `appsrc ! videoscale ! videoconvert !
-  /// video/x-raw,format=RGBx,… ! appsink`. Throws as ``make(of:maximumDimension:)``.
-  static func picture(of url: URL, fitting box: HVTFrameSize) throws -> LibraryCanvas.Picture {
-    let (buffer, caps) = try frame(of: url, shownAt: max(box.width, box.height))
+  /// library window. With a `cache`, from the cached thumbnail when one is current, and the cache filled
+  /// when the file is decoded (``frame(of:shownAt:cache:)``). Throws as
+  /// ``make(of:maximumDimension:cache:)``.
+  static func picture(of url: URL, fitting box: HVTFrameSize, cache: ThumbnailCache? = nil) throws
+    -> LibraryCanvas.Picture
+  {
+    let (buffer, caps) = try frame(of: url, shownAt: max(box.width, box.height), cache: cache)
+    return try scaled(buffer, caps: caps, fitting: box)
+  }
+
+  /// A frame as RGBx pixels, scaled (its aspect ratio kept, never enlarged, even sides) to fit `box`, by
+  /// the still pipeline `appsrc ! videoscale ! videoconvert ! video/x-raw,format=RGBx,… ! appsink`.
+  private static func scaled(_ buffer: Buffer, caps: Caps, fitting box: HVTFrameSize) throws -> LibraryCanvas.Picture {
     let structure = caps.structure(at: 0)
     let (width, height) = (max(1, structure.int("width") ?? 1), max(1, structure.int("height") ?? 1))
     let scale = min(1, Double(box.width) / Double(width), Double(box.height) / Double(height))
@@ -42,6 +54,36 @@ enum FileThumbnail {
       ]), name: "hvtcamera-library-tile")
     defer { scaler.stop() }
     return LibraryCanvas.Picture(width: size.width, height: size.height, bytes: try scaler.encode(buffer, caps: caps))
+  }
+
+  /// The frame a thumbnail or tile of at most `longerSide` pixels is made from. Without a `cache`,
+  /// ``frame(of:shownAt:)``. With one, the smallest cached size at least `longerSide` pixels
+  /// (``ThumbnailCache/Flavour/fitting(_:)``) is read when current; otherwise the file is decoded and
+  /// scaled to that size (or to `large` when `longerSide` is larger than any), the cache entry written
+  /// (unless a current one is there), and the thumbnail returned (the decoded frame itself when
+  /// `longerSide` is larger than any cached size). The file's modification time is read before it is
+  /// decoded, so that a file changed meanwhile leaves a stale entry, not a wrong current one.
+  static func frame(of url: URL, shownAt longerSide: Int, cache: ThumbnailCache?) throws -> (Buffer, Caps) {
+    guard let cache, let source = ThumbnailCache.Source(url) else { return try frame(of: url, shownAt: longerSide) }
+    let flavour = ThumbnailCache.Flavour.fitting(longerSide)
+    if let flavour, let cached = cache.picture(of: source, flavour) {
+      return try rawFrame(width: cached.width, height: cached.height, pixels: Data(cached.pixels))
+    }
+    let stored = flavour ?? .large
+    let (buffer, caps) = try frame(of: url, shownAt: max(longerSide, stored.size))
+    if flavour == nil && cache.isCurrent(source, stored) { return (buffer, caps) }
+    let thumbnail = try scaled(buffer, caps: caps, fitting: HVTFrameSize(width: stored.size, height: stored.size))
+    if let image = PNGImage(width: thumbnail.width, height: thumbnail.height, pixels: [UInt8](thumbnail.bytes)) {
+      cache.store(image, of: source, stored)
+    }
+    guard flavour != nil else { return (buffer, caps) }
+    return try rawFrame(width: thumbnail.width, height: thumbnail.height, pixels: thumbnail.bytes)
+  }
+
+  /// RGBx `pixels` of `width` × `height` as a still frame with its caps.
+  private static func rawFrame(width: Int, height: Int, pixels: Data) throws -> (Buffer, Caps) {
+    let caps = try Caps("video/x-raw,format=RGBx,width=\(width),height=\(height),framerate=0/1")
+    return (Buffer(copying: pixels), caps)
   }
 
   /// The first decoded frame of the file's first video stream, as raw video, for a picture whose longer
@@ -67,12 +109,14 @@ enum FileThumbnail {
     }
     defer { hvt_jpeg_free(pixels) }
     let bytes = Data(bytesNoCopy: pixels, count: Int(width) * Int(height) * 4, deallocator: .none)
-    let caps = try Caps("video/x-raw,format=RGBx,width=\(width),height=\(height),framerate=0/1")
-    return (Buffer(copying: bytes), caps)
+    return try rawFrame(width: Int(width), height: Int(height), pixels: bytes)
   }
 
-  /// The first frame `decodebin` decodes of the file's first video stream, as raw video.
-  private static func decodedFrame(of url: URL) throws -> (Buffer, Caps) {
+  /// The frame `decodebin` decodes of the file's first video stream shown `seconds` after its first frame
+  /// (by default the first frame), as raw video: the pipeline prerolls on the first frame, then, for a
+  /// later time, an accurate seek prerolls it on the frame shown at that time (whose timestamp the
+  /// decoder clips to it).
+  static func decodedFrame(of url: URL, at seconds: Double = 0) throws -> (Buffer, Caps) {
     let pipeline = Pipeline(named: "hvtcamera-file-frame")
     let reading = try ElementChain(
       [
@@ -108,15 +152,23 @@ enum FileThumbnail {
       }
       pipeline.bus.removeSyncHandler()
     }
-    guard pipeline.setState(.playing) != .failure else {
-      throw HVTCameraError.pipelineSetupFailed(.stateChangeFailed(element: pipeline.name, target: .playing))
+    guard pipeline.setState(.paused) != .failure else {
+      throw HVTCameraError.pipelineSetupFailed(.stateChangeFailed(element: pipeline.name, target: .paused))
     }
-    guard let sample = frames.last.pullSample(timeout: timeout), let buffer = sample.buffer, let caps = sample.caps
-    else {
-      if let report = error.withLock({ $0 }) { throw HVTCameraError.gstreamer(HVTGStreamerMessage(report)) }
-      throw HVTCameraError.fileReadFailed(
-        path: url.path, reason: "no picture was decoded from it within \(Int(timeout)) s")
+    let preroll = { () throws -> (Buffer, Caps) in
+      guard let sample = frames.last.pullPreroll(timeout: timeout), let buffer = sample.buffer, let caps = sample.caps
+      else {
+        if let report = error.withLock({ $0 }) { throw HVTCameraError.gstreamer(HVTGStreamerMessage(report)) }
+        throw HVTCameraError.fileReadFailed(
+          path: url.path, reason: "no picture was decoded from it within \(Int(timeout)) s")
+      }
+      return (buffer, caps)
     }
-    return (buffer, caps)
+    let first = try preroll()
+    let origin = first.0.presentationTime
+    guard seconds > 0, ClockTime.isValid(origin),
+      pipeline.seek(to: origin + ClockTime.from(seconds: seconds), accurate: true)
+    else { return first }
+    return try preroll()
   }
 }

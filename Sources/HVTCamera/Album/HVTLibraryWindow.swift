@@ -51,6 +51,8 @@ public final class HVTLibraryWindow: Sendable {
     var pictures: [Int: LibraryCanvas.Picture] = [:]
     /// Items whose picture could not be decoded: their tiles stay bare.
     var failed: Set<Int> = []
+    /// The freedesktop thumbnail cache of the environment the window was shown in.
+    var thumbnails = ThumbnailCache(folder: nil)
     var shown: Shown?
   }
 
@@ -83,7 +85,8 @@ public final class HVTLibraryWindow: Sendable {
   public var isShown: Bool { state.withLock { $0.shown != nil } }
 
   /// Reads the library, opens the window on the display of `environment` and draws the first page, whose
-  /// pictures then fill in. Blocks while the library is read (`GstDiscoverer`) and the display answers:
+  /// pictures then fill in (from the freedesktop thumbnail cache `environment` names, when it holds them:
+  /// `$XDG_CACHE_HOME/thumbnails/large`). Blocks while the library is read (`GstDiscoverer`) and the display answers:
   /// call it off the main thread. Throws ``HVTCameraError/libraryEmpty(_:)`` when
   /// there is nothing to show, ``HVTCameraError/noDisplay(reason:)`` without a display, and GStreamer's
   /// errors. Does nothing when the window is open.
@@ -139,6 +142,7 @@ public final class HVTLibraryWindow: Sendable {
       state.grid = LibraryGrid(count: items.count)
       state.pictures = [:]
       state.failed = []
+      state.thumbnails = ThumbnailCache(environment: environment)
     }
     // On Wayland, a window of the engine's own, titled and taking the keys and clicks (the sink keeps it).
     if chain.last.factoryName == "waylandsink" {
@@ -225,15 +229,17 @@ public final class HVTLibraryWindow: Sendable {
   }
 
   /// Decodes the pictures of the page shown that are not decoded yet, one at a time, drawing the grid
-  /// again after each (on the queue): the window shows at once, and its pictures fill in.
+  /// again after each (on the queue): the window shows at once, and its pictures fill in. Each is read
+  /// from the freedesktop thumbnail cache when it holds a current one (`ThumbnailCache`, `large`), and
+  /// written there when the file had to be decoded.
   private func loadPictures() {
-    while let (index, url) = state.withLock({ state -> (Int, URL)? in
+    while let (index, url, thumbnails) = state.withLock({ state -> (Int, URL, ThumbnailCache)? in
       guard state.shown != nil else { return nil }
       return state.grid.visible.first { state.pictures[$0] == nil && !state.failed.contains($0) }
-        .map { ($0, state.items[$0].url) }
+        .map { ($0, state.items[$0].url, state.thumbnails) }
     }) {
       do {
-        let picture = try FileThumbnail.picture(of: url, fitting: LibraryGrid.pictureBox)
+        let picture = try FileThumbnail.picture(of: url, fitting: LibraryGrid.pictureBox, cache: thumbnails)
         state.withLock { $0.pictures[index] = picture }
         try draw()
       } catch {

@@ -45,6 +45,11 @@ public struct HVTMediaLibrary: Sendable, Hashable {
   /// `thumbnailMaximumDimension` pixels on its longer side (`filesrc ! decodebin ! videoconvert`, then
   /// `videoscale ! jpegenc`). There is no `.mediaMetadata`: it describes captures made here.
   ///
+  /// The thumbnail goes through the freedesktop thumbnail cache (`$XDG_CACHE_HOME/thumbnails`, shared
+  /// with GNOME Files and KDE): up to 256 pixels it is made from a current cached one, and whenever the
+  /// file is decoded its 256-pixel thumbnail is stored there, unless a current one is. A cache that
+  /// cannot be written is not used, and never makes this throw.
+  ///
   /// Blocks while the file is read and its first frame decoded. Throws
   /// ``HVTCameraError/fileReadFailed(path:reason:)`` when the file is gone, unreadable or no longer what
   /// it was listed as, or its first frame cannot be decoded.
@@ -70,7 +75,8 @@ public struct HVTMediaLibrary: Sendable, Hashable {
       }
       info[.mediaURL] = item.url
     }
-    info[.thumbnail] = try FileThumbnail.make(of: item.url, maximumDimension: thumbnailMaximumDimension)
+    info[.thumbnail] = try FileThumbnail.make(
+      of: item.url, maximumDimension: thumbnailMaximumDimension, cache: ThumbnailCache())
     return info
   }
 }

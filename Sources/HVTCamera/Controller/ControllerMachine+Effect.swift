@@ -74,7 +74,10 @@ extension ControllerMachine {
     /// Changes the session's running preview on the worker.
     case updatePreview(UInt64, PreviewUpdate)
     /// Holds a frame still on the preview (the review screen), or lets the live preview back (`nil`).
-    case showStillFrame(UInt64, FrameTap.Frame?)
+    case showStillFrame(UInt64, Buffer?)
+    /// Decodes the frame of the movie at `url` shown `at` seconds from its first frame, converted to the
+    /// session's frames, off the queue; ``Input/movieFrameDecoded(request:_:)`` follows.
+    case decodeMovieFrame(UInt64, url: URL, at: Double, request: UInt64)
     /// Lights the simulated torch when the flash mode says so for the newest frame
     /// (``Input/torchLit(session:)`` follows).
     case lightTorch(UInt64, HVTCameraController.CameraFlashMode)
@@ -100,8 +103,13 @@ extension ControllerMachine {
     case endAudio(UInt64)
     /// A recording's microphone failed: its sound ends there, and an event says why.
     case microphoneFailed(UInt64, HVTCameraError)
-    /// Gives the complete movie its final name and delivers it.
-    case deliverMovie(UInt64, MovieDelivery)
+    /// Gives the complete movie its final name; ``Input/movieFinished(_:_:)`` follows at once.
+    case finishMovie(UInt64, MovieDelivery)
+    /// Cuts a reviewed movie to `span` (from the start of its first frame to the end of its last, in
+    /// seconds from its first frame) by a frame-exact trim off the queue, at most `limit` seconds long,
+    /// removes the uncut file, and delivers the cut movie (the uncut one, with the error reported, when
+    /// the cut fails); ``Input/cutMovieDelivered`` follows.
+    case deliverTrimmed(HVTCapture, span: ClosedRange<Double>, frameInterval: Double, limit: Double, to: Destination)
     /// Delivers why a recording will not be finalized (what it holds is named).
     case abandonRecording(UInt64, Abandonment, to: Destination)
     /// Removes a recording's branch on the worker; ``Input/recordingRemoved(id:)`` follows.
@@ -183,6 +191,8 @@ extension ControllerMachine {
     let interruption: HVTCameraError?
     let thumbnail: HVTImage?
     let destination: Destination
+    /// It goes to the review screen first (``EndingRecording/reviewed``).
+    let reviewed: Bool
   }
 
   /// Why a recording is given up.

@@ -25,9 +25,10 @@ extension ControllerMachine {
     case photo(PhotoRequest)
     /// The file of photo `id` could not be reserved.
     case photoNotReserved(id: UInt64, HVTCameraError, inFlight: Bool)
-    /// `startVideoCapture()` or `recordMovie()` asks whether a recording can start (before its file is
-    /// reserved).
-    case askRecording
+    /// `startVideoCapture()` (`inFlight`: not while a movie it recorded is in flight, stopped and not yet
+    /// used or retaken on the review screen) or `recordMovie()` asks whether a recording can start
+    /// (before its file is reserved).
+    case askRecording(inFlight: Bool)
     /// The recording asked for, with its reserved file; the reply says whether it starts.
     case startRecording(RecordingRequest)
     /// `stopVideoCapture()` (any recording) or a cancelled `recordMovie()` (recording `id`).
@@ -92,6 +93,14 @@ extension ControllerMachine {
     /// The drain of recording `id` is checked: when a buffer last entered its encoder or file sink, and
     /// whether its microphone delivers.
     case drainChecked(id: UInt64, lastProgress: ContinuousClock.Instant?, liveAudio: Bool, at: ContinuousClock.Instant)
+    /// A complete movie has its final name (or could not be finalized): it goes to its destination, or
+    /// first to the review screen.
+    case movieFinished(Result<HVTCapture, HVTCameraError>, MovieDelivery)
+    /// The frame of a reviewed movie asked for as `request` was decoded (converted for the preview); `nil`
+    /// when it could not be.
+    case movieFrameDecoded(request: UInt64, Buffer?)
+    /// A reviewed movie cut after Use Video (or, failing that, the uncut one) was delivered.
+    case cutMovieDelivered
     /// The thumbnail of recording `id` was made (or could not be).
     case thumbnailMade(id: UInt64, HVTImage?)
     /// The branch of recording `id` was removed from its session.

@@ -14,6 +14,16 @@ extension ControllerMachine.Transition {
     return nil
   }
 
+  /// Whether a recording may start: a `startVideoCapture()` (`inFlight`) has no effect, as announced,
+  /// while a movie it recorded is in flight (``movieInFlight``).
+  mutating func askRecording(inFlight: Bool) {
+    if inFlight, state.isPresented, movieInFlight {
+      ignored("startVideoCapture()", because: "a movie is in flight until it is used or retaken on the review screen")
+      return reply(.ignored)
+    }
+    reply(recordingRefusal().map(Machine.Reply.refused) ?? .accepted)
+  }
+
   /// A recording whose file is reserved: it starts now, or when the camera runs; refused, its file is
   /// removed.
   mutating func startRecording(_ request: Machine.RecordingRequest) {
@@ -76,7 +86,8 @@ extension ControllerMachine.Transition {
     state.recordingElapsed = nil
     var ending = Machine.EndingRecording(
       request: recording.request, reason: reason, interruption: interruption, stage: .awaitingCamera,
-      thumbnail: recording.thumbnail, onStreamEncoder: recording.onStreamEncoder)
+      thumbnail: recording.thumbnail, onStreamEncoder: recording.onStreamEncoder,
+      reviewed: reviewsCapture(for: recording.request.destination))
     switch recording.stage {
     case .awaitingCamera:
       state.endingRecordings.append(ending)
@@ -324,7 +335,8 @@ extension ControllerMachine.Transition {
     }
   }
 
-  /// Delivers a complete movie, unless its thumbnail is still being made; then removes its branch.
+  /// Delivers a complete movie (to the review screen first when it is reviewed), unless its thumbnail is
+  /// still being made; then removes its branch.
   mutating func deliverWhenThumbnailMade(at index: Int) {
     let ending = state.endingRecordings[index]
     guard case .completing(let branch) = ending.stage else { return }
@@ -336,11 +348,11 @@ extension ControllerMachine.Transition {
     }
     state.endingRecordings[index].stage = .removing(branch)
     effects += [
-      .deliverMovie(
+      .finishMovie(
         ending.request.id,
         .init(
           reason: ending.reason, interruption: ending.interruption, thumbnail: thumbnail,
-          destination: ending.request.destination)),
+          destination: ending.request.destination, reviewed: ending.reviewed)),
       .removeRecording(ending.request.id),
     ]
   }

@@ -25,10 +25,14 @@ extension ControllerMachine {
     var waiters = Waiters()
     /// The readiness last announced with ``HVTCameraEvent/readyForCapture(_:)``.
     var announcedReadiness = false
-    /// The photo on the default controls' review screen.
+    /// The photo or movie on the default controls' review screen.
     var review: Review?
     /// A drag of the crop box: where the button went down, and the box then.
     var cropDrag: CropDrag?
+    /// The trim handle of a reviewed movie's timeline being dragged.
+    var handleDrag: CameraControls.Handle?
+    /// Reviewed movies being cut after Use Video: in flight until delivered; a stop is waited for with them.
+    var moviesBeingCut = 0
     /// Seconds recorded, for the record button's clock (from the recording's progress).
     var recordingElapsed: Double?
     /// The session whose simulated torch a recording lit.
@@ -303,6 +307,9 @@ extension ControllerMachine {
     var thumbnail: Thumbnail
     /// It takes its video from the streams' encoder of the movies' encoding.
     var onStreamEncoder: Bool
+    /// A `startVideoCapture()` movie stopped on the default controls: it goes to the review screen, and
+    /// stays in flight until it is used or retaken.
+    var reviewed = false
 
     enum Stage {
       /// Stopped before the camera ran: it still begins, and stops after its first frames.
@@ -347,10 +354,11 @@ extension ControllerMachine {
     }
   }
 
-  /// A photo the user is reviewing: delivered when used, its file removed when retaken.
+  /// A photo or movie the user is reviewing: delivered when used, its file removed when retaken.
   struct Review {
     let capture: HVTCapture
-    /// The photo's frame, shown still on the preview and cropped for the edited image.
+    /// The photo's frame, shown still on the preview and cropped for the edited image (`nil` for a
+    /// movie, whose frames are decoded from its file).
     let frame: FrameTap.Frame?
     let destination: Destination
     /// The `takePicture()` photo it is, which stays in flight until handed over or discarded.
@@ -360,9 +368,18 @@ extension ControllerMachine {
     var crop: HVTRect?
     /// Whether the review screen shows the photo mirrored.
     let mirrored: Bool
+    /// A movie's timeline and the frame shown of it; `nil` for a photo.
+    var movie: MovieReview?
 
     /// The crop box in the photo's own pixels.
     var photoCrop: HVTRect? { crop.map { mirrored ? $0.mirrored(within: capture.image?.width ?? 0) : $0 } }
+  }
+
+  /// A reviewed movie: its timeline, and the frame of its playhead asked for.
+  struct MovieReview {
+    var timeline: CameraControls.Timeline
+    /// Numbers the frames asked for at the playhead: only the one asked last is shown.
+    var frameRequest: UInt64 = 0
   }
 
   /// A drag of the review's crop box: where the button went down, and the box then.

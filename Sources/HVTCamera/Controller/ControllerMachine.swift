@@ -56,8 +56,8 @@ extension ControllerMachine.Transition {
       guard inFlight else { return }
       if state.photos.inFlight == id { state.photos.inFlight = nil }
       effects.append(.fail(error))
-    case .askRecording:
-      reply(recordingRefusal().map(Machine.Reply.refused) ?? .accepted)
+    case .askRecording(let inFlight):
+      askRecording(inFlight: inFlight)
     case .startRecording(let request):
       startRecording(request)
     case .stopRecording(let id):
@@ -138,6 +138,12 @@ extension ControllerMachine.Transition {
       effects.append(.schedule(.drain(recording: id), after: state.settings.drainStallTimeout))
     case .drainChecked(let id, let lastProgress, let liveAudio, let now):
       checkDrain(id, lastProgress: lastProgress, liveAudio: liveAudio, now: now)
+    case .movieFinished(let result, let delivery):
+      movieFinished(result, delivery)
+    case .movieFrameDecoded(let request, let decoded):
+      movieFrameDecoded(request: request, decoded)
+    case .cutMovieDelivered:
+      state.moviesBeingCut -= 1
     case .thumbnailMade(let id, let image):
       thumbnailMade(id, image)
     case .recordingRemoved(let id):
@@ -200,10 +206,11 @@ extension ControllerMachine.Transition {
 
   // MARK: - What every step ends with
 
-  /// Ends a step: announces a change of the readiness, and answers the waits whose time has come.
+  /// Ends a step: announces a change of the readiness, and answers the waits whose time has come (a
+  /// stop's once no reviewed movie is being cut either).
   mutating func conclude() {
     announceReadiness()
-    if case .idle = state.phase, !state.waiters.stopped.isEmpty {
+    if case .idle = state.phase, state.moviesBeingCut == 0, !state.waiters.stopped.isEmpty {
       effects.append(.afterCallbacks(state.waiters.stopped))
       state.waiters.stopped = []
     }

@@ -37,8 +37,11 @@ extension HVTCameraController {
     /// Whether `takePicture()` would take a photo now.
     var isReadyForCapture: Bool { state.isReadyForCapture }
 
-    /// A photo is on the default controls' review screen.
-    var isReviewing: Bool { state.review != nil }
+    /// What is on the default controls' review screen.
+    var reviewing: HVTMediaType? { state.review.map { $0.movie == nil ? .image : .movie } }
+
+    /// The frame of the reviewed movie asked for last.
+    var movieFrameRequest: UInt64? { state.review?.movie?.frameRequest }
 
     /// The library window is open.
     var showsLibrary: Bool { state.showsLibrary }

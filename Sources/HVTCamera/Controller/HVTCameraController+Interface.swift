@@ -10,7 +10,10 @@ extension HVTCameraController {
   /// `showsCameraControls`: shutter or record button with the time recorded, mode switch, flash mode,
   /// camera switch and Cancel, drawn on the preview by one `overlaycomposition` (never into captures),
   /// worked by mouse and keyboard (space, Escape, `f`, `c`, `m`, `p`). A photo taken with them is shown for review,
-  /// and only **Use Photo** (Enter) delivers it; **Retake** (`r`) discards it. Without them, the
+  /// and only **Use Photo** (Enter) delivers it; **Retake** (`r`) discards it. A ``startVideoCapture()``
+  /// movie is shown for review when it stops, on a timeline whose playhead Left and Right move by a second,
+  /// `,` and `.` by a frame, Home and End to the ends (or a click), showing the frame there; **Use Video**
+  /// (Enter) delivers it, **Retake** (`r`) removes it. Without them, the
   /// window's key and mouse actions arrive as ``HVTCameraEvent/navigation(_:)`` for the app's own
   /// controls.
   public var showsCameraControls: Bool {
@@ -18,11 +21,17 @@ extension HVTCameraController {
     set { changePreview(\.showsCameraControls, to: newValue, rebuilding: true) }
   }
 
-  /// Whether photos are edited (default false), as the reference's `allowsEditing`: the delivered info
-  /// holds ``InfoKey/editedImage``, a square crop of at most ``editedImageMaximumDimension`` pixels, and
-  /// its ``InfoKey/cropRect``. With the default controls the review screen shows the square crop box,
-  /// which the user drags, scrolls, or moves with the arrow keys and scales with `+` and `-`; otherwise
-  /// ``editingCropRect`` (default: the largest centred square) is used.
+  /// Whether photos and movies are edited (default false), as the reference's `allowsEditing`: the
+  /// delivered info holds ``InfoKey/editedImage``, a square crop of at most ``editedImageMaximumDimension``
+  /// pixels, and its ``InfoKey/cropRect``. With the default controls the review screen shows the square
+  /// crop box, which the user drags, scrolls, or moves with the arrow keys and scales with `+` and `-`;
+  /// otherwise ``editingCropRect`` (default: the largest centred square) is used.
+  ///
+  /// A movie's review screen gets trim handles: `[` and `]` put the start and the end at the playhead (the
+  /// frame shown is the first, or the last, kept), the mouse drags them; they stop at most
+  /// ``videoMaximumDuration`` apart. **Use Video** delivers the movie cut to them by a frame-exact trim
+  /// (``HVTMovieTrim/Precision/frame``): ``InfoKey/mediaURL`` is the cut `….trimmed.mp4`, and the uncut
+  /// file is removed.
   public var allowsEditing: Bool {
     get { read(\.settings.allowsEditing) }
     set { changePreview(\.allowsEditing, to: newValue, rebuilding: true) }
@@ -35,9 +44,6 @@ extension HVTCameraController {
     get { read(\.settings.editingCropRect) }
     set { change(\.editingCropRect, to: newValue) }
   }
-
-  /// Whether a photo is on the review screen of the default controls.
-  public var isReviewingPhoto: Bool { read(\.isReviewing) }
 
   // MARK: - Effects
 
@@ -62,8 +68,8 @@ extension HVTCameraController {
       cameraDevice = read(\.settings.cameraDevice) == .rear ? .front : .rear
     case .switchMode:
       cameraCaptureMode = read(\.settings.cameraCaptureMode) == .photo ? .video : .photo
-    case .cancel, .retake, .use, .moveCrop, .scaleCrop:
-      // The machine handles the review's buttons and crop box itself.
+    case .cancel, .retake, .use, .moveCrop, .scaleCrop, .movePlayhead, .stepFrames, .seek, .trimAtPlayhead:
+      // The machine handles the review's buttons, crop box and timeline itself.
       break
     }
   }

@@ -114,7 +114,9 @@ extension HVTCameraController {
     case .updatePreview(let id, let update):
       updatePreview(of: id, update)
     case .showStillFrame(let id, let frame):
-      session(id)?.previewHooks.stillFrame.withLock { $0 = frame?.buffer }
+      session(id)?.previewHooks.stillFrame.withLock { $0 = frame }
+    case .decodeMovieFrame(let id, let url, let seconds, let request):
+      decodeMovieFrame(on: id, url: url, at: seconds, request: request)
     case .lightTorch(let id, let mode):
       lightTorch(on: id, mode: mode)
     case .turnTorchOff(let id):
@@ -137,8 +139,10 @@ extension HVTCameraController {
       worker.async { branch.endAudio() }
     case .microphoneFailed(let id, let error):
       microphoneFailed(id, error)
-    case .deliverMovie(let id, let delivery):
-      deliverMovie(id, delivery)
+    case .finishMovie(let id, let delivery):
+      finishMovie(id, delivery)
+    case .deliverTrimmed(let movie, let span, let frameInterval, let limit, let destination):
+      deliverTrimmed(movie, span: span, frameInterval: frameInterval, limit: limit, to: destination)
     case .abandonRecording(let id, let abandonment, let destination):
       abandonRecording(id, abandonment, to: destination)
     case .removeRecording(let id):

@@ -54,7 +54,8 @@ extension HVTCameraController {
   }
 
   /// Stops the camera like ``dismiss()``, and returns once it has stopped and every delegate callback of
-  /// the session (the last movie, the last photo) has run on the main actor.
+  /// the session (the last movie, the last photo, a movie being cut after **Use Video**) has run on the
+  /// main actor.
   public func dismissAndWait() async {
     dismissNow()
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -11,12 +11,19 @@ extension HVTCameraController {
   /// it stops. Returns false — as `UIImagePickerController` does — when a recording is in progress, in
   /// `.photo` mode, when ``mediaTypes`` lacks `.movie`, or when not presented; and when the movie's file
   /// cannot be created, which is also reported to the delegate (with the path and the system's reason).
+  ///
+  /// With the default controls on a window, a movie it records goes to the review screen when it stops
+  /// (``isReviewingMovie``), and is delivered only when **Use Video** is chosen; until then it is in
+  /// flight, and another call has no effect (it returns false, and says so with
+  /// ``HVTCameraEvent/callIgnored(call:reason:)``), as ``takePicture()`` does while a photo is in flight.
   public func startVideoCapture() -> Bool {
     switch requestRecording(to: nil, replacing: false, limit: nil, destination: .delegate) {
     case .success:
       return true
     case .failure(let error):
       if case .fileWriteFailed = error { queue.async { self.fail(error) } }
+      return false
+    case nil:
       return false
     }
   }
@@ -58,6 +65,8 @@ extension HVTCameraController {
         {
         case .success(let id): started.withLock { $0 = id }
         case .failure(let error): box.withLock { $0.take() }?.resume(throwing: error)
+        // Only startVideoCapture() is ignored while its movie is in flight; an async recording never is.
+        case nil: box.withLock { $0.take() }?.resume(throwing: HVTCameraError.recordingInProgress)
         }
       }
     } onCancel: {
@@ -69,11 +78,16 @@ extension HVTCameraController {
   // MARK: - Requests (any thread)
 
   /// Asks the machine whether a recording can start, reserves its file, and hands it over. Returns its
-  /// number.
+  /// number; `nil` when the call has no effect (a `startVideoCapture()` while its movie is in flight).
   private func requestRecording(
     to url: URL?, replacing: Bool, limit: Double?, destination: ControllerMachine.Destination
-  ) -> Result<UInt64, HVTCameraError> {
-    if case .refused(let error) = send(.askRecording) { return .failure(error) }
+  ) -> Result<UInt64, HVTCameraError>? {
+    let inFlight = if case .delegate = destination { true } else { false }
+    switch send(.askRecording(inFlight: inFlight)) {
+    case .refused(let error): return .failure(error)
+    case .ignored: return nil
+    case .accepted, .outdated: break
+    }
     let settings = read(\.settings)
     let file: CaptureFiles.Reservation
     do {
@@ -202,16 +216,18 @@ extension HVTCameraController {
     worker.async { branch.endAudio() }
   }
 
-  /// The file is complete: gives it its final name and delivers it — or, with no frame in it, why not.
-  /// The file sink writes unbuffered: once the end of stream reached it, the file is complete, so the
-  /// movie is delivered before the branch is torn down (closing the encoder takes a few milliseconds).
-  func deliverMovie(_ id: UInt64, _ delivery: ControllerMachine.MovieDelivery) {
+  /// The file is complete: gives it its final name and hands the movie — or, with no frame in it, why
+  /// not — to the machine, which delivers it or shows it for review. The file sink writes unbuffered:
+  /// once the end of stream reached it, the file is complete, so the movie is delivered before the branch
+  /// is torn down (closing the encoder takes a few milliseconds).
+  func finishMovie(_ id: UInt64, _ delivery: ControllerMachine.MovieDelivery) {
     guard let recording = recordingObjects(id) else { return }
     let summary = recording.branch.summary
     let file = recording.branch.file
     guard summary.frames > 0 else {
       file.discard()
-      return deliver(.failure(.recordingEmpty(path: file.final.path)), to: delivery.destination, handingOver: nil)
+      send(.movieFinished(.failure(.recordingEmpty(path: file.final.path)), delivery))
+      return
     }
     let result = Result { () throws -> HVTCapture in
       MatroskaTagStrings.unquote(in: file.partial)
@@ -236,7 +252,7 @@ extension HVTCameraController {
       capture.thumbnail = delivery.thumbnail
       return capture
     }
-    deliver(result.mapError(HVTCameraError.init), to: delivery.destination, handingOver: nil)
+    send(.movieFinished(result.mapError(HVTCameraError.init), delivery))
   }
 
   /// Delivers why a recording will not be finalized: its drain stalled, or an element of its branch

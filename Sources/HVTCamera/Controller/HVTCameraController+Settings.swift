@@ -67,6 +67,8 @@ extension HVTCameraController {
   /// The longest a recording may last, in seconds (default 600). The recording stops by itself when a
   /// frame's timestamp reaches it, so the movie lasts exactly this long. Values are clamped to
   /// ``HVTCaptureLimits/recordingDuration`` (one frame interval at 30 fps up to 24 hours); NaN is ignored.
+  /// It is also the longest an edited movie lasts: the review screen's trim handles stop this far apart
+  /// (``allowsEditing``), and ``trimMovie(_:start:end:precision:)`` cuts no longer.
   public var videoMaximumDuration: Double {
     get { read(\.settings.videoMaximumDuration) }
     set { change(\.videoMaximumDuration, to: newValue, within: HVTCaptureLimits.recordingDuration) }

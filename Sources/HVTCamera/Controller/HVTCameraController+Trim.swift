@@ -28,6 +28,12 @@ extension HVTCameraController {
     }
     let trimmed = try await HVTMovieTrim.trim(
       movie.url, start: start, end: end, precision: precision, maximumDuration: videoMaximumDuration)
+    return Self.trimmed(movie, trimmed)
+  }
+
+  /// The edited movie `trimmed` cut from `movie`: the original's metadata with the duration, frames,
+  /// sound, size and the capture date of its first frame of the edited movie; no thumbnail.
+  static func trimmed(_ movie: HVTCapture, _ trimmed: HVTMovieTrim.TrimmedMovie) -> HVTCapture {
     var metadata = movie.metadata
     metadata.captureDate = metadata.captureDate.addingTimeInterval(trimmed.start)
     metadata.duration = trimmed.duration

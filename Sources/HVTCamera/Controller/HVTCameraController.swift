@@ -42,6 +42,8 @@ public final class HVTCameraController: Sendable {
   let worker: DispatchQueue
   /// Encodes and writes photos.
   let photoQueue: DispatchQueue
+  /// Decodes a reviewed movie's frames and cuts it: file work that may take seconds, off the other queues.
+  let editingQueue: DispatchQueue
   let hub = EventHub()
   /// The files the app-drawn overlays are drawn from.
   let overlayImages = OverlayImages()
@@ -91,6 +93,7 @@ public final class HVTCameraController: Sendable {
     queue = DispatchQueue(label: "hvtcamera.controller.\(number)")
     worker = DispatchQueue(label: "hvtcamera.pipeline.\(number)")
     photoQueue = DispatchQueue(label: "hvtcamera.photo.\(number)")
+    editingQueue = DispatchQueue(label: "hvtcamera.editing.\(number)")
   }
 
   deinit {

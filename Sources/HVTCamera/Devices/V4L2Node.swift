@@ -116,3 +116,12 @@ struct V4L2Failure: Error, Sendable, Hashable, CustomStringConvertible {
   /// `VIDIOC_S_EXT_CTRLS on /dev/video0: Numerical result out of range`.
   var description: String { "\(request) on \(path): \(failure.text)" }
 }
+
+extension V4L2Failure: HVTCameraErrorConvertible {
+  /// A device that is gone is the camera's disconnection; any other failure leaves its controls
+  /// unavailable.
+  var cameraError: HVTCameraError {
+    deviceIsGone
+      ? .cameraDisconnected(name: path, path: path) : .controlsUnavailable(camera: path, reason: description)
+  }
+}

@@ -196,3 +196,18 @@ extension HVTPipelineModel {
     return chains
   }
 }
+
+extension HVTStream {
+  /// The indices of the ``tuning`` elements the target's branch does not have
+  /// (``HVTPipelineModel/streamBranchFactories(for:)``).
+  var untunable: [Int] {
+    let factories = HVTPipelineModel.streamBranchFactories(for: target)
+    return tuning.indices.filter { !factories.contains(tuning[$0].factory) }
+  }
+
+  /// Why `element` cannot be tuned: the branch has no element of its factory; the ones it has.
+  func untunableReason(_ element: HVTElementDescription) -> String {
+    "the \(target.kind) stream has no element '\(element.factory)' (its elements: "
+      + "\(HVTPipelineModel.streamBranchFactories(for: target).joined(separator: ", ")))"
+  }
+}

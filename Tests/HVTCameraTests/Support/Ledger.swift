@@ -12,6 +12,12 @@ final class Ledger: Sendable {
     var events: [HVTCameraEvent] = []
     var errors: [HVTCameraError] = []
     var captures: [UInt64: Result<HVTCapture, HVTCameraError>] = [:]
+    /// The files of the `startVideoCapture()` movies asked for, the delegate's results, and the files
+    /// removed (a movie retaken, or its review closed by a stop).
+    var delegateRecordings: [URL] = []
+    var delegateResults: [Result<HVTCapture, HVTCameraError>] = []
+    var removed: [URL] = []
+    var trims: [ClosedRange<Double>] = []
   }
 
   private let books = Locked(Books())
@@ -22,6 +28,39 @@ final class Ledger: Sendable {
 
   private func expect(_ id: UInt64) {
     books.withLock { $0.expected.append(id) }
+  }
+
+  /// A `startVideoCapture()` movie asked for, to be written at `file`.
+  func expect(delegateRecording file: URL) {
+    books.withLock { $0.delegateRecordings.append(file) }
+  }
+
+  /// The delegate received a capture, or why there is none.
+  func record(delegate result: Result<HVTCapture, HVTCameraError>) {
+    books.withLock { $0.delegateResults.append(result) }
+  }
+
+  /// A file was removed.
+  func record(removed url: URL) {
+    books.withLock { $0.removed.append(url) }
+  }
+
+  /// A reviewed movie was cut to `span`.
+  func record(trim span: ClosedRange<Double>) {
+    books.withLock { $0.trims.append(span) }
+  }
+
+  /// The `startVideoCapture()` movies' files, the delegate's results, the files removed, and the spans
+  /// reviewed movies were cut to, in order.
+  var delegateRecordings: [URL] { books.withLock { $0.delegateRecordings } }
+  var delegateResults: [Result<HVTCapture, HVTCameraError>] { books.withLock { $0.delegateResults } }
+  var removed: [URL] { books.withLock { $0.removed } }
+  var trims: [ClosedRange<Double>] { books.withLock { $0.trims } }
+
+  /// Whether every `startVideoCapture()` movie was answered once: delivered (or its failure), or its
+  /// file removed on the review screen.
+  var delegateRecordingsAnswered: Bool {
+    books.withLock { $0.delegateRecordings.count == $0.delegateResults.count + $0.removed.count }
   }
 
   /// Where capture `id` is delivered: its answer is recorded.

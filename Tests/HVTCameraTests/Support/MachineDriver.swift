@@ -3,6 +3,9 @@ import HVTGStreamer
 import Testing
 
 @testable import HVTCamera
+@testable import HVTCameraInterface
+@testable import HVTMediaTools
+@testable import HVTCameraCore
 
 /// Drives ``ControllerMachine`` without GStreamer, as the controller's interpreter does: runs each step's
 /// effects in order, answers what the interpreter answers at once (a branch built), and keeps what the
@@ -38,12 +41,13 @@ final class MachineDriver {
   private let location: SourceLocation
 
   init(
-    previewOutput: HVTPreviewOutput = .none, mediaTypes: [HVTMediaType] = [.image, .movie],
+    previewOutput: HVTPreviewOutput = .none, mediaTypes: [HVTMediaType] = [.image, .movie], allowsEditing: Bool = false,
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
     var settings = HVTCameraController.Settings(preset: try HVTPreset.default)
     settings.previewOutput = previewOutput
     settings.mediaTypes = mediaTypes
+    settings.allowsEditing = allowsEditing
     state = Machine.State(settings: settings, environment: [:])
     location = sourceLocation
   }
@@ -78,7 +82,7 @@ final class MachineDriver {
   /// Runs one effect as the interpreter would; returns the inputs the interpreter sends at once.
   private func run(_ effect: Machine.Effect) -> [Machine.Input] {
     switch effect {
-    case .reply, .log, .dumpGraph, .delegateCancelled, .discard, .removeFile, .perform, .discardSession,
+    case .reply, .log, .dumpGraph, .delegateCancelled, .discard, .perform, .discardSession,
       .watchFrames, .stopWatchingFrames, .watchDevices, .stopWatchingDevices, .startPreRollSound, .stopPreRollSound,
       .cancelFrameWaiters, .updatePreview, .showStillFrame, .turnTorchOff, .closeLibraryWindow, .pauseRecording,
       .endAudio, .microphoneFailed, .forgetRecording, .removeStreamBranch, .dropStreamBranch, .stopStreamServer,
@@ -86,6 +90,16 @@ final class MachineDriver {
       return []
     case .publish(let event):
       ledger.record(event: event)
+    case .removeFile(let url):
+      ledger.record(removed: url)
+    case .decodeMovieFrame(_, _, _, let request):
+      // The frame itself is GStreamer's: none comes back, as when one cannot be decoded.
+      owed.append(.work(.movieFrameDecoded(request: request, nil)))
+    case .deliverTrimmed(let movie, let span, _, _, let destination):
+      // The cut takes time: the movie is delivered when it is done.
+      ledger.record(trim: span)
+      owed.append(.work(.cutMovieDelivered))
+      deliver(.success(movie), to: destination, handingOver: nil)
     case .fail(let error):
       ledger.record(error: error)
     case .deliver(let result, let destination, let handingOver):
@@ -125,8 +139,8 @@ final class MachineDriver {
     case .sendEndOfStream(let id, _):
       owed.append(.work(.recording(id: id, .drained)))
       return [.endOfStreamSent(id: id, at: now)]
-    case .deliverMovie(_, let delivery):
-      deliver(.success(Self.capture(.movie)), to: delivery.destination, handingOver: nil)
+    case .finishMovie(let id, let delivery):
+      return [.movieFinished(.success(Self.movie(id)), delivery)]
     case .abandonRecording(_, let abandonment, let destination):
       let error: HVTCameraError =
         switch abandonment {
@@ -149,7 +163,8 @@ final class MachineDriver {
     if let handingOver { owed.append(.handOver(handingOver)) }
     switch destination {
     case .delegate:
-      Issue.record("a capture reached the delegate: the driver asks for every one", sourceLocation: location)
+      // Only startVideoCapture()'s movies are the delegate's here: photos are asked for by callers.
+      ledger.record(delegate: result)
     case .caller(let resume): resume(result)
     }
   }
@@ -265,20 +280,22 @@ final class MachineDriver {
     return id
   }
 
-  /// `startVideoCapture()`: asks, then hands the request with its file over; returns its number when it
-  /// started.
+  /// `recordMovie()`, or `startVideoCapture()` (`toDelegate`, whose movie the delegate receives, or
+  /// the review screen first): asks, then hands the request with its file over; returns its number when
+  /// it started.
   @discardableResult
-  func startRecording() -> UInt64? {
-    guard send(.askRecording) == .accepted else { return nil }
+  func startRecording(toDelegate: Bool = false) -> UInt64? {
+    guard send(.askRecording(inFlight: toDelegate)) == .accepted else { return nil }
     let id = nextID()
-    ledger.expect(recording: id)
+    if !toDelegate { ledger.expect(recording: id) }
     let request = Machine.RecordingRequest(
-      id: id, destination: ledger.destination(for: id), file: Self.file("MOV_\(id).mp4"), limit: 600, location: nil,
-      mediaTags: HVTMediaTags())
+      id: id, destination: toDelegate ? .delegate : ledger.destination(for: id), file: Self.file("MOV_\(id).mp4"),
+      limit: 600, location: nil, mediaTags: HVTMediaTags())
     guard send(.startRecording(request)) == .accepted else {
-      ledger.settle(id)
+      if !toDelegate { ledger.settle(id) }
       return nil
     }
+    if toDelegate { ledger.expect(delegateRecording: request.file.final) }
     return id
   }
 
@@ -354,12 +371,28 @@ final class MachineDriver {
         "a pipeline closes with a recording's branch in it")
     }
     expect(state.photos.inProgress >= 0, "\(state.photos.inProgress) photos in progress")
+    expect(state.moviesBeingCut >= 0, "\(state.moviesBeingCut) movies being cut")
     expect(state.photos.inProgress == 0 || current != nil, "photos in progress without a session")
     expect(state.announcedReadiness == state.isReadyForCapture, "the readiness announced is not the readiness")
     expect(state.isPresented || state.waiters.ready.isEmpty, "a present() caller waits for a dismissed camera")
     expect(state.isPresented || state.photos.awaitingCamera.isEmpty, "photos wait for a dismissed camera")
     expect(state.streamEncoders.isEmpty || running != nil, "streams' encoders without a running camera")
     expect(state.review == nil || running != nil, "a review screen without a running camera")
+    if let timeline = state.review?.movie?.timeline {
+      let slack = 1e-9
+      expect(
+        timeline.playhead >= 0 && timeline.playhead <= timeline.lastFrame + slack, "the playhead is off the movie")
+      if let trim = timeline.trim {
+        expect(trim.lowerBound >= 0 && trim.upperBound <= timeline.duration + slack, "the trim is off the movie")
+        expect(trim.upperBound - trim.lowerBound <= timeline.limit + slack, "the trim is longer than the limit")
+        expect(trim.upperBound - trim.lowerBound >= timeline.frameInterval - slack, "the trim is shorter than a frame")
+      }
+    }
+    expect(
+      state.handleDrag == nil || state.review?.movie?.timeline.trim != nil, "a handle dragged without a trim")
+    if state.review?.movie != nil, case .delegate? = state.recording?.request.destination {
+      expect(false, "startVideoCapture() records while its movie is reviewed")
+    }
     let names = state.streams.compactMap(\.attempt?.name)
     expect(Set(names).count == names.count, "two streams' tries share a branch name")
     let shared = HVTCameraController.Shared(state)
@@ -389,6 +422,15 @@ final class MachineDriver {
         captureDate: Date(), configuration: configuration, frameTimestamp: 0, frameAge: 0, flashFired: nil,
         duration: nil, frameCount: nil, encoder: "test", muxer: nil, stopReason: nil, fileSize: 0),
       interruption: nil)
+  }
+
+  /// Recording `id`'s movie, as the interpreter finishes it: 5 s, 150 frames at 30 fps.
+  static func movie(_ id: UInt64) -> HVTCapture {
+    var movie = capture(.movie)
+    movie.url = file("MOV_\(id).mp4").final
+    movie.metadata.duration = 5
+    movie.metadata.frameCount = 150
+    return movie
   }
 
   static func report(_ source: String) -> MessageReport {

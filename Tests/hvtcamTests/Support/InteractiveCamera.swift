@@ -35,6 +35,11 @@ struct InteractiveCamera {
 
   /// Presses and releases keys, by X keysym name, in the focused window.
   func key(_ keys: String...) async throws {
+    try await key(keys)
+  }
+
+  /// Presses and releases keys, by X keysym name, in the focused window.
+  func key(_ keys: [String]) async throws {
     _ = try await display.xdotool(["key", "--delay", "20"] + keys)
   }
 
@@ -56,6 +61,31 @@ struct InteractiveCamera {
     let mark = mark
     try await key("Return")
     try await line("the photo used", after: mark) { $0 == "photo used" }
+  }
+
+  /// Presses space to stop the recording and waits for its review; returns the movie's file name.
+  @discardableResult
+  func stopRecordingForReview() async throws -> String {
+    let mark = mark
+    try await key("space")
+    return String(
+      try await line("the movie's review", after: mark) { $0.hasPrefix("reviewing MOV_") }.dropFirst("reviewing ".count)
+    )
+  }
+
+  /// Presses Enter on a movie's review screen and waits until the movie is used and kept.
+  func useVideo() async throws {
+    let mark = mark
+    try await key("Return")
+    try await line("the movie used", after: mark) { $0 == "movie used" }
+    try await line("the movie kept", after: mark) { $0.hasPrefix("kept MOV_") }
+  }
+
+  /// Presses r on a movie's review screen and waits until the movie is discarded.
+  func retakeVideo() async throws {
+    let mark = mark
+    try await key("r")
+    try await line("the movie discarded", after: mark) { $0 == "movie discarded" }
   }
 
   /// Presses Enter on the review screen of an edited photo and waits for hvtcam's line about its crop
@@ -110,6 +140,17 @@ struct InteractiveCamera {
     let result = await process.result()
     await display.stop()
     return result
+  }
+
+  /// Runs `body`; when it throws (a failed requirement), ends everything (``stop()``) before passing the
+  /// error on, so that no `hvtcam` or display outlives the test.
+  func stoppingOnFailure<Value>(_ body: () async throws -> Value) async throws -> Value {
+    do {
+      return try await body()
+    } catch {
+      await stop()
+      throw error
+    }
   }
 
   /// Ends everything without asking (after a failed expectation).

@@ -1,0 +1,87 @@
+import HVTCameraCore
+import Foundation
+
+/// Draws the library window's picture (``LibraryGrid``) as RGBx pixels: a dark background, each shown
+/// item's picture centred in its tile, the selected tile framed in amber. The caption is drawn on it
+/// afterwards, by `textoverlay`.
+package enum LibraryCanvas {
+  /// A tile's picture, RGBx, rows of `width * 4` bytes.
+  package struct Picture: Sendable {
+    package let width: Int
+    package let height: Int
+    package let bytes: Data
+
+    /// A value of each property.
+    package init(width: Int, height: Int, bytes: Data) {
+      self.width = width
+      self.height = height
+      self.bytes = bytes
+    }
+  }
+
+  /// An RGB colour.
+  struct Colour: Equatable {
+    let red: UInt8, green: UInt8, blue: UInt8
+  }
+
+  static let background = Colour(red: 24, green: 24, blue: 24)
+  static let tile = Colour(red: 48, green: 48, blue: 48)
+  static let selection = Colour(red: 255, green: 176, blue: 0)
+  /// The selection frame's width, in pixels (inside the grid's margin).
+  static let frameWidth = 6
+
+  /// The canvas for `grid`, with `pictures` by item index (an item without one shows its bare tile).
+  package static func render(_ grid: LibraryGrid, pictures: [Int: Picture]) -> Data {
+    let size = LibraryGrid.canvas
+    var pixels = [UInt8](repeating: 0, count: size.width * size.height * 4)
+    fill(&pixels, x: 0, y: 0, width: size.width, height: size.height, with: background)
+    let tileSize = LibraryGrid.tile
+    for index in grid.visible {
+      let (x, y) = grid.tileOrigin(of: index)
+      if index == grid.selected {
+        fill(&pixels, x: x + 2, y: y + 2, width: tileSize.width - 4, height: tileSize.height - 4, with: selection)
+      }
+      let inset = LibraryGrid.margin - 2
+      fill(
+        &pixels, x: x + inset, y: y + inset, width: tileSize.width - 2 * inset, height: tileSize.height - 2 * inset,
+        with: tile)
+      guard let picture = pictures[index] else { continue }
+      let box = LibraryGrid.pictureBox
+      let left = x + LibraryGrid.margin + (box.width - min(picture.width, box.width)) / 2
+      let top = y + LibraryGrid.margin + (box.height - min(picture.height, box.height)) / 2
+      copy(picture, into: &pixels, x: left, y: top, clip: box)
+    }
+    return Data(pixels)
+  }
+
+  /// Paints a rectangle of the canvas.
+  private static func fill(
+    _ pixels: inout [UInt8], x: Int, y: Int, width: Int, height: Int, with colour: Colour
+  ) {
+    let stride = LibraryGrid.canvas.width * 4
+    for row in max(0, y)..<min(LibraryGrid.canvas.height, y + height) {
+      var offset = row * stride + max(0, x) * 4
+      for _ in max(0, x)..<min(LibraryGrid.canvas.width, x + width) {
+        pixels[offset] = colour.red
+        pixels[offset + 1] = colour.green
+        pixels[offset + 2] = colour.blue
+        pixels[offset + 3] = 255
+        offset += 4
+      }
+    }
+  }
+
+  /// Copies a picture's rows to (`x`, `y`) of the canvas, at most `clip` of it.
+  private static func copy(_ picture: Picture, into pixels: inout [UInt8], x: Int, y: Int, clip: HVTFrameSize) {
+    let stride = LibraryGrid.canvas.width * 4
+    let width = min(picture.width, clip.width)
+    picture.bytes.withUnsafeBytes { source in
+      for row in 0..<min(picture.height, clip.height) {
+        let from = row * picture.width * 4
+        let to = (y + row) * stride + x * 4
+        guard from + width * 4 <= source.count, to + width * 4 <= pixels.count else { return }
+        for byte in 0..<(width * 4) { pixels[to + byte] = source[from + byte] }
+      }
+    }
+  }
+}
