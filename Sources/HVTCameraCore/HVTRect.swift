@@ -1,6 +1,6 @@
 /// A rectangle in pixels from a picture's or window's top-left corner: where an embedded preview draws
 /// in the app's window (``HVTCameraController/setPreviewRectangle(_:)``), the crop of an edited photo
-/// (``HVTCameraController/InfoKey/cropRect``).
+/// (``HVTInfoKey/cropRect``).
 public struct HVTRect: Sendable, Hashable, CustomStringConvertible {
   /// Left edge.
   public var x: Int

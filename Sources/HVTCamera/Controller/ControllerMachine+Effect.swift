@@ -25,7 +25,7 @@ extension ControllerMachine {
     /// Hands a capture (or why there is none) to its destination; the delegate or caller receiving
     /// `takePicture()` photo `handingOver` is reported back (``Input/photoHandedOver(id:)``).
     case deliver(Result<HVTCapture, HVTCameraError>, to: Destination, handingOver: UInt64?)
-    /// Makes a photo's edited image (``InfoKey/editedImage``) of `crop` on the photo queue, then delivers
+    /// Makes a photo's edited image (``HVTInfoKey/editedImage``) of `crop` on the photo queue, then delivers
     /// it as ``deliver(_:to:handingOver:)`` does.
     case deliverEdited(HVTCapture, frame: FrameTap.Frame?, crop: HVTRect, to: Destination, handingOver: UInt64?)
     /// Answers `presentAndWait()` callers.

@@ -2,7 +2,7 @@ import Foundation
 import HVTGStreamer
 
 extension HVTCameraController {
-  /// The longest side of an edited photo (``InfoKey/editedImage``), in pixels: larger crops are scaled
+  /// The longest side of an edited photo (``HVTInfoKey/editedImage``), in pixels: larger crops are scaled
   /// down to it.
   public static let editedImageMaximumDimension = 1024
 
@@ -22,15 +22,15 @@ extension HVTCameraController {
   }
 
   /// Whether photos and movies are edited (default false), as the reference's `allowsEditing`: the
-  /// delivered info holds ``InfoKey/editedImage``, a square crop of at most ``editedImageMaximumDimension``
-  /// pixels, and its ``InfoKey/cropRect``. With the default controls the review screen shows the square
+  /// delivered info holds ``HVTInfoKey/editedImage``, a square crop of at most ``editedImageMaximumDimension``
+  /// pixels, and its ``HVTInfoKey/cropRect``. With the default controls the review screen shows the square
   /// crop box, which the user drags, scrolls, or moves with the arrow keys and scales with `+` and `-`;
   /// otherwise ``editingCropRect`` (default: the largest centred square) is used.
   ///
   /// A movie's review screen gets trim handles: `[` and `]` put the start and the end at the playhead (the
   /// frame shown is the first, or the last, kept), the mouse drags them; they stop at most
   /// ``videoMaximumDuration`` apart. **Use Video** delivers the movie cut to them by a frame-exact trim
-  /// (``HVTMovieTrim/Precision/frame``): ``InfoKey/mediaURL`` is the cut `….trimmed.mp4`, and the uncut
+  /// (``HVTMovieTrim/Precision/frame``): ``HVTInfoKey/mediaURL`` is the cut `….trimmed.mp4`, and the uncut
   /// file is removed.
   public var allowsEditing: Bool {
     get { read(\.settings.allowsEditing) }

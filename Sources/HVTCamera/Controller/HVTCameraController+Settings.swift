@@ -117,7 +117,7 @@ extension HVTCameraController {
   }
 
   /// The longer side, in pixels, of the thumbnail delivered with each photo and movie
-  /// (``InfoKey/thumbnail``; default 320); never more than the frame's. Clamped to
+  /// (``HVTInfoKey/thumbnail``; default 320); never more than the frame's. Clamped to
   /// ``HVTCaptureLimits/thumbnailDimension``. Takes effect from the next capture.
   public var thumbnailMaximumDimension: Int {
     get { read(\.settings.thumbnailMaximumDimension) }
