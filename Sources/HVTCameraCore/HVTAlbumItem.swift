@@ -19,8 +19,11 @@ public struct HVTAlbumItem: Sendable, Hashable {
   /// Bytes.
   public var fileSize: Int
 
-  /// A value of each property.
-  package init(url: URL, mediaType: HVTMediaType, modified: Date, width: Int? = nil, height: Int? = nil, duration: Double? = nil, audioStreams: Int, fileSize: Int) {
+  /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+  package init(
+    url: URL, mediaType: HVTMediaType, modified: Date, width: Int? = nil, height: Int? = nil, duration: Double? = nil,
+    audioStreams: Int, fileSize: Int
+  ) {
     self.url = url
     self.mediaType = mediaType
     self.modified = modified

@@ -40,8 +40,11 @@ public struct HVTCapture: Sendable {
     return info
   }
 
-  /// A value of each property.
-  package init(mediaType: HVTMediaType, url: URL, image: HVTImage? = nil, metadata: HVTMediaMetadata, interruption: HVTCameraError? = nil, edit: (image: HVTImage, cropRect: HVTRect)? = nil, thumbnail: HVTImage? = nil) {
+  /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+  package init(
+    mediaType: HVTMediaType, url: URL, image: HVTImage? = nil, metadata: HVTMediaMetadata,
+    interruption: HVTCameraError? = nil, edit: (image: HVTImage, cropRect: HVTRect)? = nil, thumbnail: HVTImage? = nil
+  ) {
     self.mediaType = mediaType
     self.url = url
     self.image = image

@@ -19,7 +19,7 @@ public struct HVTElementDescription: Sendable, Hashable {
     /// The value as `gst-launch-1.0` would parse it, e.g. `"ultrafast"`.
     public var value: String
 
-    /// A value of each property.
+    /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
     package init(name: String, value: String) {
       self.name = name
       self.value = value

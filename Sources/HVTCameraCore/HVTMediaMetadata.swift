@@ -63,8 +63,16 @@ public struct HVTMediaMetadata: Sendable, Hashable {
   /// `ContinuousClock.now` taken before `startVideoCapture()`, it is the recording's start latency.
   public var encodingStartedAt: ContinuousClock.Instant? = nil
 
-  /// A value of each property.
-  package init(captureDate: Date, utcOffset: Int = 0, location: HVTLocation? = nil, software: String? = nil, configuration: HVTCaptureConfiguration, frameTimestamp: Double, frameAge: Double? = nil, flashFired: Bool? = nil, duration: Double? = nil, frameCount: Int? = nil, framesLostByDriver: Int? = nil, encoder: String, muxer: String? = nil, audioEncoder: String? = nil, audioDuration: Double? = nil, pauses: Int? = nil, pausedDuration: Double? = nil, stopReason: HVTRecordingStopReason? = nil, fileSize: Int, encodingStartedAt: ContinuousClock.Instant? = nil) {
+  /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+  package init(
+    captureDate: Date, utcOffset: Int = 0, location: HVTLocation? = nil, software: String? = nil,
+    configuration: HVTCaptureConfiguration, frameTimestamp: Double, frameAge: Double? = nil, flashFired: Bool? = nil,
+    duration: Double? = nil, frameCount: Int? = nil, framesLostByDriver: Int? = nil,
+    framesDroppedForEncoder: Int? = nil, encoder: String,
+    muxer: String? = nil, audioEncoder: String? = nil, audioDuration: Double? = nil, pauses: Int? = nil,
+    pausedDuration: Double? = nil, stopReason: HVTRecordingStopReason? = nil, fileSize: Int,
+    encodingStartedAt: ContinuousClock.Instant? = nil
+  ) {
     self.captureDate = captureDate
     self.utcOffset = utcOffset
     self.location = location
@@ -76,6 +84,7 @@ public struct HVTMediaMetadata: Sendable, Hashable {
     self.duration = duration
     self.frameCount = frameCount
     self.framesLostByDriver = framesLostByDriver
+    self.framesDroppedForEncoder = framesDroppedForEncoder
     self.encoder = encoder
     self.muxer = muxer
     self.audioEncoder = audioEncoder
@@ -138,8 +147,13 @@ public struct HVTCaptureConfiguration: Sendable, Hashable, CustomStringConvertib
     "\(device.rawValue) \(size)@\(frameRate) \(sourceFormat) (\(deviceName)), preset \(preset)"
   }
 
-  /// A value of each property.
-  package init(device: HVTCameraDevice, deviceName: String, deviceManufacturer: String? = nil, devicePath: String? = nil, deviceID: String? = nil, preset: String, requestedQuality: HVTQualityType, size: HVTFrameSize, movieSize: HVTFrameSize, requestedSize: HVTFrameSize? = nil, requestedMovieSize: HVTFrameSize? = nil, frameRate: HVTFrameRate, sourceFormat: String) {
+  /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+  package init(
+    device: HVTCameraDevice, deviceName: String, deviceManufacturer: String? = nil, devicePath: String? = nil,
+    deviceID: String? = nil, preset: String, requestedQuality: HVTQualityType, size: HVTFrameSize,
+    movieSize: HVTFrameSize, requestedSize: HVTFrameSize? = nil, requestedMovieSize: HVTFrameSize? = nil,
+    frameRate: HVTFrameRate, sourceFormat: String
+  ) {
     self.device = device
     self.deviceName = deviceName
     self.deviceManufacturer = deviceManufacturer

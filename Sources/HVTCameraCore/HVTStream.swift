@@ -29,7 +29,6 @@ public struct HVTStream: Sendable, Hashable {
     self.allowsAnonymous = allowsAnonymous
   }
 
-
   /// Whether it is a server of the process's own that listens where other machines reach it (not on
   /// loopback) without credentials or a passphrase: anyone there could watch, so it runs only with
   /// ``allowsAnonymous``.

@@ -21,7 +21,7 @@ public struct HVTStreamIssue: Sendable, Hashable, CustomStringConvertible {
   /// The reason.
   public var description: String { reason }
 
-  /// A value of each property.
+  /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
   package init(stream: Int, field: Field, reason: String) {
     self.stream = stream
     self.field = field

@@ -46,8 +46,11 @@ package enum CameraControls {
       hasher.combine(paused)
     }
 
-    /// A value of each property.
-    package init(mode: HVTCameraCaptureMode, flash: HVTCameraFlashMode, canSwitchMode: Bool, editing: Bool, recording: (elapsed: Double, limit: Double)? = nil, review: Review? = nil) {
+    /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+    package init(
+      mode: HVTCameraCaptureMode, flash: HVTCameraFlashMode, canSwitchMode: Bool, editing: Bool,
+      recording: (elapsed: Double, limit: Double)? = nil, review: Review? = nil
+    ) {
       self.mode = mode
       self.flash = flash
       self.canSwitchMode = canSwitchMode
@@ -65,7 +68,7 @@ package enum CameraControls {
     /// A movie's timeline; `nil` on a photo's review.
     var timeline: Timeline? = nil
 
-    /// A value of each property.
+    /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
     package init(crop: HVTRect? = nil, timeline: Timeline? = nil) {
       self.crop = crop
       self.timeline = timeline

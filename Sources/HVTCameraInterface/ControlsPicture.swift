@@ -91,7 +91,7 @@ package struct ControlsPicture: Hashable, Sendable {
     }
   }
 
-  /// A value of each property.
+  /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
   package init(look: CameraControls.Look, size: HVTFrameSize) {
     self.look = look
     self.size = size

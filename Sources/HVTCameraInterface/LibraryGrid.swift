@@ -86,7 +86,7 @@ package struct LibraryGrid: Sendable, Equatable {
     item(atX: x, y: y).map { .pick($0) }
   }
 
-  /// A value of each property.
+  /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
   package init(count: Int) {
     self.count = count
   }

@@ -75,7 +75,9 @@ package enum CaptureFiles {
   /// Reserves a unique generated name in `directory` (created if missing), e.g.
   /// `IMG_20261130-221503_0001.jpg`, unique across processes: numbers whose final or partial name exists
   /// are skipped.
-  package static func reserve(in directory: URL, prefix: String, extension ext: String, movie: Bool) throws -> Reservation {
+  package static func reserve(in directory: URL, prefix: String, extension ext: String, movie: Bool) throws
+    -> Reservation
+  {
     try makeDirectory(directory)
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")

@@ -24,8 +24,10 @@ package struct PhotoTags: Sendable {
     return mode | (flashFired ? 1 : 0)
   }
 
-  /// A value of each property.
-  package init(capture: CaptureTags, width: Int, height: Int, hasFlash: Bool, flashMode: HVTCameraFlashMode, flashFired: Bool) {
+  /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+  package init(
+    capture: CaptureTags, width: Int, height: Int, hasFlash: Bool, flashMode: HVTCameraFlashMode, flashFired: Bool
+  ) {
     self.capture = capture
     self.width = width
     self.height = height

@@ -239,13 +239,13 @@ extension HVTCameraController {
         captureDate: recording.branch.linkDate.addingTimeInterval(-(age ?? 0)),
         configuration: model.configuration.ofMovies,
         frameTimestamp: firstTimestamp, frameAge: age, flashFired: nil, duration: summary.duration,
-        frameCount: summary.frames, framesLostByDriver: summary.framesLostByDriver, encoder: model.movieEncoder,
+        frameCount: summary.frames, framesLostByDriver: summary.framesLostByDriver,
+        framesDroppedForEncoder: summary.framesDroppedForEncoder, encoder: model.movieEncoder,
         muxer: model.movieMuxer, audioEncoder: summary.audioDuration.flatMap { _ in model.audio?.encoder },
         audioDuration: summary.audioDuration,
         stopReason: delivery.reason, fileSize: CaptureFiles.size(of: url),
         encodingStartedAt: summary.encodingStartedAt)
       if let written = recording.branch.writtenTags { metadata.record(written) }
-      metadata.framesDroppedForEncoder = summary.framesDroppedForEncoder
       (metadata.pauses, metadata.pausedDuration) = (summary.pauses, summary.pausedDuration)
       var capture = HVTCapture(
         mediaType: .movie, url: url, image: nil, metadata: metadata, interruption: delivery.interruption)
