@@ -23,7 +23,7 @@ package enum EncoderTuning {
     /// Seconds between key frames.
     package var keyFrameInterval: Double?
 
-    /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+    /// Each stored property, as a memberwise initializer takes them.
     package init(bitRate: Int? = nil, keyFrameInterval: Double? = nil) {
       self.bitRate = bitRate
       self.keyFrameInterval = keyFrameInterval

@@ -19,7 +19,7 @@ public struct HVTAlbumItem: Sendable, Hashable {
   /// Bytes.
   public var fileSize: Int
 
-  /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+  /// Each stored property, as a memberwise initializer takes them.
   package init(
     url: URL, mediaType: HVTMediaType, modified: Date, width: Int? = nil, height: Int? = nil, duration: Double? = nil,
     audioStreams: Int, fileSize: Int

@@ -40,7 +40,7 @@ public struct HVTCapture: Sendable {
     return info
   }
 
-  /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+  /// Each stored property, as a memberwise initializer takes them.
   package init(
     mediaType: HVTMediaType, url: URL, image: HVTImage? = nil, metadata: HVTMediaMetadata,
     interruption: HVTCameraError? = nil, edit: (image: HVTImage, cropRect: HVTRect)? = nil, thumbnail: HVTImage? = nil

@@ -19,7 +19,7 @@ public struct HVTElementDescription: Sendable, Hashable {
     /// The value as `gst-launch-1.0` would parse it, e.g. `"ultrafast"`.
     public var value: String
 
-    /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+    /// Each stored property, as a memberwise initializer takes them.
     package init(name: String, value: String) {
       self.name = name
       self.value = value

@@ -63,7 +63,7 @@ public struct HVTMediaMetadata: Sendable, Hashable {
   /// `ContinuousClock.now` taken before `startVideoCapture()`, it is the recording's start latency.
   public var encodingStartedAt: ContinuousClock.Instant? = nil
 
-  /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+  /// Each stored property, as a memberwise initializer takes them.
   package init(
     captureDate: Date, utcOffset: Int = 0, location: HVTLocation? = nil, software: String? = nil,
     configuration: HVTCaptureConfiguration, frameTimestamp: Double, frameAge: Double? = nil, flashFired: Bool? = nil,
@@ -147,7 +147,7 @@ public struct HVTCaptureConfiguration: Sendable, Hashable, CustomStringConvertib
     "\(device.rawValue) \(size)@\(frameRate) \(sourceFormat) (\(deviceName)), preset \(preset)"
   }
 
-  /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+  /// Each stored property, as a memberwise initializer takes them.
   package init(
     device: HVTCameraDevice, deviceName: String, deviceManufacturer: String? = nil, devicePath: String? = nil,
     deviceID: String? = nil, preset: String, requestedQuality: HVTQualityType, size: HVTFrameSize,

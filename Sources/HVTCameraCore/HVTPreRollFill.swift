@@ -11,7 +11,7 @@ public struct HVTPreRollFill: Sendable, Hashable, CustomStringConvertible {
   /// `30 frames, 1.00 s, 123456 bytes`.
   public var description: String { "\(frames) frames, \(String(format: "%.2f", seconds)) s, \(bytes) bytes" }
 
-  /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+  /// Each stored property, as a memberwise initializer takes them.
   package init(frames: Int, seconds: Double, bytes: Int) {
     self.frames = frames
     self.seconds = seconds

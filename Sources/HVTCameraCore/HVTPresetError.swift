@@ -17,7 +17,7 @@ public struct HVTPresetIssue: Sendable, Hashable, CustomStringConvertible {
     return "\(place): " + (keyPath.isEmpty ? "" : "\(keyPath): ") + message
   }
 
-  /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+  /// Each stored property, as a memberwise initializer takes them.
   package init(file: String, line: Int? = nil, column: Int? = nil, keyPath: String, message: String) {
     self.file = file
     self.line = line
@@ -35,7 +35,7 @@ public struct HVTPresetError: Error, Sendable, Hashable, CustomStringConvertible
   /// One issue per line.
   public var description: String { issues.map(\.description).joined(separator: "\n") }
 
-  /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+  /// Each stored property, as a memberwise initializer takes them.
   package init(issues: [HVTPresetIssue]) {
     self.issues = issues
   }

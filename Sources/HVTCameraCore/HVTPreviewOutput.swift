@@ -146,7 +146,7 @@ public struct HVTPreviewFrame: Sendable {
   /// The pixels (every plane, one after the other, for I420).
   public var bytes: [UInt8]
 
-  /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+  /// Each stored property, as a memberwise initializer takes them.
   package init(format: Format, width: Int, height: Int, stride: Int, timestamp: Double, bytes: [UInt8]) {
     self.format = format
     self.width = width

@@ -13,7 +13,7 @@ public struct HVTPreviewStatistics: Sendable, Hashable {
   /// Running time, in seconds, of the newest frame that reached the preview sink; `nil` before the first.
   public var latestFrameTimestamp: Double?
 
-  /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+  /// Each stored property, as a memberwise initializer takes them.
   package init(frames: UInt64, firstFrameTimestamp: Double? = nil, latestFrameTimestamp: Double? = nil) {
     self.frames = frames
     self.firstFrameTimestamp = firstFrameTimestamp

@@ -21,7 +21,7 @@ public struct HVTStreamIssue: Sendable, Hashable, CustomStringConvertible {
   /// The reason.
   public var description: String { reason }
 
-  /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+  /// Each stored property, as a memberwise initializer takes them.
   package init(stream: Int, field: Field, reason: String) {
     self.stream = stream
     self.field = field

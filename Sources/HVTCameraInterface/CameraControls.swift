@@ -46,7 +46,7 @@ package enum CameraControls {
       hasher.combine(paused)
     }
 
-    /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+    /// Each stored property, as a memberwise initializer takes them.
     package init(
       mode: HVTCameraCaptureMode, flash: HVTCameraFlashMode, canSwitchMode: Bool, editing: Bool,
       recording: (elapsed: Double, limit: Double)? = nil, review: Review? = nil
@@ -68,7 +68,7 @@ package enum CameraControls {
     /// A movie's timeline; `nil` on a photo's review.
     var timeline: Timeline? = nil
 
-    /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+    /// Each stored property, as a memberwise initializer takes them.
     package init(crop: HVTRect? = nil, timeline: Timeline? = nil) {
       self.crop = crop
       self.timeline = timeline

@@ -91,7 +91,7 @@ package struct ControlsPicture: Hashable, Sendable {
     }
   }
 
-  /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+  /// Each stored property, as a memberwise initializer takes them.
   package init(look: CameraControls.Look, size: HVTFrameSize) {
     self.look = look
     self.size = size

@@ -11,7 +11,7 @@ package enum LibraryCanvas {
     package let height: Int
     package let bytes: Data
 
-    /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+    /// Each stored property, as a memberwise initializer takes them.
     package init(width: Int, height: Int, bytes: Data) {
       self.width = width
       self.height = height

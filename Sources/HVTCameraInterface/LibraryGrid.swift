@@ -86,7 +86,7 @@ package struct LibraryGrid: Sendable, Equatable {
     item(atX: x, y: y).map { .pick($0) }
   }
 
-  /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+  /// Each stored property, as a memberwise initializer takes them.
   package init(count: Int) {
     self.count = count
   }

@@ -24,7 +24,7 @@ package struct PhotoTags: Sendable {
     return mode | (flashFired ? 1 : 0)
   }
 
-  /// Each stored property given, as the memberwise initializer does (which a module of its own would keep internal).
+  /// Each stored property, as a memberwise initializer takes them.
   package init(
     capture: CaptureTags, width: Int, height: Int, hasFlash: Bool, flashMode: HVTCameraFlashMode, flashFired: Bool
   ) {

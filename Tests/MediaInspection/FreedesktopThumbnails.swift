@@ -92,4 +92,22 @@ public enum FreedesktopThumbnails {
     png += chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
     open(path, "wb").write(png)
     """
+
+  /// What keeps `entry` from being a current large thumbnail of `photo` as other programs read it: `exiftool`
+  /// must find a PNG whose `Thumb::URI` is `gio`'s URI of the photo and whose `Thumb::MTime` is `stat`'s,
+  /// and `gst-discoverer-1.0` a picture of `size`; empty when it is one.
+  public static func problems(ofEntry entry: String, for photo: String, size: String = "256x192") async throws
+    -> [String]
+  {
+    let tags = try await tags(of: entry)
+    let uri = try await uri(of: photo)
+    let modified = try await modified(photo)
+    var problems: [String] = []
+    if tags["File:FileType"] as? String != "PNG" { problems.append("not a PNG: \(tags)") }
+    if tags["PNG:ThumbURI"] as? String != uri { problems.append("Thumb::URI is not \(uri): \(tags)") }
+    if tags["PNG:ThumbMTime"] as? Int != modified { problems.append("Thumb::MTime is not \(modified): \(tags)") }
+    let discovered = try await MediaInspector.discover(entry)
+    if discovered.size != size { problems.append("not \(size): \(discovered)") }
+    return problems
+  }
 }

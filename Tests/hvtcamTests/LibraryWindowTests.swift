@@ -49,8 +49,8 @@ struct LibraryWindowTests {
     let process: Subprocess
     let window: String
 
-    /// Starts the browser on the photos in `pictures`, with `environment` added to hvtcam's.
-    init(pictures: String, home: String, environment: [String: String] = [:]) async throws {
+    /// Starts the browser on the `count` photos in `pictures`, with `environment` added to hvtcam's.
+    init(pictures: String, home: String, count: Int = 3, environment: [String: String] = [:]) async throws {
       let display = try await PrivateDisplay()
       self.display = display
       // A failed start leaves no X server behind.
@@ -63,7 +63,7 @@ struct LibraryWindowTests {
               "XDG_RUNTIME_DIR": home,
             ].merging(environment) { $1 },
             removing: ["WAYLAND_DISPLAY"]))
-        _ = try await process.requireStandardErrorLine("the window") { $0 == "showing 3 items" }
+        _ = try await process.requireStandardErrorLine("the window") { $0 == "showing \(count) items" }
         let search = try await display.xdotool(["search", "--sync", "--name", "^hvtcam library"])
         guard let window = search.outputLines.first else { throw TestFailure("no library window: \(search)") }
         self.window = window
@@ -130,5 +130,59 @@ struct LibraryWindowTests {
     #expect(
       nothing.status == 1 && nothing.standardError.contains("the photo library has no photo or movie to show"),
       "\(nothing)")
+  }
+
+  @Test(
+    "10,000 photos: the window opens on the first page, End goes to the last page and draws only its pictures, Page Up a page back; each key answered"
+  )
+  func tenThousandPhotos() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    // The three photos, then 9,997 copies of them, older and older: item i (from 0) is red, green, blue in turn.
+    let originals = try await Self.makePhotos(in: directory)
+    let pictures = directory.path("Pictures")
+    let oldest = Date(timeIntervalSinceNow: -3 * 60)
+    for index in 3..<10_000 {
+      let path = "\(pictures)/copy-\(index).jpg"
+      try FileManager.default.copyItem(atPath: originals[index % 3], toPath: path)
+      try FileManager.default.setAttributes(
+        [.modificationDate: oldest.addingTimeInterval(-Double(index))], ofItemAtPath: path)
+    }
+    let browser = try await Browser(pictures: pictures, home: directory.url.path, count: 10_000)
+    defer { Task { await browser.display.stop() } }
+    _ = try await browser.screenshot {
+      Self.isSelected($0, slot: 0)
+        && $0.colourName(Self.tileWidth * 2 + Self.tileWidth / 2, Self.tileHeight / 2) == "blue"
+    }
+    // The last page holds items 9996-9999 (12 a page): four tiles, the fourth (9999, red) selected.
+    var mark = browser.process.standardErrorSoFar.count
+    try await browser.display.xdotool(["key", "End"])
+    _ = try await browser.process.requireStandardErrorLine("the last item selected", from: mark) {
+      $0 == "selected 10000: \(pictures)/copy-9999.jpg"
+    }
+    let colours = ["red", "green", "blue"]
+    let last = try await browser.screenshot {
+      Self.isSelected($0, slot: 3)
+        && $0.colourName(Self.tileWidth * 3 + Self.tileWidth / 2, Self.tileHeight / 2) == colours[9999 % 3]
+    }
+    let lastPage = (0..<4).map { last.colourName($0 * Self.tileWidth + Self.tileWidth / 2, Self.tileHeight / 2) }
+    #expect(lastPage == (9996..<10_000).map { colours[$0 % 3] }, "the last page's tiles")
+    #expect(
+      last.colourName(Self.tileWidth / 2, Self.tileHeight + Self.tileHeight / 2) == "black", "no fifth tile")
+    // A page back: item 9988 (the same slot, 3, of the page before) is selected and the page drawn.
+    mark = browser.process.standardErrorSoFar.count
+    try await browser.display.xdotool(["key", "Page_Up"])
+    _ = try await browser.process.requireStandardErrorLine("a page back", from: mark) {
+      $0 == "selected 9988: \(pictures)/copy-9987.jpg"
+    }
+    let back = try await browser.screenshot {
+      Self.isSelected($0, slot: 3)
+        && $0.colourName(Self.tileWidth * 3 + Self.tileWidth / 2, Self.tileHeight * 2 + Self.tileHeight / 2)
+          == colours[9995 % 3]
+    }
+    #expect(Self.isSelected(back, slot: 3) && !Self.isSelected(back, slot: 0))
+    try await browser.display.xdotool(["key", "Escape"])
+    let result = await browser.process.result()
+    #expect(result.succeeded && result.outputLines.isEmpty, "\(result)")
   }
 }

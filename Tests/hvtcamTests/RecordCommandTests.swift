@@ -22,6 +22,38 @@ struct RecordCommandTests {
     #expect(wrong.status == 64 && wrong.standardError.contains("--flash"), "\(wrong)")
   }
 
+  @Test(
+    "--leave-frames-out with an encoder stage of 300 ms a frame (a preset's identity sleep-time): the 3 s movie's frames each at its own time, those missing the ones it says it left out",
+    .timeLimit(.minutes(2)))
+  func leaveFramesOut() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let preset = directory.path("slow.json")
+    try Data(
+      """
+      {
+        "name": "slow", "description": "an encoder stage of 300 ms a frame", "quality": "640x480",
+        "preview": "fakesink sync=false", "photo": { "encoder": "jpegenc", "extension": "jpg" },
+        "movie": {
+          "encoder": "x264enc speed-preset=ultrafast tune=zerolatency", "parser": "identity sleep-time=300000",
+          "muxer": "mp4mux fragment-duration=500", "extension": "mp4"
+        }
+      }
+      """.utf8
+    ).write(to: URL(fileURLWithPath: preset))
+    let path = directory.path("movie.mp4")
+    let result = try await HVTCam.run(
+      ["record", "--device", "simulated", "--preset", preset, "--leave-frames-out", "--max-duration", "3", "-o", path])
+    #expect(result.succeeded && result.outputLines == [path], "\(result)")
+    let said = result.errorLines.first { $0.hasPrefix("frames left out because the encoder could not keep up: ") }
+    let dropped = try #require(said.flatMap { Int($0.split(separator: " ").last ?? "") }, "\(result)")
+    #expect(result.errorLines.contains { $0.hasPrefix("the encoder cannot keep up: ") }, "\(result)")
+    let times = try await MediaInspector.presentationTimes(path)
+    let slots = Set(times.map { Int(($0 * 30).rounded()) })
+    #expect(slots.count == times.count && slots.allSatisfy { (0..<90).contains($0) }, "\(times)")
+    #expect(dropped > 0 && 90 - slots.count == dropped, "\(dropped) left out, \(times.count) kept")
+  }
+
   @Test("--max-duration 2 writes a 640x480 H.264 MP4 of 2.0 s and prints its path", .timeLimit(.minutes(2)))
   func maximumDuration() async throws {
     let directory = try TemporaryDirectory()

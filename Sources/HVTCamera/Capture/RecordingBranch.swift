@@ -118,18 +118,22 @@ final class RecordingBranch: @unchecked Sendable {
   /// removes it. `onEvent` is called on streaming threads.
   init(
     chain: [HVTElementDescription], audio: HVTPipelineModel.Audio? = nil, feed: EncodedFeed? = nil,
-    file: CaptureFiles.Reservation, name: String, limit: Double, frameInterval: Double, tags: CaptureTags? = nil,
-    worker: DispatchQueue, onEvent: @escaping @Sendable (Event) -> Void
+    file: CaptureFiles.Reservation, name: String, limit: Double, backlog: RecordingBacklog.Limit? = nil,
+    frameInterval: Double, tags: CaptureTags? = nil, worker: DispatchQueue,
+    onEvent: @escaping @Sendable (Event) -> Void
   ) throws {
     self.worker = worker
     self.file = file
     self.tags = tags
     self.onEvent = onEvent
     self.feed = feed
-    timing = Locked(Timing(clock: RecordingClock(limit: ClockTime.from(seconds: limit), encoded: feed != nil)))
+    timing = Locked(
+      Timing(clock: RecordingClock(limit: ClockTime.from(seconds: limit), encoded: feed != nil, backlog: backlog)))
     bin = Bin(name: name)
+    // With a bounded backlog the queue's own limits are set past it, so that it never fills.
+    let bounded = feed == nil ? backlog.map { HVTPipelineModel.recordingQueue(bounding: $0, chain) } : nil
     let elements = try ElementChain(
-      chain + [HVTPipelineModel.movieFileSink(location: file.partial.path)], in: bin, link: feed == nil)
+      (bounded ?? chain) + [HVTPipelineModel.movieFileSink(location: file.partial.path)], in: bin, link: feed == nil)
     if feed != nil { try Self.linkEncoded(elements) }
     guard let entry = elements.first.staticPad("sink"), let fileSinkPad = elements.last.staticPad("sink"),
       let encoderPad = bin.element(named: HVTPipelineModel.movieEncoderName)?.staticPad("sink")
@@ -178,7 +182,7 @@ final class RecordingBranch: @unchecked Sendable {
     }
     let fallbackDuration = ClockTime.from(seconds: frameInterval)
     installTimestampProbe(fallbackDuration: fallbackDuration)
-    if feed == nil { try installBacklogProbe(on: elements.first, fallbackDuration: fallbackDuration) }
+    if bounded != nil { try installBacklogProbe(on: elements.first, fallbackDuration: fallbackDuration) }
   }
 
   /// The probe at the output of the branch's queue (its first element): each raw frame leaving it leaves

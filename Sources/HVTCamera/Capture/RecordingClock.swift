@@ -125,8 +125,8 @@ struct RecordingClock: Sendable {
   private var reportedDropSecond: Int?
 
   /// A clock for a movie of at most `limit` nanoseconds, of frames that come `encoded` or not; raw frames
-  /// wait for the encoder up to `backlog`.
-  init(limit: UInt, encoded: Bool, backlog: RecordingBacklog.Limit = .standard) {
+  /// wait for the encoder up to `backlog` (`nil`: every frame is kept, ``HVTSlowEncoderPolicy/keepEveryFrame``).
+  init(limit: UInt, encoded: Bool, backlog: RecordingBacklog.Limit? = nil) {
     self.limit = limit
     self.encoded = encoded
     self.backlog = RecordingBacklog(limit: encoded ? nil : backlog)

@@ -238,6 +238,8 @@ extension ControllerMachine {
     /// The app's location and tags when it was asked for, written into the movie.
     let location: HVTLocation?
     let mediaTags: HVTMediaTags
+    /// Whether frames the encoder has no room for are left out (``HVTSlowEncoderPolicy``).
+    var slowEncoderPolicy = HVTSlowEncoderPolicy.keepEveryFrame
   }
 
   /// What the machine knows of a recording's branch once it is built.

@@ -104,7 +104,7 @@ extension HVTCameraController {
     let request = ControllerMachine.RecordingRequest(
       id: nextRequestID(), destination: destination, file: file,
       limit: HVTCaptureLimits.recordingDuration.clamp(limit ?? settings.videoMaximumDuration),
-      location: settings.location, mediaTags: settings.mediaTags)
+      location: settings.location, mediaTags: settings.mediaTags, slowEncoderPolicy: settings.slowEncoderPolicy)
     if case .refused(let error) = send(.startRecording(request)) { return .failure(error) }
     return .success(request.id)
   }
@@ -138,6 +138,7 @@ extension HVTCameraController {
         // After a pre-roll whose microphone failed or did not start, the movie is silent.
         audio: session.preRoll.map { $0.sound?.isRunning ?? false } ?? true ? session.model.audio : nil,
         feed: feed, file: request.file, name: name, limit: request.limit,
+        backlog: request.slowEncoderPolicy == .leaveFramesOut ? .standard : nil,
         frameInterval: 1 / session.model.configuration.frameRate.framesPerSecond,
         tags: CaptureTags(
           date: Date(), configuration: session.model.configuration, location: request.location,

@@ -203,6 +203,16 @@ extension HVTCameraController {
     set { change(\.drainStallTimeout, to: newValue, within: HVTCaptureLimits.stallTimeout) }
   }
 
+  /// What a recording does when its encoder cannot keep up with the camera: keep every frame, the camera
+  /// waiting for the encoder (``HVTSlowEncoderPolicy/keepEveryFrame``, the default), or leave frames out so
+  /// that the camera never waits (``HVTSlowEncoderPolicy/leaveFramesOut``: then
+  /// ``HVTCameraEvent/recordingFramesDropped(total:elapsed:)`` and
+  /// ``HVTMediaMetadata/framesDroppedForEncoder`` count them). Read by each recording when it starts.
+  public var slowEncoderPolicy: HVTSlowEncoderPolicy {
+    get { read(\.settings.slowEncoderPolicy) }
+    set { change(\.slowEncoderPolicy, to: newValue) }
+  }
+
   /// How long the camera may take to reach PLAYING after `present()` before the start is given up with
   /// ``HVTCameraError/startTimedOut(seconds:)`` (default 10 s, clamped to ``HVTCaptureLimits/stallTimeout``).
   public var startTimeout: Double {

@@ -220,10 +220,9 @@ extension HVTPipelineModel {
       ? [.capsFilter("video/x-raw", name: "preview-overlays-blended")] : []
   }
 
-  /// `queue ! videoconvert ! caps ! <encoder> [! <parser>] ! <muxer>`. The queue holds what the encoder has
-  /// not taken yet; the recording's ``RecordingBacklog`` keeps that under 256 MiB or 3 s, leaving frames out
-  /// at the branch's entry rather than letting the queue fill and the camera's `tee` wait. The queue's own
-  /// limits, twice those, are never reached.
+  /// `queue ! videoconvert ! caps ! <encoder> [! <parser>] ! <muxer>`. The queue holds up to three seconds
+  /// so that a slow encoder start never drops frames (``HVTSlowEncoderPolicy/keepEveryFrame``: then the
+  /// camera's `tee` waits for it; ``recordingQueue(bounding:_:)`` for the other policy).
   /// `overlays` are drawn into the frames before they are converted for the encoder.
   static func recordingChain(
     preset: HVTPreset, configuration: HVTCaptureConfiguration, intraOnly: Bool,
@@ -233,10 +232,7 @@ extension HVTPipelineModel {
     var chain = [
       HVTElementDescription(
         "queue", name: "recording-queue",
-        [
-          "max-size-buffers": "0", "max-size-bytes": String(2 * RecordingBacklog.Limit.standard.bytes),
-          "max-size-time": String(2 * RecordingBacklog.Limit.standard.time),
-        ])
+        ["max-size-buffers": "0", "max-size-bytes": "0", "max-size-time": "3000000000"])
     ]
     chain += overlays + resizing(configuration.size, to: configuration.movieSize)
     chain.append(HVTElementDescription("videoconvert", name: "recording-convert"))
@@ -253,6 +249,22 @@ extension HVTPipelineModel {
     }
     chain.append(try resolve(preset.muxer, "movie.muxer").named(muxerName))
     return chain
+  }
+
+  /// `chain` (a recording chain) with its queue's limits set to twice `backlog`'s, for a recording whose
+  /// ``RecordingBacklog`` leaves frames out (``HVTSlowEncoderPolicy/leaveFramesOut``): the policy keeps the
+  /// queue under its own bound, so that the queue never fills and the camera's `tee` never waits.
+  static func recordingQueue(bounding backlog: RecordingBacklog.Limit, _ chain: [HVTElementDescription])
+    -> [HVTElementDescription]
+  {
+    guard let queue = chain.first, queue.factory == "queue" else { return chain }
+    let bounded = HVTElementDescription(
+      "queue", name: queue.name,
+      [
+        "max-size-buffers": "0", "max-size-bytes": String(2 * backlog.bytes),
+        "max-size-time": String(2 * backlog.time),
+      ])
+    return [bounded] + chain.dropFirst()
   }
 
   /// The size movies get from a camera running at `camera` (for photos of that size): `requested`
