@@ -24,6 +24,7 @@ import HVTSupport
     var movie: Awaited<Delivery>?
     var previewStarted: Awaited<Instant>?
     var recordingStarted: Awaited<URL>?
+    var reviewStarted: Awaited<URL>?
     var preRollFilled: Awaited<HVTPreRollFill>?
     var errors: [String] = []
   }
@@ -45,6 +46,8 @@ import HVTSupport
   nonisolated func expectPreviewStarted() -> Awaited<Instant> { expect(\.previewStarted) }
   /// The partial file of the next recording (from `HVTCameraEvent.recordingStarted`).
   nonisolated func expectRecordingStarted() -> Awaited<URL> { expect(\.recordingStarted) }
+  /// The file shown when the review screen opens (from `HVTCameraEvent.reviewStarted`).
+  nonisolated func expectReviewStarted() -> Awaited<URL> { expect(\.reviewStarted) }
   /// The pre-roll's fill when it first holds its duration (from `HVTCameraEvent.preRollFilled`).
   nonisolated func expectPreRollFilled() -> Awaited<HVTPreRollFill> { expect(\.preRollFilled) }
 
@@ -95,6 +98,7 @@ import HVTSupport
     switch event {
     case .previewStarted(let instant): waiters.withLock { $0.previewStarted }?.fulfill(instant)
     case .recordingStarted(let url): waiters.withLock { $0.recordingStarted }?.fulfill(url)
+    case .reviewStarted(let url): waiters.withLock { $0.reviewStarted }?.fulfill(url)
     case .preRollFilled(let fill): waiters.withLock { $0.preRollFilled }?.fulfill(fill)
     default: break
     }

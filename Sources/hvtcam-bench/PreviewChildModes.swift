@@ -4,8 +4,9 @@ import HVTCamera
 extension ChildMode {
   /// Shows the simulated camera in a window on the parent's X display for `--seconds`: HVTCamera's
   /// `.window` preview, with the default controls when `--controls`. With `--activity`, records all the
-  /// while (the record button's clock redraws every second), changes the flash mode every second, then
-  /// takes three stills and opens the review screen. Reports the process's CPU over that time and the
+  /// while (the record button's clock redraws every second), changes the flash mode every second, stops
+  /// (with the controls, into the movie's review screen), then takes three stills and one more with
+  /// `takePicture()`. Reports the process's CPU over that time and the
   /// preview frames lost (by timestamps).
   static func preview(_ options: BenchOptions) throws {
     let camera = try OurCamera(quality: options.quality, directory: options.directory)
@@ -27,7 +28,14 @@ extension ChildMode {
         waitForSchedule(until: wallStart + .seconds(second))
         controller.cameraFlashMode = controller.cameraFlashMode == .auto ? .off : .auto
       }
-      _ = try camera.stopRecording()
+      if options.controls {
+        // With the default controls the stopped movie goes to its review screen, which shows it still.
+        let reviewed = camera.delegate.expectReviewStarted()
+        controller.stopVideoCapture()
+        _ = try reviewed.wait("the movie's review screen")
+      } else {
+        _ = try camera.stopRecording()
+      }
       camera.setVideoMode(false)
       for _ in 0..<3 { _ = try photo(from: controller) }
       // A still with the controls goes to the review screen, which shows it instead of the live frames.
