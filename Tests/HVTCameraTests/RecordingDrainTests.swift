@@ -107,16 +107,14 @@ struct RecordingDrainTests {
     await camera.controller.dismissAndWait()
   }
 
-  @Test("an encoder that stops for longer than the recording queue holds the camera back: it is not given up")
-  func backPressureIsNoStall() async throws {
+  /// Records 9 s with `policy`, the encoder's thread stopped for 7.5 s at its first frame (a probe on the
+  /// converter before it), and returns the movie, delivered with no failure reported.
+  static func recordWithEncoderStall(policy: HVTSlowEncoderPolicy) async throws -> (TestCamera, Capture) {
     let camera = try TestCamera(mode: .video, present: false)
     camera.controller.videoMaximumDuration = 9
+    camera.controller.slowEncoderPolicy = policy
     try await camera.controller.presentAndWait()
     try await camera.startRecording()
-    // The encoder's thread stops for 7.5 s once: the queue before it holds 3 s, so the tee then waits for
-    // room, with a frame inside it, for 4.5 s. A stalled camera would be given up after 3.5 s (0.5 s to
-    // call it stalled, then the default timeout of 3 s). A loaded machine may delay a frame long enough
-    // to announce a stall, so only giving up counts here.
     let session = try #require(camera.controller.currentSession)
     let converter = try #require(session.pipeline.element(named: "recording-convert")?.staticPad("sink"))
     let pending = Locked(true)
@@ -131,6 +129,16 @@ struct RecordingDrainTests {
     let movie = try await camera.delegate.nextCapture(.movie)
     let failures = camera.delegate.calls.filter { if case .failed = $0 { true } else { false } }
     #expect(failures.isEmpty, "\(failures)")
+    return (camera, movie)
+  }
+
+  @Test("an encoder that stops for longer than the recording queue holds the camera back: it is not given up")
+  func backPressureIsNoStall() async throws {
+    // The queue before the encoder holds 3 s, so the tee then waits for room, with a frame inside it, for
+    // 4.5 s. A stalled camera would be given up after 3.5 s (0.5 s to call it stalled, then the default
+    // timeout of 3 s). A loaded machine may delay a frame long enough to announce a stall, so only giving
+    // up counts here.
+    let (camera, movie) = try await Self.recordWithEncoderStall(policy: .keepEveryFrame)
     let metadata = try movie.metadata
     #expect(metadata.frameCount == 270, "9 s at 30 fps")
     let counted = try await MediaInspector.frameCount(try movie.movieURL.path)
@@ -142,27 +150,9 @@ struct RecordingDrainTests {
     "leaving frames out, an encoder that stops for 7.5 s once: the camera is not held back nor the recording given up; the 9 s movie keeps its timeline, the frames past the backlog's 3 s left out and counted"
   )
   func encoderStallLeavesFramesOut() async throws {
-    let camera = try TestCamera(mode: .video, present: false)
-    camera.controller.videoMaximumDuration = 9
-    camera.controller.slowEncoderPolicy = .leaveFramesOut
-    try await camera.controller.presentAndWait()
-    try await camera.startRecording()
-    // The encoder's thread stops for 7.5 s once, at its first frame: the backlog before it takes 2 s of
-    // frames, every other one up to 3 s, then none until the encoder goes on.
-    let session = try #require(camera.controller.currentSession)
-    let converter = try #require(session.pipeline.element(named: "recording-convert")?.staticPad("sink"))
-    let pending = Locked(true)
-    converter.addProbe(.buffer) { _, _ in
-      let first = pending.withLock { pending in
-        defer { pending = false }
-        return pending
-      }
-      if first { Thread.sleep(forTimeInterval: 7.5) }
-      return .ok
-    }
-    let movie = try await camera.delegate.nextCapture(.movie)
-    let failures = camera.delegate.calls.filter { if case .failed = $0 { true } else { false } }
-    #expect(failures.isEmpty, "\(failures)")
+    // The backlog before the encoder takes 2 s of frames, every other one up to 3 s, then none until the
+    // encoder goes on.
+    let (camera, movie) = try await Self.recordWithEncoderStall(policy: .leaveFramesOut)
     let metadata = try movie.metadata
     let kept = try #require(metadata.frameCount)
     let dropped = try #require(metadata.framesDroppedForEncoder)

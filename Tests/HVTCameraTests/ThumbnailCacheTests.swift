@@ -55,15 +55,23 @@ struct ThumbnailCacheTests {
         == (try await FreedesktopThumbnails.entry(of: photo, in: directory.path("cache"))))
   }
 
-  @Test("a tile's picture fills the cache on a miss (0600 in 0700 folders) and comes from it when current")
-  func missThenHit() async throws {
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
+  /// A red photo in `directory`/Pictures and a cache in `directory`/cache: the photo, the cache's folder,
+  /// the cache, and where the photo's large entry goes.
+  static func redPhoto(in directory: TemporaryDirectory) async throws -> (
+    photo: String, cacheHome: String, cache: ThumbnailCache, entry: String
+  ) {
     let photo = directory.path("Pictures/red.jpg")
     try await Self.makePhoto(photo)
     let cacheHome = directory.path("cache")
     let cache = ThumbnailCache(environment: ["XDG_CACHE_HOME": cacheHome])
-    let entry = try await FreedesktopThumbnails.entry(of: photo, in: cacheHome)
+    return (photo, cacheHome, cache, try await FreedesktopThumbnails.entry(of: photo, in: cacheHome))
+  }
+
+  @Test("a tile's picture fills the cache on a miss (0600 in 0700 folders) and comes from it when current")
+  func missThenHit() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let (photo, cacheHome, cache, entry) = try await Self.redPhoto(in: directory)
 
     let decoded = try FileThumbnail.picture(
       of: URL(fileURLWithPath: photo), fitting: LibraryGrid.pictureBox, cache: cache)
@@ -104,11 +112,7 @@ struct ThumbnailCacheTests {
   func badEntries(kind: String) async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let photo = directory.path("Pictures/red.jpg")
-    try await Self.makePhoto(photo)
-    let cacheHome = directory.path("cache")
-    let cache = ThumbnailCache(environment: ["XDG_CACHE_HOME": cacheHome])
-    let entry = try await FreedesktopThumbnails.entry(of: photo, in: cacheHome)
+    let (photo, _, cache, entry) = try await Self.redPhoto(in: directory)
     let uri = try await FreedesktopThumbnails.uri(of: photo)
     let modified = try await FreedesktopThumbnails.modified(photo)
     func plant(uri: String = uri, mtime: Int = modified, size: Int = 200, extra: [(String, String)] = []) async throws {
