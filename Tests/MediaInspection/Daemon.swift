@@ -22,7 +22,7 @@ public final class Daemon: @unchecked Sendable {  // `lines` and `closed` only u
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe
-    try process.run()
+    try process.runAlone()
     let handle = pipe.fileHandleForReading
     Thread.detachNewThread { [self] in
       var pending = Data()

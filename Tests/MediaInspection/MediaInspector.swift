@@ -152,7 +152,7 @@ public enum MediaInspector {
     } else {
       process.standardError = pipe
     }
-    try process.run()
+    try process.runAlone()
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     let errorText = separating ? (try? String(contentsOf: errors, encoding: .utf8)) ?? "" : ""

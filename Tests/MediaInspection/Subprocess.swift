@@ -218,7 +218,7 @@ public final class Subprocess: @unchecked Sendable {
     process.terminationHandler = { process in
       collector.exited(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal)
     }
-    try process.run()
+    try process.runAlone()
     processIdentifier = process.processIdentifier
     for (pipe, isError) in [(output, false), (error, true)] {
       let handle = pipe.fileHandleForReading

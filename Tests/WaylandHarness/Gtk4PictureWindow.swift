@@ -36,7 +36,7 @@ public final class Gtk4PictureWindow: @unchecked Sendable {  // C function addre
     let check = Process()
     check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     check.arguments = ["pkg-config", "--exists", "gtk4"]
-    guard (try? check.run()) != nil else { return "no pkg-config" }
+    guard (try? check.runAlone()) != nil else { return "no pkg-config" }
     check.waitUntilExit()
     return check.terminationStatus == 0 ? nil : "GTK 4's headers are not installed (Debian 13 and later: libgtk-4-dev)"
   }()

@@ -99,7 +99,7 @@ struct QuickRunTests {
       try await withCheckedThrowingContinuation { continuation in
         process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
         do {
-          try process.run()
+          try process.runAlone()
         } catch {
           process.terminationHandler = nil
           continuation.resume(throwing: error)
