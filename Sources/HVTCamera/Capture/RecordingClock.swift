@@ -9,9 +9,10 @@ import HVTGStreamer
 /// is left out (with sound, the movie starts no earlier than one frame before it), and encoded video
 /// begins with a key frame. After its first ``minimumFrames`` frames, a pause leaves frames out and the
 /// timestamps after it close up over it. The first frame whose start reaches the maximum duration is
-/// dropped, and every frame after it: the movie lasts exactly that long. A raw frame the encoder has no
-/// room for is left out by the ``RecordingBacklog`` policy, the others' timestamps untouched. The driver's
-/// sequence numbers tell the frames it lost.
+/// dropped, and every frame after it: the movie lasts exactly that long. With a bounded backlog
+/// (``HVTSlowEncoderPolicy/leaveFramesOut``), a raw frame the encoder has no room for is left out by the
+/// ``RecordingBacklog`` policy, the others' timestamps untouched. The driver's sequence numbers tell the
+/// frames it lost.
 struct RecordingClock: Sendable {
   /// What the probe reads of one frame.
   struct Frame: Sendable, Equatable {

@@ -45,18 +45,13 @@ extension HVTPipelineModel {
   }
 
   /// The recording chain up to its muxer — `queue ! videoconvert ! [caps !] <encoder> [! <parser>]` —
-  /// what a pre-roll and the streams' encoder run (the pre-roll's own, once there is one), with the
-  /// ``encodingQueue``.
+  /// what a pre-roll and the streams' encoder run (the pre-roll's own, once there is one). Its queue keeps
+  /// every frame up to 3 s behind, then the camera's tee waits for it: a recording's
+  /// ``HVTSlowEncoderPolicy`` does not reach these encoders.
   var encoding: [HVTElementDescription] {
     if let preRoll { return preRoll.encoding }
-    return [Self.encodingQueue] + recording.prefix { $0.name != Self.muxerName }.dropFirst()
+    return Array(recording.prefix { $0.name != Self.muxerName })
   }
-
-  /// The queue before an encoder that runs all the time (a pre-roll's, the streams'): it keeps every frame,
-  /// up to 3 s behind, and then the camera's tee waits for it. A recording's own encoder has the
-  /// ``RecordingBacklog`` policy instead, which never makes the tee wait.
-  static let encodingQueue = HVTElementDescription(
-    "queue", name: "recording-queue", ["max-size-buffers": "0", "max-size-bytes": "0", "max-size-time": "3000000000"])
 
   /// The tee the pre-roll's microphone feeds (``PreRollSound``), which recordings take their sound from.
   static let soundTee = HVTElementDescription("tee", name: soundTeeName, ["allow-not-linked": "true"])
