@@ -127,6 +127,38 @@ package enum CameraControls {
         self.trim = trim.lowerBound...min(duration, end)
       }
     }
+
+    /// Drags a trim handle to `time`, and the playhead with it: to the trim's first frame for the start,
+    /// its last for the end, so that the frame shown is the handle's.
+    package mutating func drag(_ handle: Handle, to time: Double) {
+      moveHandle(handle, to: time)
+      guard let trim else { return }
+      movePlayhead(to: handle == .start ? trim.lowerBound : trim.upperBound - frameInterval)
+    }
+
+    /// Does what a timeline's action asks for (``Action/movePlayhead(seconds:)``,
+    /// ``Action/stepFrames(_:)``, ``Action/seek(_:)``, ``Action/trimAtPlayhead(_:)``); returns `false`,
+    /// changing nothing, for another action.
+    @discardableResult
+    package mutating func apply(_ action: Action) -> Bool {
+      switch action {
+      case .movePlayhead(let seconds): movePlayhead(to: playhead + seconds)
+      case .stepFrames(let frames): movePlayhead(to: playhead + Double(frames) * frameInterval)
+      case .seek(let time): movePlayhead(to: time)
+      case .trimAtPlayhead(let handle): moveHandle(handle, to: playhead + (handle == .start ? 0 : frameInterval))
+      default: return false
+      }
+      return true
+    }
+
+    /// The times a frame-exact trim (``HVTMovieTrim``) cuts at to keep the frames inside the trim: half a
+    /// frame before each end, so that it keeps the frame nearest to the trim's start, as the review showed
+    /// it there, to the one nearest to a frame before its end, whatever the jitter of the frames' times.
+    /// `nil` without a trim, or when the trim keeps the whole movie (``cutsMovie``).
+    package var cut: ClosedRange<Double>? {
+      guard let trim, cutsMovie else { return nil }
+      return max(0, trim.lowerBound - frameInterval / 2)...(trim.upperBound - frameInterval / 2)
+    }
   }
 
   /// A trim handle of a movie's timeline.
@@ -237,6 +269,13 @@ package enum CameraControls {
     inside: [HVTRect], outside: [HVTRect], handles: [HVTRect], playhead: HVTRect?
   ) {
     guard let timeline = look.review?.timeline else { return ([], [], [], nil) }
+    return timelineParts(timeline, size: size)
+  }
+
+  /// `timeline` as drawn on a `size` picture, as ``timelineParts(_:size:)-(Look,_)`` says.
+  static func timelineParts(_ timeline: Timeline, size: HVTFrameSize) -> (
+    inside: [HVTRect], outside: [HVTRect], handles: [HVTRect], playhead: HVTRect?
+  ) {
     let bar = timelineBar(size: size)
     let playheadX = place(of: timeline.playhead, on: timeline, size: size)
     let playheadWidth = max(2, size.width / 320)
@@ -261,7 +300,14 @@ package enum CameraControls {
   /// What a press of the button at (`x`, `y`) on a movie's timeline does: grabs the trim handle within
   /// reach (the nearer one), else puts the playhead at the time under it; `nil` off the timeline.
   package static func timelineTarget(at x: Double, _ y: Double, size: HVTFrameSize, look: Look) -> TimelineTarget? {
-    guard let timeline = look.review?.timeline else { return nil }
+    look.review?.timeline.flatMap { timelineTarget(at: x, y, size: size, timeline: $0) }
+  }
+
+  /// What a press of the button at (`x`, `y`) on `timeline`, drawn on a `size` picture, does, as
+  /// ``timelineTarget(at:_:size:look:)`` says.
+  package static func timelineTarget(at x: Double, _ y: Double, size: HVTFrameSize, timeline: Timeline)
+    -> TimelineTarget?
+  {
     let bar = timelineBar(size: size)
     let reach = Double(max(8, size.width / 80))
     guard y >= Double(bar.y - 2 * bar.height), y < Double(bar.y + 3 * bar.height),
@@ -300,7 +346,7 @@ package enum CameraControls {
   }
 
   /// What a key asks for on a movie's review screen, besides Use, Retake and Cancel.
-  private static func movieAction(key: String, editing: Bool) -> Action? {
+  package static func movieAction(key: String, editing: Bool) -> Action? {
     switch key {
     case "Left", "KP_Left": return .movePlayhead(seconds: -1)
     case "Right", "KP_Right": return .movePlayhead(seconds: 1)

@@ -1,9 +1,9 @@
 import HVTCameraCore
 import Foundation
 
-/// Draws the library window's picture (``LibraryGrid``) as RGBx pixels: a dark background, each shown
-/// item's picture centred in its tile, the selected tile framed in amber. The caption is drawn on it
-/// afterwards, by `textoverlay`.
+/// Draws the library window's picture as RGBx pixels: the grid (``LibraryGrid``) — a dark background,
+/// each shown item's picture centred in its tile, the selected tile framed in amber — or the trim screen
+/// (``LibraryTrim``). The caption is drawn on it afterwards, by `textoverlay`.
 package enum LibraryCanvas {
   /// A tile's picture, RGBx, rows of `width * 4` bytes.
   package struct Picture: Sendable {
@@ -27,6 +27,12 @@ package enum LibraryCanvas {
   static let background = Colour(red: 24, green: 24, blue: 24)
   static let tile = Colour(red: 48, green: 48, blue: 48)
   static let selection = Colour(red: 255, green: 176, blue: 0)
+  /// The trim screen's timeline: the bar inside the trim and outside it (white at the movie review's
+  /// opacities over the background), the handles, the playhead (``ControlsPicture``'s colours).
+  static let kept = Colour(red: 186, green: 186, blue: 186)
+  static let cut = Colour(red: 82, green: 82, blue: 82)
+  static let handle = Colour(red: 255, green: 217, blue: 0)
+  static let playhead = Colour(red: 230, green: 0, blue: 0)
   /// The selection frame's width, in pixels (inside the grid's margin).
   static let frameWidth = 6
 
@@ -50,6 +56,29 @@ package enum LibraryCanvas {
       let left = x + LibraryGrid.margin + (box.width - min(picture.width, box.width)) / 2
       let top = y + LibraryGrid.margin + (box.height - min(picture.height, box.height)) / 2
       copy(picture, into: &pixels, x: left, y: top, clip: box)
+    }
+    return Data(pixels)
+  }
+
+  /// The canvas for the trim screen `trim`: the movie's frame at the playhead (`picture`, once decoded)
+  /// centred above the timeline, drawn as the movie review draws it (``ControlsPicture``): the bar light
+  /// inside the trim and dim outside it, the handles yellow, the playhead red.
+  package static func render(_ trim: LibraryTrim, picture: Picture?) -> Data {
+    let size = LibraryGrid.canvas
+    var pixels = [UInt8](repeating: 0, count: size.width * size.height * 4)
+    fill(&pixels, x: 0, y: 0, width: size.width, height: size.height, with: background)
+    if let picture {
+      let box = LibraryTrim.pictureBox
+      copy(
+        picture, into: &pixels, x: (box.width - min(picture.width, box.width)) / 2,
+        y: (box.height - min(picture.height, box.height)) / 2, clip: box)
+    }
+    let parts = CameraControls.timelineParts(trim.timeline, size: size)
+    let drawn: [(HVTRect, Colour)] =
+      parts.inside.map { ($0, kept) } + parts.outside.map { ($0, cut) } + parts.handles.map { ($0, handle) }
+      + (parts.playhead.map { [($0, playhead)] } ?? [])
+    for (rect, colour) in drawn {
+      fill(&pixels, x: rect.x, y: rect.y, width: rect.width, height: rect.height, with: colour)
     }
     return Data(pixels)
   }

@@ -15,7 +15,12 @@ enum LibraryCommand {
       the movie's first frame, which --thumbnail writes as a JPEG) and prints it. browse opens a window \
       with the items' pictures in a grid (arrow keys, Page Up/Down, Home/End move; Return, space or a \
       click picks; Escape cancels): a pick prints the item's path on stdout, as pick N does; stderr says \
-      "showing N items", "selected K: PATH" as the selection moves, and "picked K" or "cancelled". The pictures are \
+      "showing N items", "selected K: PATH" as the selection moves, and "picked K" or "cancelled". With \
+      --allows-editing, browse edits the pick as a picker with allowsEditing does: a photo gets its square \
+      crop, and a picked movie first shows on a trim screen (Left/Right a second, , and . a frame, Home/End, \
+      [ and ] put the trim's start and end at the playhead, a click or drag on the timeline; Return \
+      chooses, Escape goes back to the grid), the trim at most --max-duration long; the cut movie is a new \
+      file in the temporary folder, whose path is printed; the library's file is left as it was. The pictures are \
       shared with GNOME Files and KDE through the freedesktop thumbnail cache, \
       $XDG_CACHE_HOME/thumbnails (~/.cache/thumbnails): browse reads current entries, and browse and \
       pick store what they decode.
@@ -34,6 +39,12 @@ enum LibraryCommand {
         names: ["--media-types"], valueName: "image,movie",
         help: "Which items to show, list and pick, as a picker's mediaTypes (default both)."),
       .init(names: ["--thumbnail"], valueName: "PATH", help: "pick: write the thumbnail JPEG there."),
+      .init(
+        names: ["--allows-editing"], valueName: nil,
+        help: "browse: photos get a square crop, movies a trim on a trim screen."),
+      .init(
+        names: CameraOptions.maxDuration.names, valueName: CameraOptions.maxDuration.valueName,
+        help: "browse --allows-editing: the longest trim, \(HVTCaptureLimits.recordingDuration) (default 600)."),
       .init(names: ["--json"], valueName: nil, help: "Print the JSON document described above."),
     ],
     operands: "[list | show N | pick N | browse]")
@@ -82,20 +93,25 @@ enum LibraryCommand {
         Console.error("picked \(line(item, index: index)); thumbnail \(thumbnail.width)x\(thumbnail.height)")
       }
     case "browse" where arguments.operands.count == 1:
-      try await browse(source, mediaTypes: mediaTypes)
+      let limit = try arguments.seconds("--max-duration", in: HVTCaptureLimits.recordingDuration)
+      try await browse(
+        source, mediaTypes: mediaTypes, editing: arguments.flag("--allows-editing"), videoMaximumDuration: limit)
     default:
       throw UsageError("hvtcam library: give list, show N, pick N or browse (see hvtcam library --help)")
     }
   }
 
   /// Opens the library window through the controller (``HVTCameraController/sourceType`` a library,
-  /// a window preview) and waits until the user picks or cancels.
-  @MainActor private static func browse(_ source: HVTCameraController.SourceType, mediaTypes: [HVTMediaType])
-    async throws
-  {
+  /// a window preview; `editing` its ``HVTCameraController/allowsEditing``, with trims at most
+  /// `videoMaximumDuration` long) and waits until the user picks or cancels.
+  @MainActor private static func browse(
+    _ source: HVTCameraController.SourceType, mediaTypes: [HVTMediaType], editing: Bool, videoMaximumDuration: Double?
+  ) async throws {
     let controller = try HVTCameraController()
     controller.sourceType = source
     try controller.setMediaTypes(mediaTypes)
+    controller.allowsEditing = editing
+    if let videoMaximumDuration { controller.videoMaximumDuration = videoMaximumDuration }
     controller.previewOutput = .window(title: "hvtcam library")
     let browsing = LibraryBrowsing(controller: controller)
     try await controller.presentAndWait()

@@ -34,6 +34,21 @@ public struct RGBImage: Sendable {
     return (bytes[offset], bytes[offset + 1], bytes[offset + 2])
   }
 
+  /// The centres of the runs of pixels of row `y` that `matches`, left to right: where marks of one
+  /// colour (a timeline's handles, its playhead) are across the picture.
+  public func runs(atRow y: Int, _ matches: ((r: UInt8, g: UInt8, b: UInt8)) -> Bool) -> [Double] {
+    var (centres, start): ([Double], Int?) = ([], nil)
+    for x in 0...width {
+      let hit = x < width && matches(pixel(x, y))
+      if hit, start == nil { start = x }
+      if !hit, let begun = start {
+        centres.append(Double(begun + x - 1) / 2)
+        start = nil
+      }
+    }
+    return centres
+  }
+
   /// The colour bar at a point, by which channels are lit (above half): `white`, `yellow`, `cyan`,
   /// `green`, `magenta`, `red`, `blue` or `black` — the names of `videotestsrc`'s SMPTE bars.
   public func colourName(_ x: Int, _ y: Int) -> String {

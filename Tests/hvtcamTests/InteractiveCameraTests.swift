@@ -376,20 +376,8 @@ struct InteractiveCameraTests {
   /// which runs from x 32 to 608 at y 388…400) and of the yellow trim handles (above the bar, where they
   /// reach and the playhead does not), left to right.
   private static func timeline(_ image: RGBImage) -> (playhead: Double?, handles: [Double]) {
-    func runs(at y: Int, _ matches: ((r: UInt8, g: UInt8, b: UInt8)) -> Bool) -> [Double] {
-      var (centres, start): ([Double], Int?) = ([], nil)
-      for x in 0...image.width {
-        let hit = x < image.width && matches(image.pixel(x, y))
-        if hit, start == nil { start = x }
-        if !hit, let begun = start {
-          centres.append(Double(begun + x - 1) / 2)
-          start = nil
-        }
-      }
-      return centres
-    }
-    let red = runs(at: 394) { $0.r > 170 && $0.g < 90 && $0.b < 90 }
-    let yellow = runs(at: 379) { $0.r > 190 && $0.g > 150 && $0.b < 100 }
+    let red = image.runs(atRow: 394) { $0.r > 170 && $0.g < 90 && $0.b < 90 }
+    let yellow = image.runs(atRow: 379) { $0.r > 190 && $0.g > 150 && $0.b < 100 }
     return (red.first, yellow)
   }
 

@@ -49,14 +49,17 @@ struct LibraryWindowTests {
     let process: Subprocess
     let window: String
 
-    /// Starts the browser on the `count` photos in `pictures`, with `environment` added to hvtcam's.
-    init(pictures: String, home: String, count: Int = 3, environment: [String: String] = [:]) async throws {
+    /// Starts the browser on the `count` items in `pictures` (and `home`'s Videos), with `options` added
+    /// to its command line and `environment` to hvtcam's.
+    init(
+      pictures: String, home: String, count: Int = 3, options: [String] = [], environment: [String: String] = [:]
+    ) async throws {
       let display = try await PrivateDisplay()
       self.display = display
       // A failed start leaves no X server behind.
       do {
         process = try HVTCam.start(
-          ["library", "browse", "--source", "photo-library"],
+          ["library", "browse", "--source", "photo-library"] + options,
           environment: HVTCam.environment(
             setting: [
               "DISPLAY": display.name, "XDG_PICTURES_DIR": pictures, "XDG_VIDEOS_DIR": "\(home)/Videos",
@@ -72,6 +75,11 @@ struct LibraryWindowTests {
         await display.stop()
         throw error
       }
+    }
+
+    /// Sends keys to the window, one after another.
+    func key(_ names: String...) async throws {
+      try await display.xdotool(["key", "--window", window] + names)
     }
 
     func screenshot(showing shows: (RGBImage) -> Bool) async throws -> RGBImage {
@@ -184,5 +192,128 @@ struct LibraryWindowTests {
     try await browser.display.xdotool(["key", "Escape"])
     let result = await browser.process.result()
     #expect(result.succeeded && result.outputLines.isEmpty, "\(result)")
+  }
+
+  // MARK: - Movies trimmed before they are picked (--allows-editing)
+
+  /// A 4 s movie of a moving ball at 10 frames a second (H.264, a key frame a second), the
+  /// newest item of the library (in `home`'s Videos), and a photo in Pictures; the movie's path.
+  static func makeMovie(in directory: TemporaryDirectory) async throws -> String {
+    _ = try await makePhotos(in: directory)
+    let videos = directory.path("Videos")
+    try FileManager.default.createDirectory(atPath: videos, withIntermediateDirectories: true)
+    let path = "\(videos)/ball.mp4"
+    let made = try await MediaInspector.run(
+      "gst-launch-1.0",
+      [
+        "-q", "videotestsrc", "num-buffers=40", "pattern=ball", "!",
+        "video/x-raw,format=I420,width=320,height=240,framerate=10/1",
+        "!", "x264enc", "key-int-max=10", "bframes=0", "!", "mp4mux", "!", "filesink", "location=\(path)",
+      ])
+    try #require(made.status == 0, "\(made.output)")
+    return path
+  }
+
+  /// The trim screen's timeline on a screenshot: the centres of the yellow trim handles (on a row above
+  /// the bar, where only they reach) and of the red playhead (on the bar's row), in canvas pixels.
+  static func trimScreen(_ image: RGBImage) -> (handles: [Double], playhead: Double?) {
+    (
+      image.runs(atRow: 348) { $0.r > 190 && $0.g > 150 && $0.b < 100 },
+      image.runs(atRow: 361) { $0.r > 170 && $0.g < 90 && $0.b < 90 }.first
+    )
+  }
+
+  /// Where time `seconds` of a `duration` s movie is on the trim screen's timeline (it runs from x 32 to 608).
+  static func place(_ seconds: Double, of duration: Double) -> Double { 32 + 576 * seconds / duration }
+
+  @Test(
+    """
+    --allows-editing: a picked movie goes to the trim screen, its handles at its start and at --max-duration; \
+    the keys move the playhead and put the handles there; Return delivers the frames chosen, cut into a new \
+    file in the temporary folder, and the library's movie is left as it was
+    """)
+  func trimPickedMovie() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let movie = try await Self.makeMovie(in: directory)
+    let before = try FileManager.default.attributesOfItem(atPath: movie)
+    let temporary = directory.path("tmp")
+    try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+    let browser = try await Browser(
+      pictures: directory.path("Pictures"), home: directory.url.path, count: 4,
+      options: ["--allows-editing", "--max-duration", "3"], environment: ["TMPDIR": temporary])
+    defer { Task { await browser.display.stop() } }
+    let original = try #require(try await MediaInspector.streams(movie).first { $0.type == "video" })
+    let duration = original.duration
+
+    try await browser.key("Return")
+    let opened = try await browser.screenshot { image in
+      let handles = Self.trimScreen(image).handles
+      return handles.count == 2 && abs(handles[0] - 32) <= 4 && abs(handles[1] - Self.place(3, of: duration)) <= 4
+    }
+    #expect(Self.trimScreen(opened).playhead.map { abs($0 - 32) <= 3 } == true, "the playhead at the first frame")
+    // The playhead a second and two frames on (frame 12), [; a second and a frame more (frame 23), ].
+    try await browser.key("Right", "period", "period", "bracketleft", "Right", "period", "bracketright")
+    let trimmed = try await browser.screenshot { image in
+      let handles = Self.trimScreen(image).handles
+      return handles.count == 2 && abs(handles[0] - Self.place(1.2, of: duration)) <= 4
+        && abs(handles[1] - Self.place(2.4, of: duration)) <= 4
+    }
+    #expect(Self.trimScreen(trimmed).playhead.map { abs($0 - Self.place(2.3, of: duration)) <= 3 } == true)
+
+    try await browser.key("Return")
+    let result = await browser.process.result()
+    #expect(result.succeeded, "\(result)")
+    let cut = try #require(result.outputLines.first, "\(result)")
+    #expect(cut.hasPrefix("\(temporary)/ball.trimmed-") && cut.hasSuffix(".mp4"), "\(result)")
+    let after = try FileManager.default.attributesOfItem(atPath: movie)
+    #expect(
+      after[.size] as? Int == before[.size] as? Int
+        && after[.modificationDate] as? Date == before[.modificationDate] as? Date, "the library's movie is untouched")
+    let video = try #require(try await MediaInspector.streams(cut).first { $0.type == "video" })
+    #expect(video.packets == 12 && abs(video.duration - 1.2) <= 0.1, "frames 12 to 23: \(video)")
+    // Each end is its chosen frame: the ball is elsewhere a frame before or after.
+    for (end, source) in [(0, 12), (11, 23)] {
+      var psnr: [Double] = []
+      for candidate in source - 1...source + 1 {
+        psnr += try await MediaInspector.psnr(of: cut, skipping: end, against: movie, from: candidate, count: 1)
+      }
+      #expect(psnr.count == 3 && psnr[1] >= 30 && psnr[1] > max(psnr[0], psnr[2]) + 3, "frame \(end): \(psnr)")
+    }
+  }
+
+  @Test(
+    "--allows-editing: Escape on the trim screen goes back to the grid; Return with the handles untouched delivers the first --max-duration seconds"
+  )
+  func trimScreenBackAndLimit() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let movie = try await Self.makeMovie(in: directory)
+    let temporary = directory.path("tmp")
+    try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+    let browser = try await Browser(
+      pictures: directory.path("Pictures"), home: directory.url.path, count: 4,
+      options: ["--allows-editing", "--max-duration", "2"], environment: ["TMPDIR": temporary])
+    defer { Task { await browser.display.stop() } }
+    let duration = try #require(try await MediaInspector.streams(movie).first { $0.type == "video" }).duration
+
+    let onTrimScreen = { (image: RGBImage) in
+      let handles = Self.trimScreen(image).handles
+      return handles.count == 2 && abs(handles[1] - Self.place(2, of: duration)) <= 4
+    }
+    try await browser.key("Return")
+    _ = try await browser.screenshot(showing: onTrimScreen)
+    try await browser.key("Escape")
+    let grid = try await browser.screenshot { Self.isSelected($0, slot: 0) && Self.trimScreen($0).handles.isEmpty }
+    #expect(Self.isSelected(grid, slot: 0), "back on the grid, the movie selected")
+    #expect(browser.process.standardErrorSoFar.contains("cancelled") == false, "Escape there cancels nothing")
+    try await browser.key("Return")
+    _ = try await browser.screenshot(showing: onTrimScreen)
+    try await browser.key("Return")
+    let result = await browser.process.result()
+    let cut = try #require(result.outputLines.first, "\(result)")
+    #expect(result.succeeded && cut.hasPrefix("\(temporary)/ball.trimmed-"), "\(result)")
+    let video = try #require(try await MediaInspector.streams(cut).first { $0.type == "video" })
+    #expect(video.packets == 20 && abs(video.duration - 2) <= 0.1, "the first 2 s: \(video)")
   }
 }

@@ -39,7 +39,7 @@ enum FileThumbnail {
 
   /// A frame as RGBx pixels, scaled (its aspect ratio kept, never enlarged, even sides) to fit `box`, by
   /// the still pipeline `appsrc ! videoscale ! videoconvert ! video/x-raw,format=RGBx,… ! appsink`.
-  private static func scaled(_ buffer: Buffer, caps: Caps, fitting box: HVTFrameSize) throws -> LibraryCanvas.Picture {
+  static func scaled(_ buffer: Buffer, caps: Caps, fitting box: HVTFrameSize) throws -> LibraryCanvas.Picture {
     let structure = caps.structure(at: 0)
     let (width, height) = (max(1, structure.int("width") ?? 1), max(1, structure.int("height") ?? 1))
     let scale = min(1, Double(box.width) / Double(width), Double(box.height) / Double(height))

@@ -13,6 +13,14 @@ import HVTSupport
 /// (a cancel). ``HVTCameraController/present()`` opens one for a library ``HVTCameraController/sourceType``
 /// with a window preview, and delivers the pick as a capture.
 ///
+/// With movie editing (a `movieTrimLimit`, which the controller passes with
+/// ``HVTCameraController/allowsEditing``), a picked movie first goes to a trim screen, as
+/// `UIImagePickerController` trims one: its frame at the playhead over its timeline, whose trim handles
+/// span at most the limit, worked with the movie review's keys and clicks (Left and Right move the
+/// playhead a second, `,` and `.` a frame, Home and End to the ends, `[` and `]` put the trim's start
+/// and end at the playhead; a click on the timeline moves the playhead, a drag moves a handle). Return
+/// or space chooses the movie with its trim (``Pick/trim``); Escape goes back to the grid.
+///
 /// Its pipeline: `appsrc ! imagefreeze allow-replace=true is-live=true ! video/x-raw,framerate=10/1 !
 /// videoconvert ! textoverlay ! taginject ! <window sink>` (the sink chosen as for the camera's window:
 /// `xvimagesink`, `ximagesink`, `glimagesink`, or `waylandsink` in a window of the engine's own,
@@ -23,7 +31,9 @@ public final class HVTLibraryWindow: Sendable {
   /// The library shown.
   public let library: HVTMediaLibrary
   private let title: String
-  private let onPick: @Sendable (HVTAlbumItem) -> Void
+  /// The longest trim of a picked movie, with movie editing; `nil` without.
+  private let movieTrimLimit: Double?
+  private let onPick: @Sendable (Pick) -> Void
   private let onCancel: @Sendable () -> Void
   private let onSelect: @Sendable (Int, HVTAlbumItem) -> Void
   /// Where keys and clicks are acted on and pages drawn: never a GStreamer thread.
@@ -48,6 +58,14 @@ public final class HVTLibraryWindow: Sendable {
   private struct State: Sendable {
     var items: [HVTAlbumItem] = []
     var grid = LibraryGrid(count: 0)
+    /// The trim screen, while a picked movie is on it.
+    var trim: LibraryTrim?
+    /// The trimmed movie's frame at the playhead, as shown.
+    var trimPicture: LibraryCanvas.Picture?
+    /// The trim handle the pointer drags.
+    var grabbed: CameraControls.Handle?
+    /// The number of the newest frame asked for at the playhead: older requests are dropped.
+    var frameRequest: UInt64 = 0
     var pictures: [Int: LibraryCanvas.Picture] = [:]
     /// Items whose picture could not be decoded: their tiles stay bare.
     var failed: Set<Int> = []
@@ -58,17 +76,43 @@ public final class HVTLibraryWindow: Sendable {
 
   private let state = Locked(State())
 
-  /// A window for `library`, titled `title`. `onPick` gets the item picked, `onCancel` is called when
-  /// the user cancels or closes the window; `onSelect` each time the selection moves (with the item's
-  /// index in ``items``). Each is called on a queue of the window's own, after it closed (`onSelect`
-  /// while it is open).
-  public init(
+  /// What the user picked in the window.
+  public struct Pick: Sendable, Hashable {
+    /// The photo or movie picked.
+    public let item: HVTAlbumItem
+    /// With movie editing, the stretch of the movie the trim screen kept, in seconds from its first
+    /// frame, as ``HVTMovieTrim`` cuts it (the first frame at or after its start, the frames before its
+    /// end): half a frame before each of the trim's handles, so that the frames kept are the ones the
+    /// handles were put at. `nil` for a photo, without movie editing, or when the trim keeps the whole movie.
+    public let trim: ClosedRange<Double>?
+  }
+
+  /// A window for `library`, titled `title`, without movie editing. `onPick` gets the item picked,
+  /// `onCancel` is called when the user cancels or closes the window; `onSelect` each time the
+  /// selection moves (with the item's index in ``items``). Each is called on a queue of the window's
+  /// own, after it closed (`onSelect` while it is open).
+  public convenience init(
     library: HVTMediaLibrary, title: String = "HVTCamera library",
     onPick: @escaping @Sendable (HVTAlbumItem) -> Void, onCancel: @escaping @Sendable () -> Void,
     onSelect: @escaping @Sendable (Int, HVTAlbumItem) -> Void = { _, _ in }
   ) {
+    self.init(
+      library: library, title: title, movieTrimLimit: nil, onPick: { onPick($0.item) }, onCancel: onCancel,
+      onSelect: onSelect)
+  }
+
+  /// A window for `library`, titled `title`, whose picked movies go to the trim screen first when
+  /// `movieTrimLimit` is given: their trim is at most that many seconds long
+  /// (``HVTCameraController/videoMaximumDuration``). `onPick` gets the pick, with the trim; `onCancel`
+  /// and `onSelect` are called as ``init(library:title:onPick:onCancel:onSelect:)`` says.
+  public init(
+    library: HVTMediaLibrary, title: String = "HVTCamera library", movieTrimLimit: Double?,
+    onPick: @escaping @Sendable (Pick) -> Void, onCancel: @escaping @Sendable () -> Void,
+    onSelect: @escaping @Sendable (Int, HVTAlbumItem) -> Void = { _, _ in }
+  ) {
     self.library = library
     self.title = title
+    self.movieTrimLimit = movieTrimLimit.map { $0.isFinite && $0 > 0 ? $0 : .greatestFiniteMagnitude }
     self.onPick = onPick
     self.onCancel = onCancel
     self.onSelect = onSelect
@@ -80,6 +124,9 @@ public final class HVTLibraryWindow: Sendable {
 
   /// The index in ``items`` of the selected item.
   public var selectedIndex: Int { state.withLock { $0.grid.selected } }
+
+  /// Whether a picked movie is on the trim screen.
+  public var isTrimming: Bool { state.withLock { $0.trim != nil } }
 
   /// Whether the window is open.
   public var isShown: Bool { state.withLock { $0.shown != nil } }
@@ -142,6 +189,9 @@ public final class HVTLibraryWindow: Sendable {
       state.grid = LibraryGrid(count: items.count)
       state.pictures = [:]
       state.failed = []
+      state.trim = nil
+      state.trimPicture = nil
+      state.grabbed = nil
       state.thumbnails = ThumbnailCache(environment: environment)
     }
     // On Wayland, a window of the engine's own, titled and taking the keys and clicks (the sink keeps it).
@@ -176,6 +226,7 @@ public final class HVTLibraryWindow: Sendable {
 
   /// Acts on a key or click (on the queue).
   private func handle(_ event: NavigationEvent) {
+    if let trim = state.withLock({ $0.trim }) { return handle(event, trimming: trim) }
     let grid = state.withLock { $0.grid }
     let action: LibraryGrid.Action?
     switch event {
@@ -193,7 +244,7 @@ public final class HVTLibraryWindow: Sendable {
       // A new page's pictures, after the selection is announced.
       loadPictures()
     case .pick(let index):
-      finish(picking: index)
+      pick(index)
     case .cancel:
       finish(picking: nil)
     case nil:
@@ -201,11 +252,127 @@ public final class HVTLibraryWindow: Sendable {
     }
   }
 
-  /// Closes the window, then calls `onPick` with item `index`, or `onCancel` (on the queue). Does nothing
-  /// when it has closed already.
-  private func finish(picking index: Int?) {
+  /// Picks item `index`: a movie with movie editing goes to the trim screen, anything else is delivered.
+  private func pick(_ index: Int) {
+    let item = state.withLock { $0.items.indices.contains(index) ? $0.items[index] : nil }
+    guard let item, item.mediaType == .movie, let limit = movieTrimLimit else { return finish(picking: index) }
+    do {
+      // The first frame: shown at once, and its caps say the movie's frame rate.
+      let (frame, caps) = try FileThumbnail.decodedFrame(of: item.url)
+      let rate = caps.structure(at: 0).fraction("framerate")
+      let frameInterval =
+        rate.flatMap { $0.numerator > 0 && $0.denominator > 0 ? Double($0.denominator) / Double($0.numerator) : nil }
+        ?? 1.0 / 30
+      let picture = try FileThumbnail.scaled(frame, caps: caps, fitting: LibraryTrim.pictureBox)
+      state.withLock { state in
+        state.trim = LibraryTrim(
+          index: index, duration: item.duration ?? frameInterval, frameInterval: frameInterval, limit: limit)
+        state.trimPicture = picture
+      }
+      try draw()
+    } catch {
+      // A movie that cannot be shown is picked as it is: the controller cuts it to the limit if it can.
+      debugLog.log(.warning, "library window: no trim screen for \(item.url.path): \(error)")
+      state.withLock { $0.trim = nil }
+      finish(picking: index)
+    }
+  }
+
+  /// Acts on a key or click on the trim screen (on the queue).
+  private func handle(_ event: NavigationEvent, trimming trim: LibraryTrim) {
+    let action: LibraryTrim.Action?
+    switch event {
+    case .keyPress(let key):
+      action = trim.action(key: key)
+    case .mouseButtonPress(1, let x, let y):
+      action = trim.action(pressAtX: x, y: y)
+      if case .grab(let handle) = action { drag(handle, toX: x) }
+    case .mouseMove(let x, _):
+      return dragGrabbed(toX: x)
+    case .mouseButtonRelease(1, let x, _):
+      // Sinks may report the pointer's motion before the press: the release's place counts too.
+      dragGrabbed(toX: x)
+      state.withLock { $0.grabbed = nil }
+      return
+    default:
+      action = nil
+    }
+    switch action {
+    case .timeline(let change):
+      changeTimeline { $0.timeline.apply(change) }
+    case .grab:
+      break
+    case .choose:
+      finish(picking: trim.index, trim: trim.timeline.cut)
+    case .back:
+      state.withLock { state in
+        state.trim = nil
+        state.trimPicture = nil
+        state.grabbed = nil
+      }
+      do { try draw() } catch { debugLog.log(.warning, "library window: \(error)") }
+    case nil:
+      break
+    }
+  }
+
+  /// Grabs `handle` and drags it to the canvas's place `x`.
+  private func drag(_ handle: CameraControls.Handle, toX x: Double) {
+    state.withLock { $0.grabbed = handle }
+    changeTimeline { $0.drag(handle, toX: x) }
+  }
+
+  /// Drags the grabbed handle, if one is, to the canvas's place `x`.
+  private func dragGrabbed(toX x: Double) {
+    guard let handle = state.withLock({ $0.grabbed }) else { return }
+    changeTimeline { $0.drag(handle, toX: x) }
+  }
+
+  /// Changes the trim screen and draws it; a move of the playhead asks for its frame, decoded after the
+  /// keys and clicks already queued (which drop it when they move the playhead again).
+  private func changeTimeline(_ change: (inout LibraryTrim) -> Void) {
+    let (before, after, request) = state.withLock { state -> (LibraryTrim?, LibraryTrim?, UInt64) in
+      let before = state.trim
+      if var trim = state.trim {
+        change(&trim)
+        state.trim = trim
+        if trim.timeline.playhead != before?.timeline.playhead { state.frameRequest &+= 1 }
+      }
+      return (before, state.trim, state.frameRequest)
+    }
+    guard let after, after != before else { return }
+    do { try draw() } catch { debugLog.log(.warning, "library window: \(error)") }
+    if after.timeline.playhead != before?.timeline.playhead { queue.async { self.showFrame(request: request) } }
+  }
+
+  /// Decodes and shows the trimmed movie's frame at the playhead — the one shown half a frame after it,
+  /// the frame nearest to it, as the movie review shows — unless a newer request overtook this one.
+  private func showFrame(request: UInt64) {
+    let asked = state.withLock { state -> (URL, Double)? in
+      guard state.frameRequest == request, state.shown != nil, let trim = state.trim else { return nil }
+      return (state.items[trim.index].url, trim.timeline.playhead + trim.timeline.frameInterval / 2)
+    }
+    guard let (url, time) = asked else { return }
+    do {
+      let (frame, caps) = try FileThumbnail.decodedFrame(of: url, at: time)
+      let picture = try FileThumbnail.scaled(frame, caps: caps, fitting: LibraryTrim.pictureBox)
+      guard state.withLock({ $0.frameRequest == request }) else { return }
+      state.withLock { $0.trimPicture = picture }
+      try draw()
+    } catch {
+      debugLog.log(.warning, "library window: no frame of \(url.path) at \(time) s: \(error)")
+    }
+  }
+
+  /// Closes the window, then calls `onPick` with item `index` (and its `trim`), or `onCancel` (on the
+  /// queue). Does nothing when it has closed already.
+  private func finish(picking index: Int?, trim: ClosedRange<Double>? = nil) {
     guard let items = takeDown() else { return }
-    if let index, items.indices.contains(index) { onPick(items[index]) } else { onCancel() }
+    if let index, items.indices.contains(index) {
+      onPick(Pick(item: items[index], trim: trim))
+    } else {
+      onCancel()
+    }
   }
 
   /// Stops the pipeline (on the queue); returns the items, or `nil` when it was not running.
@@ -219,13 +386,21 @@ public final class HVTLibraryWindow: Sendable {
     return items
   }
 
-  /// Pushes the grid as it is now, with the pictures decoded so far, and its caption (on the queue).
+  /// Pushes the grid as it is now, with the pictures decoded so far, or the trim screen, and its
+  /// caption (on the queue).
   private func draw() throws {
     let (grid, items, pictures, shown) = state.withLock { ($0.grid, $0.items, $0.pictures, $0.shown) }
+    let (trim, trimPicture) = state.withLock { ($0.trim, $0.trimPicture) }
     guard let shown else { return }
-    try shown.caption.set("text", Self.caption(for: items[grid.selected], index: grid.selected, of: grid))
-    try shown.source.pushSample(
-      Sample(buffer: Buffer(copying: LibraryCanvas.render(grid, pictures: pictures)), caps: shown.caps))
+    let canvas: Data
+    if let trim {
+      try shown.caption.set("text", Self.caption(trimming: items[trim.index], trim))
+      canvas = LibraryCanvas.render(trim, picture: trimPicture)
+    } else {
+      try shown.caption.set("text", Self.caption(for: items[grid.selected], index: grid.selected, of: grid))
+      canvas = LibraryCanvas.render(grid, pictures: pictures)
+    }
+    try shown.source.pushSample(Sample(buffer: Buffer(copying: canvas), caps: shown.caps))
   }
 
   /// Decodes the pictures of the page shown that are not decoded yet, one at a time, drawing the grid
@@ -247,6 +422,12 @@ public final class HVTLibraryWindow: Sendable {
         state.withLock { _ = $0.failed.insert(index) }
       }
     }
+  }
+
+  /// The trim screen's caption: `MOV_….mp4 · 0:01.20–0:03.40 (2.20 s of 5.00 s) · playhead 0:01.20 ·
+  /// [ ] trim · Return chooses · Escape back`.
+  static func caption(trimming item: HVTAlbumItem, _ trim: LibraryTrim) -> String {
+    "\(item.url.lastPathComponent) · \(trim.summary) · [ ] trim · Return chooses · Escape back"
   }
 
   /// The caption of the selected item: `3 of 14 · IMG_….jpg · photo 640x480 · page 1 of 2`.

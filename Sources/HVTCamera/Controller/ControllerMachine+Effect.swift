@@ -105,11 +105,11 @@ extension ControllerMachine {
     case microphoneFailed(UInt64, HVTCameraError)
     /// Gives the complete movie its final name; ``Input/movieFinished(_:_:)`` follows at once.
     case finishMovie(UInt64, MovieDelivery)
-    /// Cuts a reviewed movie to `span` (from the start of its first frame to the end of its last, in
-    /// seconds from its first frame) by a frame-exact trim off the queue, at most `limit` seconds long,
-    /// removes the uncut file, and delivers the cut movie (the uncut one, with the error reported, when
-    /// the cut fails); ``Input/cutMovieDelivered`` follows.
-    case deliverTrimmed(HVTCapture, span: ClosedRange<Double>, frameInterval: Double, limit: Double, to: Destination)
+    /// Cuts a reviewed movie at `span` (its timeline's ``CameraControls/Timeline/cut``: half a frame
+    /// before each end of the trim, in seconds from its first frame) by a frame-exact trim off the queue,
+    /// at most `limit` seconds long, removes the uncut file, and delivers the cut movie (the uncut one,
+    /// with the error reported, when the cut fails); ``Input/cutMovieDelivered`` follows.
+    case deliverTrimmed(HVTCapture, span: ClosedRange<Double>, limit: Double, to: Destination)
     /// Delivers why a recording will not be finalized (what it holds is named).
     case abandonRecording(UInt64, Abandonment, to: Destination)
     /// Removes a recording's branch on the worker; ``Input/recordingRemoved(id:)`` follows.

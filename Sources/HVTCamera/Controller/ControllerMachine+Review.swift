@@ -97,14 +97,11 @@ extension ControllerMachine.Transition {
         handingOver: review.handingOver)
     }
     let timeline = movie.timeline
-    guard let trim = timeline.trim, timeline.cutsMovie else {
+    guard let cut = timeline.cut else {
       return effects.append(.deliver(.success(review.capture), to: review.destination, handingOver: nil))
     }
     state.moviesBeingCut += 1
-    effects.append(
-      .deliverTrimmed(
-        review.capture, span: trim, frameInterval: timeline.frameInterval, limit: timeline.limit,
-        to: review.destination))
+    effects.append(.deliverTrimmed(review.capture, span: cut, limit: timeline.limit, to: review.destination))
   }
 
   // MARK: - Movies
@@ -153,12 +150,7 @@ extension ControllerMachine.Transition {
   /// pointer's place `x`.
   mutating func dragHandle(to x: Double, size: HVTFrameSize) {
     guard let handle = state.handleDrag else { return }
-    changeTimeline { timeline in
-      let time = CameraControls.time(at: x, on: timeline, size: size)
-      timeline.moveHandle(handle, to: time)
-      guard let trim = timeline.trim else { return }
-      timeline.movePlayhead(to: handle == .start ? trim.lowerBound : trim.upperBound - timeline.frameInterval)
-    }
+    changeTimeline { $0.drag(handle, to: CameraControls.time(at: x, on: $0, size: size)) }
   }
 
   // MARK: - Keys and clicks
@@ -224,14 +216,8 @@ extension ControllerMachine.Transition {
       moveCrop(
         to: HVTRect(
           x: crop.x + (crop.width - side) / 2, y: crop.y + (crop.height - side) / 2, width: side, height: side))
-    case .movePlayhead(let seconds):
-      changeTimeline { $0.movePlayhead(to: $0.playhead + seconds) }
-    case .stepFrames(let frames):
-      changeTimeline { $0.movePlayhead(to: $0.playhead + Double(frames) * $0.frameInterval) }
-    case .seek(let time):
-      changeTimeline { $0.movePlayhead(to: time) }
-    case .trimAtPlayhead(let handle):
-      changeTimeline { $0.moveHandle(handle, to: $0.playhead + (handle == .start ? 0 : $0.frameInterval)) }
+    case .movePlayhead, .stepFrames, .seek, .trimAtPlayhead:
+      changeTimeline { $0.apply(action) }
     case .shutter, .pauseOrResume, .flash, .switchCamera, .switchMode:
       effects.append(.perform(action))
     }

@@ -141,8 +141,8 @@ extension HVTCameraController {
       microphoneFailed(id, error)
     case .finishMovie(let id, let delivery):
       finishMovie(id, delivery)
-    case .deliverTrimmed(let movie, let span, let frameInterval, let limit, let destination):
-      deliverTrimmed(movie, span: span, frameInterval: frameInterval, limit: limit, to: destination)
+    case .deliverTrimmed(let movie, let span, let limit, let destination):
+      deliverTrimmed(movie, span: span, limit: limit, to: destination)
     case .abandonRecording(let id, let abandonment, let destination):
       abandonRecording(id, abandonment, to: destination)
     case .removeRecording(let id):

@@ -27,11 +27,24 @@ extension HVTCameraController {
   /// `cameraController(_:didFinishCapturingMediaWithInfo:)`, as a capture's does, or the error to
   /// `cameraController(_:didFailWithError:)`. Returns at once: the file is read and its first frame
   /// decoded off the caller's thread and the controller's queue. Needs no camera. An item whose media
-  /// type is not in ``mediaTypes`` fails with ``HVTCameraError/mediaTypeNotEnabled(_:)``. With
-  /// ``allowsEditing``, a photo is edited as a captured one: `.editedImage` is the square of
-  /// ``editingCropRect`` (default the largest centred one) at most ``editedImageMaximumDimension`` pixels,
-  /// `.cropRect` where it is in the photo.
+  /// type is not in ``mediaTypes`` fails with ``HVTCameraError/mediaTypeNotEnabled(_:)``.
+  ///
+  /// With ``allowsEditing``, the item is edited as a capture is. A photo: `.editedImage` is the square
+  /// of ``editingCropRect`` (default the largest centred one) at most ``editedImageMaximumDimension``
+  /// pixels, `.cropRect` where it is in the photo. A movie longer than ``videoMaximumDuration``: cut to
+  /// its first `videoMaximumDuration` seconds, as the trim screen of the library window starts it
+  /// (where the user moves the trim, and the movie is cut to what they chose). The cut movie is a new
+  /// file in the temporary folder (`FileManager.default.temporaryDirectory`, `NAME.trimmed-XXXXXXXX.mp4`),
+  /// which `.mediaURL` names and the app moves or removes; the library's file is never changed. H.264
+  /// movies are cut to the frame (``HVTMovieTrim/Precision/frame``), others at the key frame at or before
+  /// the trim's start.
   public func pick(_ item: HVTAlbumItem) {
+    pick(item, trim: nil)
+  }
+
+  /// ``pick(_:)`` of `item`, a movie cut at `trim` (a library window's ``HVTLibraryWindow/Pick/trim``)
+  /// with ``allowsEditing``, or to ``videoMaximumDuration`` without one.
+  func pick(_ item: HVTAlbumItem, trim: ClosedRange<Double>?) {
     let settings = read(\.settings)
     guard settings.mediaTypes.contains(item.mediaType) else {
       queue.async { self.fail(HVTCameraError.mediaTypeNotEnabled(item.mediaType)) }
@@ -41,13 +54,19 @@ extension HVTCameraController {
     DispatchQueue.global(qos: .userInitiated).async {
       do {
         var info = try HVTMediaLibrary.info(for: item, thumbnailMaximumDimension: dimension)
-        // Edited as a capture is: a photo's square crop (the editing UI's trim of a movie is not there yet).
         if settings.allowsEditing, item.mediaType == .image, let width = item.width, let height = item.height {
           let edit = try EditedPhoto.make(
             ofPhotoAt: item.url, width: width, height: height, requested: settings.editingCropRect,
             maximumDimension: Self.editedImageMaximumDimension)
           info[.editedImage] = edit.image
           info[.cropRect] = edit.crop
+        }
+        if settings.allowsEditing, item.mediaType == .movie,
+          let cut = trim ?? Self.defaultCut(of: item, limit: settings.videoMaximumDuration)
+        {
+          let trimmed = try Self.cutPickedMovie(item, at: cut, limit: settings.videoMaximumDuration)
+          info[.mediaURL] = trimmed
+          info[.thumbnail] = try FileThumbnail.make(of: trimmed, maximumDimension: dimension)
         }
         let delivered = info
         self.queue.async {
@@ -58,6 +77,35 @@ extension HVTCameraController {
       } catch {
         self.queue.async { self.fail(error) }
       }
+    }
+  }
+
+  /// The cut of a picked movie the user did not trim: its first `limit` seconds, or `nil` when it is not
+  /// longer (by more than a millisecond).
+  private static func defaultCut(of item: HVTAlbumItem, limit: Double) -> ClosedRange<Double>? {
+    guard let duration = item.duration, duration > limit + 0.001 else { return nil }
+    return 0...limit
+  }
+
+  /// Cuts a picked movie at `cut`, at most `limit` seconds long, into a new file in the temporary
+  /// folder, and returns it: to the frame for H.264, else (when that fails) from the key frame at or
+  /// before the cut's start. Blocks while the movie is read and written.
+  private static func cutPickedMovie(_ item: HVTAlbumItem, at cut: ClosedRange<Double>, limit: Double) throws -> URL {
+    let name = item.url.deletingPathExtension().lastPathComponent
+    let suffix = UUID().uuidString.prefix(8).lowercased()
+    let destination = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "\(name).trimmed-\(suffix).\(item.url.pathExtension.isEmpty ? "mp4" : item.url.pathExtension)")
+    do {
+      return try HVTMovieTrim.trimBlocking(
+        item.url, start: cut.lowerBound, end: cut.upperBound, precision: .frame, maximumDuration: limit,
+        to: destination
+      ).url
+    } catch HVTCameraError.invalidTrim {
+      debugLog.log(.info, "library pick: \(item.url.lastPathComponent) is not cut to the frame; at a key frame")
+      return try HVTMovieTrim.trimBlocking(
+        item.url, start: cut.lowerBound, end: cut.upperBound, precision: .keyFrame, maximumDuration: limit,
+        to: destination
+      ).url
     }
   }
 
@@ -82,9 +130,10 @@ extension HVTCameraController {
     let window = HVTLibraryWindow(
       library: HVTMediaLibrary(settings.sourceType, mediaTypes: settings.mediaTypes),
       title: title ?? "HVTCamera library",
-      onPick: { [weak self] item in
+      movieTrimLimit: settings.allowsEditing ? settings.videoMaximumDuration : nil,
+      onPick: { [weak self] picked in
         self?.libraryWindowClosed()
-        self?.pick(item)
+        self?.pick(picked.item, trim: picked.trim)
       },
       onCancel: { [weak self] in
         self?.libraryWindowClosed()

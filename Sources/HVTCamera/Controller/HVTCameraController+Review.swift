@@ -51,21 +51,17 @@ extension HVTCameraController {
     return Buffer(copying: try converter.encode(buffer, caps: caps))
   }
 
-  /// Cuts a reviewed movie to `span` on the editing queue — a frame-exact trim
-  /// (``HVTMovieTrim/Precision/frame``) from its first frame to its last, at most `limit` seconds —,
-  /// removes the uncut file and delivers the cut movie. When the cut fails, the error is reported
+  /// Cuts a reviewed movie at `span` (the timeline's ``CameraControls/Timeline/cut``) on the editing
+  /// queue — a frame-exact trim (``HVTMovieTrim/Precision/frame``), at most `limit` seconds —, removes
+  /// the uncut file and delivers the cut movie. When the cut fails, the error is reported
   /// (``HVTCameraEvent/error(_:)``, `didFailWithError`) and the uncut movie delivered.
   func deliverTrimmed(
-    _ movie: HVTCapture, span: ClosedRange<Double>, frameInterval: Double, limit: Double,
-    to destination: ControllerMachine.Destination
+    _ movie: HVTCapture, span: ClosedRange<Double>, limit: Double, to destination: ControllerMachine.Destination
   ) {
     editingQueue.async {
-      // Half a frame before each end: the trim keeps the frame nearest to its start, as the review showed
-      // it there, to the one nearest to a frame before its end, whatever the jitter of the frames' times.
       let result = Result {
         try HVTMovieTrim.trimBlocking(
-          movie.url, start: max(0, span.lowerBound - frameInterval / 2), end: span.upperBound - frameInterval / 2,
-          precision: .frame, maximumDuration: limit)
+          movie.url, start: span.lowerBound, end: span.upperBound, precision: .frame, maximumDuration: limit)
       }
       self.queue.async {
         switch result {

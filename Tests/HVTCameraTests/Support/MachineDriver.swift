@@ -95,7 +95,7 @@ final class MachineDriver {
     case .decodeMovieFrame(_, _, _, let request):
       // The frame itself is GStreamer's: none comes back, as when one cannot be decoded.
       owed.append(.work(.movieFrameDecoded(request: request, nil)))
-    case .deliverTrimmed(let movie, let span, _, _, let destination):
+    case .deliverTrimmed(let movie, let span, _, let destination):
       // The cut takes time: the movie is delivered when it is done.
       ledger.record(trim: span)
       owed.append(.work(.cutMovieDelivered))
