@@ -2,13 +2,13 @@ import Foundation
 import MediaInspection
 
 /// A Wayland compositor of the test's own: a headless sway (wlroots, software rendering, one output of
-/// the size asked, windows without borders) in a runtime folder of its own, read back by `grim`, typed
-/// into by `wtype` and clicked by `virtual_pointer.py` (a virtual mouse of this harness), as a person
-/// uses a desktop. sway refuses to run as root ("Unable to drop root"): under root it runs as
-/// `hvtcam-wl`, a system user made when missing, and clients running as root reach it through its
-/// folder. A virtual keyboard and mouse stay plugged in while it runs, so that a window sees both when it
-/// binds the seat (a headless compositor has neither; one plugged in later can be missed). ``stop()``
-/// kills every process it started and removes the folder.
+/// the size asked, windows without borders, the pointer's arrow hidden while it is still) in a runtime
+/// folder of its own, read back by `grim`, typed into by `wtype` and clicked by `virtual_pointer.py` (a
+/// virtual mouse of this harness), as a person uses a desktop. sway refuses to run as root ("Unable to
+/// drop root"): under root it runs as `hvtcam-wl`, a system user made when missing, and clients running
+/// as root reach it through its folder. A virtual keyboard and mouse stay plugged in while it runs, so
+/// that a window sees both when it binds the seat (a headless compositor has neither; one plugged in
+/// later can be missed). ``stop()`` kills every process it started and removes the folder.
 public final class PrivateCompositor: @unchecked Sendable {  // Set up in start(); then read only.
   /// The compositor's runtime folder: its sockets, its configuration.
   public let directory: URL
@@ -69,12 +69,16 @@ public final class PrivateCompositor: @unchecked Sendable {  // Set up in start(
     try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
   }
 
+  /// Starts sway. Its pointer's arrow is hidden 100 ms after the pointer last moved (sway's least):
+  /// without a cursor plane, the software renderer draws the arrow into the output, and `grim` would read
+  /// its white pixels back as part of the window.
   private func startSway() async throws {
     let configuration = directory.appendingPathComponent("sway.config")
     try """
     output HEADLESS-1 resolution \(width)x\(height)
     default_border none
     default_floating_border none
+    seat * hide_cursor 100
     exec echo "hvt-ready $WAYLAND_DISPLAY $SWAYSOCK"
     """.write(to: configuration, atomically: true, encoding: .utf8)
     let environment = [
@@ -153,6 +157,12 @@ public final class PrivateCompositor: @unchecked Sendable {  // Set up in start(
   /// Presses and releases each key, by its XKB keysym name (`space`, `Escape`, `Return`, `f`), in the
   /// focused window (`wtype -k`).
   public func press(_ keys: String...) async throws {
+    try await press(keys)
+  }
+
+  /// Presses and releases each key, by its XKB keysym name, in the focused window (`wtype -k`), in one
+  /// `wtype`.
+  public func press(_ keys: [String]) async throws {
     _ = try await run("wtype", keys.flatMap { ["-k", $0] })
   }
 

@@ -8,10 +8,6 @@ import Testing
 struct InteractiveCameraTests {
   /// The "Flash: Auto" button over the white bar: its shaded background makes dark pixels there.
   private static func flashButtonPixels(_ image: RGBImage) -> Int { image.count(in: 12..<85, 10..<38, dark: true) }
-  /// The shutter's label over the dark bottom bars: white text makes bright pixels there.
-  private static func shutterLabelPixels(_ image: RGBImage) -> Int {
-    image.count(in: 240..<400, 430..<472, dark: false)
-  }
 
   @Test(
     "controls shown; space opens the review; Retake keeps nothing, Use Photo delivers; Escape cancels, exit 0; no leak"
@@ -20,15 +16,15 @@ struct InteractiveCameraTests {
     let camera = try await InteractiveCamera(tracingLeaks: true)
     let live = try await camera.screenshot()
     #expect(Self.flashButtonPixels(live) > 200, "the flash button is drawn")
-    #expect(Self.shutterLabelPixels(live) > 100, "the shutter's label is drawn")
+    #expect(live.shutterLabelPixels > 100, "the shutter's label is drawn")
     #expect(live.barNames() == RGBImage.smpteBars, "the camera is shown")
     try await camera.keepScreenshot("interface-controls")
 
     var mark = camera.mark
     try await camera.key("space")
     let first = try await camera.line("the review", after: mark) { $0.hasPrefix("reviewing ") }
-    let review = try await camera.screenshot { Self.shutterLabelPixels($0) < 20 }
-    #expect(Self.shutterLabelPixels(review) < 20, "the review screen has no shutter")
+    let review = try await camera.screenshot { $0.shutterLabelPixels < 20 }
+    #expect(review.shutterLabelPixels < 20, "the review screen has no shutter")
     #expect(review.count(in: 500..<630, 435..<470, dark: false) > 50, "Use Photo is drawn")
     try await camera.keepScreenshot("interface-review")
     mark = camera.mark
@@ -50,7 +46,7 @@ struct InteractiveCameraTests {
     let discovered = try await MediaInspector.discover(photo)
     #expect(discovered.isJPEG && discovered.size == "640x480", "\(discovered)")
     let image = try await RGBImage.decode(photo, width: 640, height: 480)
-    #expect(Self.flashButtonPixels(image) == 0 && Self.shutterLabelPixels(image) == 0, "no controls in the photo")
+    #expect(Self.flashButtonPixels(image) == 0 && image.shutterLabelPixels == 0, "no controls in the photo")
     #expect(try camera.directory.contents() == [URL(fileURLWithPath: photo).lastPathComponent])
     // Every label change rendered the controls anew; none of the compositions is left.
     LeakTests.expectNoLeaks(result)
@@ -73,7 +69,7 @@ struct InteractiveCameraTests {
   func noControls() async throws {
     let camera = try await InteractiveCamera(["--no-controls"])
     let shown = try await camera.screenshot()
-    #expect(Self.flashButtonPixels(shown) == 0 && Self.shutterLabelPixels(shown) == 0, "no controls")
+    #expect(Self.flashButtonPixels(shown) == 0 && shown.shutterLabelPixels == 0, "no controls")
     #expect(shown.barNames() == RGBImage.smpteBars)
     let mark = camera.mark
     try await camera.key("space")
@@ -213,28 +209,7 @@ struct InteractiveCameraTests {
   func movieReviewAndRetake() async throws {
     let camera = try await InteractiveCamera(["--mode", "video"])
     defer { camera.directory.remove() }
-    try await camera.stoppingOnFailure {
-      let mark = camera.mark
-      try await camera.key("space")
-      try await camera.line("the recording", after: mark) { $0 == "recording" }
-      let name = try await camera.stopRecordingForReview()
-      let review = try await camera.screenshot { Self.timeline($0).playhead != nil }
-      let timeline = Self.timeline(review)
-      #expect(timeline.playhead.map { abs($0 - 32) <= 3 } == true, "the playhead at the start: \(timeline)")
-      #expect(timeline.handles.isEmpty, "no trim handles without editing")
-      let (shutter, useVideo, bars) = (
-        Self.shutterLabelPixels(review), review.count(in: 500..<630, 435..<470, dark: false), review.barNames()
-      )
-      #expect(shutter < 20, "the review screen has no shutter")
-      #expect(useVideo > 50, "Use Video is drawn")
-      #expect(bars == RGBImage.smpteBars, "the movie's first frame is shown")
-      // The shutter is not on the review screen: space records nothing.
-      try await camera.key("space")
-      try await camera.retakeVideo()
-      #expect(try camera.directory.contents().isEmpty, "a retaken movie leaves no file: \(name)")
-      let result = try await camera.cancel()
-      #expect(result.succeeded && result.outputLines.isEmpty, "nothing kept: \(result)")
-    }
+    try await camera.stoppingOnFailure { try await MovieReview.retake(on: camera) }
   }
 
   @Test(
@@ -247,93 +222,7 @@ struct InteractiveCameraTests {
     let camera = try await InteractiveCamera(["--mode", "video", "--allows-editing", "--max-duration", "3"])
     defer { camera.directory.remove() }
     try await camera.stoppingOnFailure {
-      // The front camera's moving ball tells frames apart.
-      var mark = camera.mark
-      try await camera.key("c")
-      try await camera.line("the front camera ready", after: mark) { $0 == "ready" }
-      mark = camera.mark
-      try await camera.key("space")
-      let name = try await camera.line("the review, at the limit", after: mark) { $0.hasPrefix("reviewing MOV_") }
-        .dropFirst("reviewing ".count)
-      let original = try TemporaryDirectory()
-      defer { original.remove() }
-      let copy = original.path("original.mp4")
-      try FileManager.default.copyItem(atPath: camera.directory.path(String(name)), toPath: copy)
-      let video = try #require(try await MediaInspector.streams(copy).first { $0.type == "video" })
-      let times = video.times.map { $0 - video.times[0] }
-      let frame = times.last! / Double(times.count - 1)
-      #expect(video.duration <= 3 + frame + 0.001, "--max-duration stops it: \(video)")
-
-      // Where the movie's frame `index` has the ball, as the front camera's mirrored preview shows it,
-      // when it is above the controls.
-      let ball = { (index: Int) async throws -> (x: Double, y: Double)? in
-        Self.ballCentre(of: try await RGBImage.decode(copy, frame: index, width: 640, height: 480), mirrored: true)
-      }
-      // The first frame, held still, with the handles at both ends of the timeline.
-      let movieFirst = try await ball(0)
-      let first = try await camera.screenshot { image in
-        let shown = Self.ballCentre(of: image)
-        let ballShown = movieFirst.map { expected in shown.map { Self.near($0, expected) } ?? false } ?? (shown == nil)
-        return ballShown && Self.timeline(image).handles.count == 2
-      }
-      let (firstTimeline, firstBall) = (Self.timeline(first), Self.ballCentre(of: first))
-      #expect(firstTimeline.handles.count == 2 && abs(firstTimeline.handles[0] - 32) <= 4, "\(firstTimeline)")
-      #expect(abs(firstTimeline.handles[1] - 608) <= 4, "the end handle at the movie's end: \(firstTimeline)")
-      #expect(
-        movieFirst.map { expected in firstBall.map { Self.near($0, expected) } ?? false } ?? (firstBall == nil),
-        "the first frame: shown \(String(describing: firstBall)), movie \(String(describing: movieFirst))")
-
-      // Right, and . (a frame) until the ball is above the controls: the frame shown is the movie's at the
-      // playhead; [ starts the trim there. Right and . again, ] ends the trim after the frame then shown.
-      var steps = 0
-      while try await ball(Self.nearest(1 + Double(steps) * frame, in: times)) == nil, steps < 15 { steps += 1 }
-      let chosen = (
-        first: Self.nearest(1 + Double(steps) * frame, in: times),
-        last: Self.nearest(2 + Double(steps + 1) * frame, in: times)
-      )
-      let expected = try #require(try await ball(chosen.first), "no frame after 1 s with the ball in view")
-      try await camera.key(["Right"] + Array(repeating: "period", count: steps))
-      let atStart = try await camera.screenshot { image in
-        Self.ballCentre(of: image).map { Self.near($0, expected) } ?? false
-      }
-      let shownBall = Self.ballCentre(of: atStart)
-      #expect(
-        shownBall.map { Self.near($0, expected) } == true,
-        "the still frame is the movie's frame \(chosen.first): shown \(String(describing: shownBall)), movie \(expected)"
-      )
-      try await camera.key("bracketleft", "Right", "period", "bracketright")
-      let place = { (time: Double) in 32 + 576 * time / video.duration }
-      let trimmed = try await camera.screenshot { image in
-        let handles = Self.timeline(image).handles
-        return handles.count == 2 && abs(handles[0] - place(times[chosen.first])) <= 4
-          && abs(handles[1] - place(times[chosen.last] + frame)) <= 4
-      }
-      try await camera.keepScreenshot("interface-trim")
-      let trimmedTimeline = Self.timeline(trimmed)
-      #expect(
-        trimmedTimeline.handles.count == 2 && abs(trimmedTimeline.handles[0] - place(times[chosen.first])) <= 4,
-        "the handles at frames \(chosen.first) and \(chosen.last): \(trimmedTimeline)")
-
-      try await camera.useVideo()
-      let result = try await camera.cancel()
-      #expect(result.succeeded, "\(result)")
-      let movie = try #require(result.outputLines.first, "\(result)")
-      #expect(movie.hasSuffix(".trimmed.mp4") && result.outputLines.count == 1, "\(result)")
-      #expect(
-        try camera.directory.contents() == [URL(fileURLWithPath: movie).lastPathComponent],
-        "the uncut movie is removed")
-      let cut = try #require(try await MediaInspector.streams(movie).first { $0.type == "video" })
-      let count = chosen.last - chosen.first + 1
-      let span = times[chosen.last] + frame - times[chosen.first]
-      #expect(cut.packets == count && abs(cut.duration - span) <= frame, "\(count) frames over \(span) s: \(cut)")
-      // Each end is its chosen frame (encoded again, or copied): a frame off shows the ball elsewhere.
-      for (end, source) in [(0, chosen.first), (count - 1, chosen.last)] {
-        var psnr: [Double] = []
-        for candidate in source - 1...source + 1 {
-          psnr += try await MediaInspector.psnr(of: movie, skipping: end, against: copy, from: candidate, count: 1)
-        }
-        #expect(psnr.count == 3 && psnr[1] >= 30 && psnr[1] > max(psnr[0], psnr[2]) + 3, "frame \(end): \(psnr)")
-      }
+      try await MovieReview.trimWithKeys(on: camera) { try await camera.keepScreenshot("interface-trim") }
     }
   }
 
@@ -347,17 +236,17 @@ struct InteractiveCameraTests {
       try await camera.line("the review, at the limit", after: mark) { $0.hasPrefix("reviewing MOV_") }
       // The bar runs from x 32 to 608 at y 388…400: a click at its middle puts the playhead there.
       try await camera.click(320, 394)
-      let clicked = try await camera.screenshot { Self.timeline($0).playhead.map { abs($0 - 320) <= 3 } ?? false }
-      let afterClick = Self.timeline(clicked)
+      let clicked = try await camera.screenshot { $0.timeline().playhead.map { abs($0 - 320) <= 3 } ?? false }
+      let afterClick = clicked.timeline()
       #expect(afterClick.playhead.map { abs($0 - 320) <= 3 } == true, "\(afterClick)")
       #expect(afterClick.handles.count == 2 && abs(afterClick.handles[0] - 32) <= 4, "the handles stay: \(afterClick)")
       // The end handle, dragged to three quarters of the bar, takes the playhead with it (its last frame).
       try await camera.drag(from: 606, 394, to: 464, 394)
       let dragged = try await camera.screenshot { image in
-        let handles = Self.timeline(image).handles
+        let handles = image.timeline().handles
         return handles.count == 2 && abs(handles[1] - 464) <= 4
       }
-      let afterDrag = Self.timeline(dragged)
+      let afterDrag = dragged.timeline()
       #expect(afterDrag.handles.count == 2 && abs(afterDrag.handles[1] - 464) <= 4, "\(afterDrag)")
       #expect(afterDrag.playhead.map { $0 < 464 && $0 > 400 } == true, "the playhead on the last frame kept")
       try await camera.useVideo()
@@ -365,42 +254,6 @@ struct InteractiveCameraTests {
       let movie = try #require(result.outputLines.first, "\(result)")
       #expect(movie.hasSuffix(".trimmed.mp4") && result.outputLines.count == 1, "\(result)")
     }
-  }
-
-  /// The index of the time in `times` nearest to `time`.
-  private static func nearest(_ time: Double, in times: [Double]) -> Int {
-    times.indices.min { abs(times[$0] - time) < abs(times[$1] - time) } ?? 0
-  }
-
-  /// The movie's timeline on a 640 × 480 screenshot: the centres of the red playhead (in the bar's row,
-  /// which runs from x 32 to 608 at y 388…400) and of the yellow trim handles (above the bar, where they
-  /// reach and the playhead does not), left to right.
-  private static func timeline(_ image: RGBImage) -> (playhead: Double?, handles: [Double]) {
-    let red = image.runs(atRow: 394) { $0.r > 170 && $0.g < 90 && $0.b < 90 }
-    let yellow = image.runs(atRow: 379) { $0.r > 190 && $0.g > 150 && $0.b < 100 }
-    return (red.first, yellow)
-  }
-
-  /// Whether two places are within 3 pixels of each other.
-  private static func near(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Bool {
-    abs(a.x - b.x) < 3 && abs(a.y - b.y) < 3
-  }
-
-  /// The centre of the white pixels (the front camera's ball) but in the timeline's rows and the
-  /// bottom bar (on the review screen, the controls are drawn there); `mirrored`, where it is in the
-  /// picture mirrored left to right.
-  private static func ballCentre(of image: RGBImage, mirrored: Bool = false) -> (x: Double, y: Double)? {
-    var (x, y, count) = (0, 0, 0)
-    for py in stride(from: 0, to: 430, by: 2) where !(370..<416).contains(py) {
-      for px in stride(from: 0, to: image.width, by: 2) {
-        let pixel = image.pixel(px, py)
-        guard min(pixel.r, pixel.g, pixel.b) > 160 else { continue }
-        (x, y, count) = (x + px, y + py, count + 1)
-      }
-    }
-    guard count >= 10 else { return nil }
-    let centre = Double(x) / Double(count)
-    return (mirrored ? Double(image.width - 1) - centre : centre, Double(y) / Double(count))
   }
 
   /// Stops the recording with space, waits for its review, uses it (Enter) and waits until the movie is

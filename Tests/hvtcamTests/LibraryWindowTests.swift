@@ -214,13 +214,11 @@ struct LibraryWindowTests {
     return path
   }
 
-  /// The trim screen's timeline on a screenshot: the centres of the yellow trim handles (on a row above
-  /// the bar, where only they reach) and of the red playhead (on the bar's row), in canvas pixels.
+  /// The trim screen's timeline on a screenshot: its handles' centres and its playhead's (the bar runs
+  /// from x 32 to 608 at y 356…366 of the 640 × 440 canvas).
   static func trimScreen(_ image: RGBImage) -> (handles: [Double], playhead: Double?) {
-    (
-      image.runs(atRow: 348) { $0.r > 190 && $0.g > 150 && $0.b < 100 },
-      image.runs(atRow: 361) { $0.r > 170 && $0.g < 90 && $0.b < 90 }.first
-    )
+    let timeline = image.timeline(playheadRow: 361, handleRow: 348)
+    return (timeline.handles, timeline.playhead)
   }
 
   /// Where time `seconds` of a `duration` s movie is on the trim screen's timeline (it runs from x 32 to 608).

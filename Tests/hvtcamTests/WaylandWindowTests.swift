@@ -6,38 +6,39 @@ import WaylandHarness
 /// `hvtcam run` on a Wayland compositor (a headless sway, ``PrivateCompositor``) used as a person uses it:
 /// its window found by title in sway's tree, read back by `grim`, keys typed by `wtype` and clicks made by
 /// a virtual mouse. `waylandsink` draws into a window HVTCamera opens itself (its own window has no title
-/// and takes no keys or clicks), which hands the keys and clicks to the default controls.
+/// and takes no keys or clicks), which hands the keys and clicks to the default controls. The movie
+/// review's scenarios are ``MovieReview``'s, the same as on Xvfb.
 @Suite(
   "hvtcam run on Wayland (headless sway)", .serialized, .timeLimit(.minutes(2)),
   .enabled(if: PrivateCompositor.unavailableReason == nil, "\(PrivateCompositor.unavailableReason ?? "")"))
 struct WaylandWindowTests {
-  /// `hvtcam run` with the simulated camera at 640x480 on a compositor whose output is `width` × `height`
-  /// (the window fills it), its window up.
-  struct Camera {
+  /// `hvtcam run` with the simulated camera at 640x480 and `arguments` on a compositor whose output is
+  /// `width` × `height` (the window fills it), its window up. The review's steps are ``CameraWindow``'s.
+  struct Camera: CameraWindow {
     let compositor: PrivateCompositor
     let process: Subprocess
     let directory: TemporaryDirectory
 
-    init(width: Int = 640, height: Int = 480, tracingLeaks: Bool = false) async throws {
+    init(_ arguments: [String] = [], width: Int = 640, height: Int = 480, tracingLeaks: Bool = false) async throws {
       compositor = try await PrivateCompositor.start(width: width, height: height)
       directory = try TemporaryDirectory()
       process = try HVTCam.start(
-        ["run"] + HVTCam.simulated + ["-v", "-o", directory.url.path],
+        ["run"] + HVTCam.simulated + ["-v", "-o", directory.url.path] + arguments,
         environment: HVTCam.environment(
           setting: compositor.environment.merging(tracingLeaks ? LeakTests.tracer : [:]) { $1 }))
       _ = try await process.requireStandardErrorLine("ready") { $0 == "ready" }
     }
 
-    /// Waits for hvtcam's line on standard error after `mark` that `matches` accepts.
-    @discardableResult
-    func line(_ what: String, after mark: Int, where matches: @escaping @Sendable (String) -> Bool) async throws
-      -> String
-    {
-      try await process.requireStandardErrorLine(what, from: mark, where: matches)
+    /// Presses and releases keys, by XKB keysym name, in the focused window (one `wtype`).
+    func key(_ keys: [String]) async throws {
+      try await compositor.press(keys)
     }
 
-    /// How many lines hvtcam has printed on standard error: a mark to wait for lines after.
-    var mark: Int { process.standardErrorSoFar.count }
+    /// Screenshots of the output until one shows what `shows` accepts, at most 30; the window fills the
+    /// output, so at 640 × 480 they are the window's.
+    func screenshot(showing shows: (RGBImage) -> Bool) async throws -> RGBImage {
+      try await compositor.screenshot(showing: shows)
+    }
 
     /// Presses Escape (Cancel) and waits for hvtcam to end; returns how it ended.
     func cancel() async throws -> ProcessResult {
@@ -100,6 +101,26 @@ struct WaylandWindowTests {
     let discovered = try await MediaInspector.discover(photo)
     #expect(discovered.isJPEG && discovered.size == "640x480", "\(discovered)")
     LeakTests.expectNoLeaks(result)
+  }
+
+  @Test(
+    "--mode video: a stopped recording is reviewed, its timeline drawn; space starts nothing; r (Retake) leaves no file"
+  )
+  func movieReviewAndRetake() async throws {
+    let camera = try await Camera(["--mode", "video"])
+    defer { camera.remove() }
+    try await MovieReview.retake(on: camera)
+  }
+
+  @Test(
+    """
+    --allows-editing --max-duration 3: the ball's movie stops itself into the review; typed keys move the playhead, \
+    which shows its frame, and set the trim; Return delivers the cut movie, first and last frames the chosen ones
+    """)
+  func trimMovieWithKeys() async throws {
+    let camera = try await Camera(["--mode", "video", "--allows-editing", "--max-duration", "3"])
+    defer { camera.remove() }
+    try await MovieReview.trimWithKeys(on: camera)
   }
 
   @Test("hvtcam library browse: the window is titled and shows the grid; Right moves the selection; a click picks")

@@ -2,8 +2,9 @@ import Foundation
 import MediaInspection
 
 /// `hvtcam run` on a private X display, used as a person uses it: real key presses and mouse clicks
-/// (`xdotool`, through the XTEST extension) in its window, screenshots of the window.
-struct InteractiveCamera {
+/// (`xdotool`, through the XTEST extension) in its window, screenshots of the window. The review's steps
+/// are ``CameraWindow``'s.
+struct InteractiveCamera: CameraWindow {
   let display: PrivateDisplay
   let process: Subprocess
   let directory: TemporaryDirectory
@@ -30,14 +31,6 @@ struct InteractiveCamera {
     _ = try await display.xdotool(["windowfocus", "--sync", window])
   }
 
-  /// How many lines hvtcam has printed on standard error: a mark to wait for lines after.
-  var mark: Int { process.standardErrorSoFar.count }
-
-  /// Presses and releases keys, by X keysym name, in the focused window.
-  func key(_ keys: String...) async throws {
-    try await key(keys)
-  }
-
   /// Presses and releases keys, by X keysym name, in the focused window.
   func key(_ keys: [String]) async throws {
     _ = try await display.xdotool(["key", "--delay", "20"] + keys)
@@ -46,54 +39,6 @@ struct InteractiveCamera {
   /// Clicks the left button at (`x`, `y`) of the window.
   func click(_ x: Int, _ y: Int) async throws {
     _ = try await display.xdotool(["mousemove", "--window", window, String(x), String(y), "click", "1"])
-  }
-
-  /// Presses space and waits for the review screen; returns hvtcam's line about it.
-  @discardableResult
-  func openReview() async throws -> String {
-    let mark = mark
-    try await key("space")
-    return try await line("the review", after: mark) { $0.hasPrefix("reviewing ") }
-  }
-
-  /// Presses Enter on the review screen and waits until the photo is used.
-  func usePhoto() async throws {
-    let mark = mark
-    try await key("Return")
-    try await line("the photo used", after: mark) { $0 == "photo used" }
-  }
-
-  /// Presses space to stop the recording and waits for its review; returns the movie's file name.
-  @discardableResult
-  func stopRecordingForReview() async throws -> String {
-    let mark = mark
-    try await key("space")
-    return String(
-      try await line("the movie's review", after: mark) { $0.hasPrefix("reviewing MOV_") }.dropFirst("reviewing ".count)
-    )
-  }
-
-  /// Presses Enter on a movie's review screen and waits until the movie is used and kept.
-  func useVideo() async throws {
-    let mark = mark
-    try await key("Return")
-    try await line("the movie used", after: mark) { $0 == "movie used" }
-    try await line("the movie kept", after: mark) { $0.hasPrefix("kept MOV_") }
-  }
-
-  /// Presses r on a movie's review screen and waits until the movie is discarded.
-  func retakeVideo() async throws {
-    let mark = mark
-    try await key("r")
-    try await line("the movie discarded", after: mark) { $0 == "movie discarded" }
-  }
-
-  /// Presses Enter on the review screen of an edited photo and waits for hvtcam's line about its crop
-  /// (`crop X,Y WxH of NAME`), printed when the photo and its edited image are kept; returns it.
-  func useEditedPhoto() async throws -> String {
-    let mark = mark
-    try await key("Return")
-    return try await line("the crop", after: mark) { $0.hasPrefix("crop ") }
   }
 
   /// Drags with the left button from (`x0`, `y0`) to (`x1`, `y1`) of the window.
@@ -108,14 +53,6 @@ struct InteractiveCamera {
   /// Turns the wheel one step towards the user (button 5) at (`x`, `y`) of the window.
   func wheelDown(at x: Int, _ y: Int) async throws {
     _ = try await display.xdotool(["mousemove", "--window", window, String(x), String(y), "click", "5"])
-  }
-
-  /// Waits for a line on standard error printed after `mark`.
-  @discardableResult
-  func line(_ what: String, after mark: Int, where matches: @escaping @Sendable (String) -> Bool) async throws
-    -> String
-  {
-    try await process.requireStandardErrorLine(what, from: mark, where: matches)
   }
 
   /// A screenshot of the window (640 × 480, the frame's size: `ximagesink` draws frames at their size).
@@ -163,6 +100,10 @@ struct InteractiveCamera {
 }
 
 extension RGBImage {
+  /// The shutter's label over the dark bottom bars of a 640 × 480 screenshot: white text makes bright
+  /// pixels there (none on the review screen, which has no shutter).
+  var shutterLabelPixels: Int { count(in: 240..<400, 430..<472, dark: false) }
+
   /// How many pixels in the rectangle are dark (every channel below 170) or bright (every channel above
   /// 200): text and its shaded background show up as these.
   func count(in x: Range<Int>, _ y: Range<Int>, dark: Bool) -> Int {
