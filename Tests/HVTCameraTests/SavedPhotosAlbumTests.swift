@@ -164,6 +164,24 @@ struct SavedPhotosAlbumTests {
       try editedImage.jpegData.write(to: editedFile)
       let editedReport = try await MediaInspector.discover(editedFile.path)
       #expect(editedReport.isJPEG && editedReport.size == "480x480", "\(editedReport)")
+      // A picked movie no longer than videoMaximumDuration is delivered as it is; a longer one is cut to
+      // its first videoMaximumDuration seconds, into a new file in the temporary folder.
+      let savedSize = try #require(try FileManager.default.attributesOfItem(atPath: saved.path)[.size] as? Int)
+      camera.controller.pick(items[1])
+      let whole = try await camera.delegate.nextCapture(.movie)
+      #expect(whole.info[.mediaURL] as? URL == saved, "\(whole.info)")
+      camera.controller.videoMaximumDuration = 0.5
+      camera.controller.pick(items[1])
+      let cut = try #require(try await camera.delegate.nextCapture(.movie).info[.mediaURL] as? URL)
+      defer { try? FileManager.default.removeItem(at: cut) }
+      #expect(
+        cut.deletingLastPathComponent().standardizedFileURL == FileManager.default.temporaryDirectory.standardizedFileURL
+          && cut.lastPathComponent.hasPrefix(saved.deletingPathExtension().lastPathComponent + ".trimmed-"), "\(cut)")
+      let cutVideo = try #require(try await MediaInspector.streams(cut.path).first { $0.type == "video" })
+      #expect(cutVideo.duration <= 0.5 + 1.0 / 30 + 0.001 && cutVideo.duration >= 0.5 - 1.0 / 30, "\(cutVideo)")
+      #expect(
+        try FileManager.default.attributesOfItem(atPath: saved.path)[.size] as? Int == savedSize,
+        "the album's movie is left as it was")
       camera.controller.allowsEditing = false
       // The library follows mediaTypes: only the photo with [.image], and a movie picked is refused.
       try camera.controller.setMediaTypes([.image])

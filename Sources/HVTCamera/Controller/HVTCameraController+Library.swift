@@ -31,9 +31,9 @@ extension HVTCameraController {
   ///
   /// With ``allowsEditing``, the item is edited as a capture is. A photo: `.editedImage` is the square
   /// of ``editingCropRect`` (default the largest centred one) at most ``editedImageMaximumDimension``
-  /// pixels, `.cropRect` where it is in the photo. A movie longer than ``videoMaximumDuration``: cut to
-  /// its first `videoMaximumDuration` seconds, as the trim screen of the library window starts it
-  /// (where the user moves the trim, and the movie is cut to what they chose). The cut movie is a new
+  /// pixels, `.cropRect` where it is in the photo. A movie longer than ``videoMaximumDuration`` (by more
+  /// than a frame): cut to its first `videoMaximumDuration` seconds, as the trim screen of the library
+  /// window starts it (where the user moves the trim, and the movie is cut to what they chose). The cut movie is a new
   /// file in the temporary folder (`FileManager.default.temporaryDirectory`, `NAME.trimmed-XXXXXXXX.mp4`),
   /// which `.mediaURL` names and the app moves or removes; the library's file is never changed. H.264
   /// movies are cut to the frame (``HVTMovieTrim/Precision/frame``), others at the key frame at or before
@@ -81,9 +81,10 @@ extension HVTCameraController {
   }
 
   /// The cut of a picked movie the user did not trim: its first `limit` seconds, or `nil` when it is not
-  /// longer (by more than a millisecond).
+  /// longer by more than a frame (0.05 s, a frame at 20 frames a second), the margin a recording stopped
+  /// by ``videoMaximumDuration`` may have.
   private static func defaultCut(of item: HVTAlbumItem, limit: Double) -> ClosedRange<Double>? {
-    guard let duration = item.duration, duration > limit + 0.001 else { return nil }
+    guard let duration = item.duration, duration > limit + 0.05 else { return nil }
     return 0...limit
   }
 
