@@ -3,11 +3,12 @@
 public enum HVTSlowEncoderPolicy: String, Sendable, Hashable, CaseIterable {
   /// Every frame goes into the movie: up to 3 s of frames wait for the encoder in the recording branch's
   /// queue, and then the camera's `tee` waits for it, so the preview and photos slow to the encoder's pace
-  /// (and a simulated camera's timeline with them). The default.
+  /// (and a simulated camera's timeline with them). For a movie read back frame by frame on a machine
+  /// whose encoder may fall behind for a while (a test on a loaded machine).
   case keepEveryFrame
   /// The camera never waits for the encoder: frames it has no room for are left out at the recording
   /// branch, the others' timestamps untouched, so the preview and photos keep the camera's rate and the
   /// movie a true timeline, at a lower frame rate where the encoder fell behind. The backlog is bounded by
-  /// 256 MiB or 3 s of frames, and by what the encoder has shown it takes in a second.
+  /// 256 MiB or 3 s of frames, and by what the encoder has shown it takes in a second. The default.
   case leaveFramesOut
 }

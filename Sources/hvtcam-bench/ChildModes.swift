@@ -69,9 +69,12 @@ enum ChildMode {
 
   /// Records exactly `--frames` frames (the maximum duration stops it on the frames' timestamps), then
   /// exits: the process's CPU time is the cost of a 300-frame recording, start-up included. With sound
-  /// from the simulated microphone, unless `--silent`.
+  /// from the simulated microphone, unless `--silent`. Every frame is kept
+  /// (``HVTSlowEncoderPolicy/keepEveryFrame``): the row compares the cost of the same work as the
+  /// `gst-launch-1.0` line's, whose plain `queue` keeps every frame.
   static func record(_ options: BenchOptions) throws {
     let camera = try OurCamera(quality: options.quality, directory: options.directory)
+    camera.controller.slowEncoderPolicy = .keepEveryFrame
     camera.controller.videoMaximumDuration = Double(options.frames) / 30
     camera.controller.capturesAudio = !options.silent
     camera.setVideoMode(true)

@@ -47,6 +47,12 @@ struct CameraOptions {
   static let maxDuration = CommandLineParser.Option(
     names: ["--max-duration"], valueName: "SECONDS",
     help: "Stop recording after this long, \(HVTCaptureLimits.recordingDuration) (default 600).")
+  static let keepEveryFrame = CommandLineParser.Option(
+    names: ["--keep-every-frame"], valueName: nil,
+    help:
+      "When the movie encoder cannot keep up, make the camera wait for it rather than leave frames out: "
+      + "every frame is kept, and the preview slows (HVTSlowEncoderPolicy.keepEveryFrame). For movies "
+      + "read back frame by frame; this command's recordings only.")
   static let windowID = CommandLineParser.Option(
     names: ["--window-id"], valueName: "XID",
     help: "Show the preview inside this X11 window (decimal or 0x hex, as xwininfo prints it).")
@@ -93,6 +99,8 @@ struct CameraOptions {
   let preset: String?
   let preview: HVTPreviewOutput?
   let verbose: Bool
+  /// `--keep-every-frame`: recordings keep every frame, the camera waiting for a slow encoder.
+  let keepsEveryFrame: Bool
   let location: HVTLocation?
   let tags: HVTMediaTags
 
@@ -112,6 +120,7 @@ struct CameraOptions {
       title: arguments["--title"], comment: arguments["--comment"], artist: arguments["--artist"],
       copyright: arguments["--copyright"])
     verbose = arguments.flag("--verbose")
+    keepsEveryFrame = arguments.flag("--keep-every-frame")
     preRoll = try arguments.seconds("--pre-roll", in: HVTCaptureLimits.preRollDuration)
     microphone = arguments["--microphone"]
     preview = try Self.previewOutput(arguments)
@@ -224,6 +233,7 @@ struct CameraOptions {
     controller.previewOutput = preview ?? .preset
     controller.location = location
     controller.mediaTags = tags
+    if keepsEveryFrame { controller.slowEncoderPolicy = .keepEveryFrame }
     // photo and record take no input: a window shows the camera only (hvtcam run turns the controls on).
     controller.showsCameraControls = false
     if mode == .video { try controller.setMediaTypes([.image, .movie]) }

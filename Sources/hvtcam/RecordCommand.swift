@@ -28,12 +28,7 @@ enum RecordCommand {
         help:
           "The longest time from one key frame to the next, \(HVTCaptureLimits.keyFrameInterval) (default: the preset's, else 1)."
       ),
-      CameraOptions.flash, CameraOptions.preRoll,
-      .init(
-        names: ["--leave-frames-out"], valueName: nil,
-        help:
-          "When the encoder cannot keep up, leave frames out instead of making the camera wait: the movie keeps a true timeline (HVTSlowEncoderPolicy.leaveFramesOut)."
-      ),
+      CameraOptions.flash, CameraOptions.preRoll, CameraOptions.keepEveryFrame,
       CameraOptions.output, CameraOptions.overwrite, CameraOptions.verbose,
     ] + CameraOptions.tagging)
 
@@ -48,7 +43,6 @@ enum RecordCommand {
     let controller = try options.makeController(mode: .video)
     if let limit { controller.videoMaximumDuration = limit }
     controller.cameraFlashMode = flash
-    if arguments.flag("--leave-frames-out") { controller.slowEncoderPolicy = .leaveFramesOut }
     controller.videoBitRate = bitRate
     controller.videoKeyFrameInterval = keyFrameInterval
     controller.outputDirectory = output.directory

@@ -19,7 +19,7 @@ enum RunCommand {
       """,
     options: [
       CameraOptions.device, CameraOptions.quality, CameraOptions.photoSize, CameraOptions.microphone,
-      CameraOptions.preRoll, CameraOptions.preset, CameraOptions.maxDuration,
+      CameraOptions.preRoll, CameraOptions.preset, CameraOptions.maxDuration, CameraOptions.keepEveryFrame,
       .init(names: ["--mode"], valueName: "MODE", help: "photo or video (default photo)."),
       .init(
         names: ["--no-controls"], valueName: nil,

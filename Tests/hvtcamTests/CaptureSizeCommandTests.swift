@@ -14,7 +14,7 @@ struct CaptureSizeCommandTests {
     #expect(try await MediaInspector.discover(photo).size == "1000x700")
     let movie = directory.path("movie.mp4")
     let recorded = try await HVTCam.run(
-      ["record"] + HVTCam.simulated + ["--photo-size", "1280x720", "--max-duration", "1", "-o", movie])
+      ["record"] + HVTCam.recording + ["--photo-size", "1280x720", "--max-duration", "1", "-o", movie])
     #expect(recorded.succeeded, "\(recorded)")
     #expect(try await MediaInspector.discover(movie).size == "640x480")
     let described = try await HVTCam.run(

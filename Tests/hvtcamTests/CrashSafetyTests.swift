@@ -12,7 +12,7 @@ struct CrashSafetyTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let recording = try HVTCam.start(
-      ["record"] + HVTCam.simulated + ["--max-duration", "60", "-o", directory.path("crash.mp4")])
+      ["record"] + HVTCam.recording + ["--max-duration", "60", "-o", directory.path("crash.mp4")])
     let startLine = try await recording.requireStandardErrorLine("start line") { $0.hasPrefix("recording to ") }
     let partial = String(startLine.dropFirst("recording to ".count))
     #expect(partial.hasSuffix(".partial.mp4"), "\(startLine)")

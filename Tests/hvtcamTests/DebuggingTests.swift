@@ -48,7 +48,7 @@ struct DebuggingTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.path("movie.mp4")
-    let result = try await HVTCam.run(["record", "-v"] + HVTCam.simulated + ["--max-duration", "1", "-o", path])
+    let result = try await HVTCam.run(["record", "-v"] + HVTCam.recording + ["--max-duration", "1", "-o", path])
     #expect(result.succeeded, "\(result)")
     #expect(result.outputLines == [path], "\(result)")
     try await expectH264Movie(at: path)
@@ -75,7 +75,7 @@ struct DebuggingTests {
     defer { directory.remove() }
     let path = directory.path("movie.mp4")
     let result = try await HVTCam.run(
-      ["record"] + HVTCam.simulated + ["--max-duration", "1", "-o", path],
+      ["record"] + HVTCam.recording + ["--max-duration", "1", "-o", path],
       environment: HVTCam.environment(
         configHome: directory.url, setting: ["GST_DEBUG": "hvtcamera:6", "GST_DEBUG_NO_COLOR": "1"]))
     #expect(result.succeeded, "\(result)")
@@ -146,7 +146,7 @@ struct DebuggingTests {
     let preset = try Self.writeFailingPreset("failing", failingAt: 30, in: directory)
     let path = movies.appendingPathComponent("movie.mp4").path
     let result = try await HVTCam.run(
-      ["record"] + HVTCam.simulated + ["--preset", preset, "--max-duration", "30", "-o", path],
+      ["record"] + HVTCam.recording + ["--preset", preset, "--max-duration", "30", "-o", path],
       environment: HVTCam.environment(configHome: directory.url, setting: ["GST_DEBUG_DUMP_DOT_DIR": dots.path]))
     #expect(!result.signalled && result.status == 1, "\(result)")
     #expect(result.standardError.contains("Failed after iterations as requested."), "\(result)")

@@ -11,7 +11,10 @@ struct DiskFaultTests {
     let disk = try await SmallDisk(kilobytes: 300)
     let path = disk.directory.path("movie.mp4")
     let result = try await HVTCam.run(
-      ["record", "--device", "simulated", "--quality", "1920x1080", "--max-duration", "5", "-o", path])
+      [
+        "record", "--device", "simulated", "--quality", "1920x1080", "--keep-every-frame", "--max-duration", "5", "-o",
+        path,
+      ])
     let contents = try disk.directory.contents()
     await disk.remove()
     #expect(result.status == 1 && !result.signalled, "\(result)")
@@ -29,7 +32,7 @@ struct DiskFaultTests {
     let disk = try await SmallDisk(kilobytes: 64)
     try disk.fill()
     let movie = try await HVTCam.run(
-      ["record"] + HVTCam.simulated + ["--max-duration", "2", "-o", disk.directory.path("movie.mp4")])
+      ["record"] + HVTCam.recording + ["--max-duration", "2", "-o", disk.directory.path("movie.mp4")])
     let photo = try await HVTCam.run(["photo"] + HVTCam.simulated + ["-o", disk.directory.path("shot.jpg")])
     let contents = try disk.directory.contents()
     await disk.remove()
@@ -47,7 +50,7 @@ struct DiskFaultTests {
     let directory = try TemporaryDirectory("removed")
     defer { directory.remove() }
     let path = directory.path("movie.mp4")
-    let recording = try HVTCam.start(["record"] + HVTCam.simulated + ["--max-duration", "60", "-o", path])
+    let recording = try HVTCam.start(["record"] + HVTCam.recording + ["--max-duration", "60", "-o", path])
     _ = try await recording.requireStandardErrorLine("progress line") { $0 == "elapsed 1 / 60 s" }
     try FileManager.default.removeItem(at: directory.url)
     #expect(!FileManager.default.fileExists(atPath: directory.url.path))

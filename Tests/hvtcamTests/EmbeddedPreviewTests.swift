@@ -33,7 +33,7 @@ struct EmbeddedPreviewTests {
     let windowsBefore = try await topLevelWindows(on: display)
     let path = directory.path("embedded.mp4")
     let recording = try HVTCam.start(
-      ["record"] + HVTCam.simulated + ["--window-id", window.id, "--max-duration", "60", "-o", path],
+      ["record"] + HVTCam.recording + ["--window-id", window.id, "--max-duration", "60", "-o", path],
       environment: Self.environment(display, directory).merging(LeakTests.tracer) { $1 })
     _ = try await recording.requireStandardErrorLine("a second recorded") { $0.hasPrefix("elapsed 1 ") }
     let shown = try await Self.screenshotShowingBars(window.id, on: display, width: 320, height: 240)
@@ -63,7 +63,7 @@ struct EmbeddedPreviewTests {
     defer { directory.remove() }
     let path = directory.path("window.mp4")
     let recording = try HVTCam.start(
-      ["record"] + HVTCam.simulated + ["--preview", "window", "--max-duration", "60", "-o", path],
+      ["record"] + HVTCam.recording + ["--preview", "window", "--max-duration", "60", "-o", path],
       environment: Self.environment(display, directory))
     _ = try await recording.requireStandardErrorLine("a second recorded") { $0.hasPrefix("elapsed 1 ") }
     // The sinks add the application's name to the title: "hvtcam record : hvtcam".

@@ -10,7 +10,7 @@ struct ErrorMessageTests {
   func readOnlyOutput() async throws {
     let disk = try await SmallDisk(kilobytes: 64, readOnly: true)
     let path = disk.directory.path("movie.mp4")
-    let movie = try await HVTCam.run(["record"] + HVTCam.simulated + ["--max-duration", "1", "-o", path])
+    let movie = try await HVTCam.run(["record"] + HVTCam.recording + ["--max-duration", "1", "-o", path])
     let photo = try await HVTCam.run(["photo"] + HVTCam.simulated + ["-o", disk.directory.path("sub/shot.jpg")])
     await disk.remove()
     #expect(movie.status == 1, "\(movie)")
@@ -27,7 +27,7 @@ struct ErrorMessageTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.path(String(repeating: "n", count: 5000) + ".mp4")
-    let result = try await HVTCam.run(["record"] + HVTCam.simulated + ["--max-duration", "1", "-o", path])
+    let result = try await HVTCam.run(["record"] + HVTCam.recording + ["--max-duration", "1", "-o", path])
     #expect(result.status == 1, "\(result)")
     #expect(!result.standardError.contains("recording to"), "\(result)")
     #expect(result.standardError.hasSuffix("File name too long (errno 36)\n"), "\(result)")

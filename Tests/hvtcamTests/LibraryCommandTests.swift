@@ -12,7 +12,7 @@ struct LibraryCommandTests {
     let videos = directory.path("Videos")
     let movie = "\(videos)/take.mp4"
     let photo = "\(pictures)/still.jpg"
-    let recorded = try await HVTCam.run(["record"] + HVTCam.simulated + ["--max-duration", "1", "-o", movie])
+    let recorded = try await HVTCam.run(["record"] + HVTCam.recording + ["--max-duration", "1", "-o", movie])
     #expect(recorded.succeeded, "\(recorded)")
     let taken = try await HVTCam.run(["photo"] + HVTCam.simulated + ["-o", photo])
     #expect(taken.succeeded, "\(taken)")

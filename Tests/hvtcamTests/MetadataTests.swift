@@ -101,7 +101,7 @@ struct MetadataTests {
     defer { directory.remove() }
     let path = directory.path("tagged.mp4")
     let result = try await HVTCam.run(
-      ["record"] + HVTCam.simulated + Self.tagging + ["--max-duration", "1", "-o", path], environment: Self.environment)
+      ["record"] + HVTCam.recording + Self.tagging + ["--max-duration", "1", "-o", path], environment: Self.environment)
     #expect(result.succeeded, "\(result)")
     let probe = try await Subprocess.run(
       tool: "ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "json", path])
@@ -130,7 +130,7 @@ struct MetadataTests {
     defer { directory.remove() }
     let path = directory.path("tagged.webm")
     let result = try await HVTCam.run(
-      ["record", "--preset", "webm-vp8"] + HVTCam.simulated + Self.tagging + ["--max-duration", "1", "-o", path],
+      ["record", "--preset", "webm-vp8"] + HVTCam.recording + Self.tagging + ["--max-duration", "1", "-o", path],
       environment: Self.environment)
     #expect(result.succeeded, "\(result)")
     let probe = try await Subprocess.run(

@@ -30,7 +30,7 @@ struct MicrophoneCommandTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let unknown = try await HVTCam.run(
-      ["record"] + HVTCam.simulated + ["--microphone", "Nobody", "-o", directory.path("never.mp4")],
+      ["record"] + HVTCam.recording + ["--microphone", "Nobody", "-o", directory.path("never.mp4")],
       environment: pipewire.environment)
     #expect(unknown.status == 64 && unknown.standardError.contains("HVTMicrophone"), "\(unknown)")
     #expect(try directory.contents().isEmpty)

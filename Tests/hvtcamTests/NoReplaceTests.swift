@@ -84,9 +84,9 @@ struct NoReplaceTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.path("same.mp4")
-    let first = try HVTCam.start(["record"] + HVTCam.simulated + ["--max-duration", "600", "-o", path])
+    let first = try HVTCam.start(["record"] + HVTCam.recording + ["--max-duration", "600", "-o", path])
     _ = try await first.requireStandardErrorLine("first recording's start") { $0.hasPrefix("recording to ") }
-    let second = try await HVTCam.run(["record"] + HVTCam.simulated + ["--max-duration", "1", "-o", path])
+    let second = try await HVTCam.run(["record"] + HVTCam.recording + ["--max-duration", "1", "-o", path])
     #expect(second.status == 1, "\(second)")
     #expect(second.standardError.contains("\(path) is being written by another capture"), "\(second)")
     first.send(SIGINT)
@@ -94,7 +94,7 @@ struct NoReplaceTests {
     #expect(result.succeeded && result.outputLines == [path], "\(result)")
     try await expectH264Movie(at: path)
     // Once it exists, a third one is refused too.
-    let third = try await HVTCam.run(["record"] + HVTCam.simulated + ["--max-duration", "1", "-o", path])
+    let third = try await HVTCam.run(["record"] + HVTCam.recording + ["--max-duration", "1", "-o", path])
     #expect(third.status == 1 && third.standardError.contains("already exists"), "\(third)")
     #expect(try directory.contents() == ["same.mp4"])
   }

@@ -66,7 +66,7 @@ struct NoX264Tests {
     try await expectJPEG(at: world.directory.path("shot.jpg"))
 
     let path = world.directory.path("movie.mp4")
-    let record = try await world.hvtcam(["record"] + HVTCam.simulated + ["--max-duration", "1", "-o", path])
+    let record = try await world.hvtcam(["record"] + HVTCam.recording + ["--max-duration", "1", "-o", path])
     #expect(record.succeeded, "\(record)")
     #expect(record.outputLines == [path], "\(record)")
     let discovery = try await expectMovie(at: path, codec: "H.264")
@@ -112,7 +112,7 @@ struct NoX264Tests {
   static func record(_ preset: BuiltInPreset, in world: NoX264World) async throws {
     let path = world.directory.path("\(preset.name).\(preset.movieExtension)")
     let result = try await world.hvtcam(
-      ["record"] + HVTCam.simulated + ["--preset", preset.name, "--max-duration", "1", "-o", path])
+      ["record"] + HVTCam.recording + ["--preset", preset.name, "--max-duration", "1", "-o", path])
     #expect(result.succeeded, "\(preset.name): \(result)")
     #expect(result.outputLines == [path], "\(preset.name): \(result)")
     let discovery = try await expectMovie(at: path, codec: preset.codec)

@@ -19,7 +19,7 @@ struct OutputStreamTests {
     defer { directory.remove() }
     let path = directory.path("movie.mp4")
     let result = try await Self.bash(
-      "\"$HVTCAM\" record --device simulated --quality 640x480 --max-duration 2 -o '\(path)' 2>/dev/full; echo status=$?"
+      "\"$HVTCAM\" record --device simulated --quality 640x480 --keep-every-frame --max-duration 2 -o '\(path)' 2>/dev/full; echo status=$?"
     )
     #expect(result.outputLines == [path, "status=74"], "\(result)")
     let discovery = try await expectH264Movie(at: path)
@@ -32,7 +32,7 @@ struct OutputStreamTests {
     defer { directory.remove() }
     let path = directory.path("movie.mp4")
     let result = try await Self.bash(
-      "\"$HVTCAM\" record --device simulated --quality 640x480 --max-duration 2 -o '\(path)' 2>&1 | head -c 20 >/dev/null; echo status=${PIPESTATUS[0]}"
+      "\"$HVTCAM\" record --device simulated --quality 640x480 --keep-every-frame --max-duration 2 -o '\(path)' 2>&1 | head -c 20 >/dev/null; echo status=${PIPESTATUS[0]}"
     )
     #expect(result.outputLines == ["status=74"], "\(result)")
     let discovery = try await expectH264Movie(at: path)

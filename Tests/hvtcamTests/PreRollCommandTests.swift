@@ -11,7 +11,7 @@ extension RecordCommandTests {
     defer { directory.remove() }
     let path = directory.path("movie.mp4")
     let recording = try HVTCam.start(
-      ["record"] + HVTCam.simulated + [
+      ["record"] + HVTCam.recording + [
         "--pre-roll", "1", "--keyframe-interval", "0.5", "--max-duration", "2", "-o", path,
       ],
       environment: LeakTests.tracing(configHome: directory.url))
@@ -42,7 +42,7 @@ extension RecordCommandTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.path("movie.mp4")
-    let recording = try HVTCam.start(["record"] + HVTCam.simulated + ["--pre-roll", "1", "-o", path])
+    let recording = try HVTCam.start(["record"] + HVTCam.recording + ["--pre-roll", "1", "-o", path])
     _ = try await recording.requireStandardErrorLine("pre-roll line") { $0.hasPrefix("pre-roll holds 1.") }
     recording.send(SIGINT)
     let result = await recording.result()

@@ -280,7 +280,7 @@ struct PresetsCommandTests {
     defer { directory.remove() }
     let path = directory.path("movie.webm")
     let result = try await HVTCam.run(
-      ["record"] + HVTCam.simulated + ["--preset", "webm-vp8", "--max-duration", "1", "-o", path],
+      ["record"] + HVTCam.recording + ["--preset", "webm-vp8", "--max-duration", "1", "-o", path],
       environment: LeakTests.tracing(configHome: directory.url))
     #expect(result.succeeded, "\(result)")
     #expect(result.outputLines == [path], "\(result)")

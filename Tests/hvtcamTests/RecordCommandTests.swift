@@ -12,18 +12,18 @@ struct RecordCommandTests {
     for mode in ["off", "on"] {
       let path = directory.path("\(mode).mp4")
       let result = try await HVTCam.run(
-        ["record"] + HVTCam.simulated + ["--flash", mode, "--max-duration", "1", "-o", path])
+        ["record"] + HVTCam.recording + ["--flash", mode, "--max-duration", "1", "-o", path])
       #expect(result.succeeded, "\(result)")
       lumas[mode] = try await MediaInspector.meanLuma(ofMovie: path, at: 0.7)
     }
     let (lit, unlit) = (try #require(lumas["on"]), try #require(lumas["off"]))
     #expect(lit > unlit + 0.1, "--flash on \(lit), off \(unlit)")
-    let wrong = try await HVTCam.run(["record"] + HVTCam.simulated + ["--flash", "strobe"])
+    let wrong = try await HVTCam.run(["record"] + HVTCam.recording + ["--flash", "strobe"])
     #expect(wrong.status == 64 && wrong.standardError.contains("--flash"), "\(wrong)")
   }
 
   @Test(
-    "--leave-frames-out with an encoder stage of 300 ms a frame (a preset's identity sleep-time): the 3 s movie's frames each at its own time, those missing the ones it says it left out",
+    "by default, with an encoder stage of 300 ms a frame (a preset's identity sleep-time), frames are left out: the 3 s movie's frames each at its own time, those missing the ones it says it left out",
     .timeLimit(.minutes(2)))
   func leaveFramesOut() async throws {
     let directory = try TemporaryDirectory()
@@ -43,7 +43,7 @@ struct RecordCommandTests {
     ).write(to: URL(fileURLWithPath: preset))
     let path = directory.path("movie.mp4")
     let result = try await HVTCam.run(
-      ["record", "--device", "simulated", "--preset", preset, "--leave-frames-out", "--max-duration", "3", "-o", path])
+      ["record", "--device", "simulated", "--preset", preset, "--max-duration", "3", "-o", path])
     #expect(result.succeeded && result.outputLines == [path], "\(result)")
     let said = result.errorLines.first { $0.hasPrefix("frames left out because the encoder could not keep up: ") }
     let dropped = try #require(said.flatMap { Int($0.split(separator: " ").last ?? "") }, "\(result)")
@@ -59,7 +59,7 @@ struct RecordCommandTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.path("movie.mp4")
-    let result = try await HVTCam.run(["record"] + HVTCam.simulated + ["--max-duration", "2", "-o", path])
+    let result = try await HVTCam.run(["record"] + HVTCam.recording + ["--max-duration", "2", "-o", path])
     #expect(result.succeeded, "\(result)")
     #expect(result.outputLines == [path])
     let discovery = try await expectH264Movie(at: path)
@@ -78,7 +78,7 @@ struct RecordCommandTests {
     defer { directory.remove() }
     let path = directory.path("movie.mp4")
     let result = try await HVTCam.run(
-      ["record"] + HVTCam.simulated + [
+      ["record"] + HVTCam.recording + [
         "--max-duration", "1", "--keyframe-interval", "0.2", "--bitrate", "400000", "-o", path,
       ])
     #expect(result.succeeded, "\(result)")
@@ -94,7 +94,7 @@ struct RecordCommandTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.path("movie.mp4")
-    let recording = try HVTCam.start(["record"] + HVTCam.simulated + ["--max-duration", "600", "-o", path])
+    let recording = try HVTCam.start(["record"] + HVTCam.recording + ["--max-duration", "600", "-o", path])
     _ = try await recording.requireStandardErrorLine("progress line") { $0.hasPrefix("elapsed 1 / ") }
     recording.send(signal)
     let result = await recording.result()
@@ -119,7 +119,7 @@ struct RecordCommandTests {
     let path = directory.path("movie.mp4")
     // No limit to race: beside the whole suite, the progress line can reach the test seconds late. The
     // recording pauses, resumes, goes on to its second second, and is stopped with SIGINT.
-    let recording = try HVTCam.start(["record"] + HVTCam.simulated + ["--max-duration", "60", "-o", path])
+    let recording = try HVTCam.start(["record"] + HVTCam.recording + ["--max-duration", "60", "-o", path])
     _ = try await recording.requireStandardErrorLine("progress line") { $0.hasPrefix("elapsed 1 / ") }
     recording.send(SIGUSR1)
     // The pause takes the moment of the signal, on the camera's clock; on a loaded machine the encoder's
@@ -149,7 +149,7 @@ struct RecordCommandTests {
     let directory = try TemporaryDirectory(awkwardDirectory)
     defer { directory.remove() }
     let path = directory.path("\(awkwardName).mp4")
-    let result = try await HVTCam.run(["record"] + HVTCam.simulated + ["--max-duration", "1", "-o", path])
+    let result = try await HVTCam.run(["record"] + HVTCam.recording + ["--max-duration", "1", "-o", path])
     #expect(result.succeeded, "\(result)")
     #expect(result.outputLines == [path])
     let discovery = try await expectH264Movie(at: path)

@@ -14,7 +14,7 @@ struct RepairCommandTests {
     -> String
   {
     let recording = try HVTCam.start(
-      ["record"] + HVTCam.simulated + options + ["--max-duration", "60", "-o", directory.path(name)])
+      ["record"] + HVTCam.recording + options + ["--max-duration", "60", "-o", directory.path(name)])
     let startLine = try await recording.requireStandardErrorLine("start line") { $0.hasPrefix("recording to ") }
     let partial = String(startLine.dropFirst("recording to ".count))
     for second in 2... {

@@ -12,7 +12,7 @@ struct SignalTests {
     defer { directory.remove() }
     let path = directory.path("movie.mp4")
     // -v prints the first bus message as the pipeline starts: the handlers are installed by then.
-    let recording = try HVTCam.start(["record", "-v"] + HVTCam.simulated + ["--max-duration", "600", "-o", path])
+    let recording = try HVTCam.start(["record", "-v"] + HVTCam.recording + ["--max-duration", "600", "-o", path])
     _ = try await recording.requireStandardErrorLine("first bus message") { $0.contains("state-changed") }
     recording.send(SIGTERM)
     let result = await recording.result()

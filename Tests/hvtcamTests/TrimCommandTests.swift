@@ -20,7 +20,7 @@ struct TrimCommandTests {
     defer { directory.remove() }
     let path = directory.path("take.mp4")
     let recorded = try await HVTCam.run(
-      ["record"] + HVTCam.simulated + ["--max-duration", "3", "--keyframe-interval", "0.5", "-o", path])
+      ["record"] + HVTCam.recording + ["--max-duration", "3", "--keyframe-interval", "0.5", "-o", path])
     #expect(recorded.succeeded, "\(recorded)")
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
 
@@ -62,7 +62,7 @@ struct TrimCommandTests {
     defer { directory.remove() }
     let path = directory.path("take.mp4")
     let recorded = try await HVTCam.run(
-      ["record"] + HVTCam.simulated + ["--max-duration", "3", "--keyframe-interval", "1", "-o", path])
+      ["record"] + HVTCam.recording + ["--max-duration", "3", "--keyframe-interval", "1", "-o", path])
     #expect(recorded.succeeded, "\(recorded)")
     let result = try await HVTCam.run(["trim", path, "--exact", "--start", "1.2", "--end", "2.5"])
     let trimmed = directory.path("take.trimmed.mp4")

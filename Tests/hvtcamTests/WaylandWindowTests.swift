@@ -23,7 +23,7 @@ struct WaylandWindowTests {
       compositor = try await PrivateCompositor.start(width: width, height: height)
       directory = try TemporaryDirectory()
       process = try HVTCam.start(
-        ["run"] + HVTCam.simulated + ["-v", "-o", directory.url.path] + arguments,
+        ["run"] + HVTCam.recording + ["-v", "-o", directory.url.path] + arguments,
         environment: HVTCam.environment(
           setting: compositor.environment.merging(tracingLeaks ? LeakTests.tracer : [:]) { $1 }))
       _ = try await process.requireStandardErrorLine("ready") { $0 == "ready" }

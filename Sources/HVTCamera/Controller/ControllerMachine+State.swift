@@ -239,7 +239,7 @@ extension ControllerMachine {
     let location: HVTLocation?
     let mediaTags: HVTMediaTags
     /// Whether frames the encoder has no room for are left out (``HVTSlowEncoderPolicy``).
-    var slowEncoderPolicy = HVTSlowEncoderPolicy.keepEveryFrame
+    var slowEncoderPolicy = HVTSlowEncoderPolicy.leaveFramesOut
   }
 
   /// What the machine knows of a recording's branch once it is built.

@@ -34,7 +34,7 @@ extension HVTCameraController {
     var editingCropRect: HVTRect?
     var preset: HVTPreset
     var drainStallTimeout: Double = 10
-    var slowEncoderPolicy = HVTSlowEncoderPolicy.keepEveryFrame
+    var slowEncoderPolicy = HVTSlowEncoderPolicy.leaveFramesOut
     var startTimeout: Double = 10
     var cameraSettingsStore = HVTCameraSettingsStore.standard
     var cameraStallTimeout: Double = 3

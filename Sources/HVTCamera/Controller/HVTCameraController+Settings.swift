@@ -203,11 +203,11 @@ extension HVTCameraController {
     set { change(\.drainStallTimeout, to: newValue, within: HVTCaptureLimits.stallTimeout) }
   }
 
-  /// What a recording does when its encoder cannot keep up with the camera: keep every frame, the camera
-  /// waiting for the encoder (``HVTSlowEncoderPolicy/keepEveryFrame``, the default), or leave frames out so
-  /// that the camera never waits (``HVTSlowEncoderPolicy/leaveFramesOut``: then
+  /// What a recording does when its encoder cannot keep up with the camera: leave frames out so that the
+  /// camera never waits (``HVTSlowEncoderPolicy/leaveFramesOut``, the default: then
   /// ``HVTCameraEvent/recordingFramesDropped(total:elapsed:)`` and
-  /// ``HVTMediaMetadata/framesDroppedForEncoder`` count them). Read by each recording when it starts.
+  /// ``HVTMediaMetadata/framesDroppedForEncoder`` count them), or keep every frame, the camera waiting for
+  /// the encoder (``HVTSlowEncoderPolicy/keepEveryFrame``). Read by each recording when it starts.
   public var slowEncoderPolicy: HVTSlowEncoderPolicy {
     get { read(\.settings.slowEncoderPolicy) }
     set { change(\.slowEncoderPolicy, to: newValue) }

@@ -3,7 +3,9 @@ import HVTCamera
 import MediaInspection
 
 /// A presented simulated camera with a recorder as its delegate, writing into a fresh directory that is
-/// removed with it.
+/// removed with it. Its recordings keep every frame (``HVTSlowEncoderPolicy/keepEveryFrame``): the tests
+/// read them back frame by frame, and on a loaded two-core machine the encoder falls behind real time for
+/// seconds, when the default policy leaves frames out (which `RecordingDrainTests` tests).
 final class TestCamera {
   let controller: HVTCameraController
   let delegate = DelegateRecorder()
@@ -20,6 +22,7 @@ final class TestCamera {
     controller.previewOutput = .none  // headless whatever display the test process has
     controller.outputDirectory = directory
     controller.videoQuality = quality
+    controller.slowEncoderPolicy = .keepEveryFrame
     try controller.setMediaTypes(mediaTypes)
     controller.cameraCaptureMode = mode
     if present { try controller.present() }

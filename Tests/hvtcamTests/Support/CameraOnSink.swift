@@ -38,7 +38,7 @@ struct CameraOnSink {
       "DISPLAY": display.name, "XDG_RUNTIME_DIR": directory.url.path, WindowSink.override: sink,
     ]) { $1 }.filter { $0.key != "WAYLAND_DISPLAY" }
     camera = try HVTCam.start(
-      ["run"] + HVTCam.simulated + ["-v", "-o", directory.url.path] + (app.map { ["--window-id", $0.id] } ?? [])
+      ["run"] + HVTCam.recording + ["-v", "-o", directory.url.path] + (app.map { ["--window-id", $0.id] } ?? [])
         + arguments,
       environment: environment)
     _ = try await camera.requireStandardErrorLine("ready") { $0 == "ready" }

@@ -32,6 +32,12 @@ enum HVTCam {
   /// The capture options every test uses: the simulated camera at 640x480 (small, so that the whole
   /// target runs quickly on two cores).
   static let simulated = ["--device", "simulated", "--quality", "640x480"]
+
+  /// The capture options of the tests that record (`hvtcam record`, `hvtcam run`): ``simulated``, every
+  /// frame kept (`--keep-every-frame`). They read their movies back frame by frame, and on a loaded
+  /// two-core machine the encoder falls behind real time for seconds, when the default policy leaves
+  /// frames out (which `RecordCommandTests` and the library's `RecordingDrainTests` test).
+  static let recording = simulated + ["--keep-every-frame"]
 }
 
 /// A file name with every character that needs quoting somewhere: spaces, both quotes, `!`, `=` and a

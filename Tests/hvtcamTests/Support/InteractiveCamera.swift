@@ -18,7 +18,7 @@ struct InteractiveCamera: CameraWindow {
     display = try await PrivateDisplay()
     directory = try TemporaryDirectory()
     process = try HVTCam.start(
-      ["run"] + HVTCam.simulated + ["-o", directory.url.path] + arguments,
+      ["run"] + HVTCam.recording + ["-o", directory.url.path] + arguments,
       environment: HVTCam.environment(
         setting: ["DISPLAY": display.name, "XDG_RUNTIME_DIR": directory.url.path].merging(
           tracingLeaks ? LeakTests.tracer : [:]
