@@ -8,6 +8,7 @@ struct BenchOptions {
     usage: hvtcam-bench [--quick] [--streaming-only] [--json PATH] [--markdown PATH]
            hvtcam-bench --preview-rows [--quick] [--json PATH]
            hvtcam-bench --library-rows [--json PATH]
+           hvtcam-bench --overload-rows [--quick] [--json PATH]
            hvtcam-bench --camera NODE [--json PATH]
            hvtcam-bench --render JSON [--markdown PATH]
 
@@ -28,6 +29,10 @@ struct BenchOptions {
       --library-rows   only the library rows (hvtcam library list over 3,000 and 10,000 photos against
                        gst-discoverer-1.0 on each file; a 16000x12000 photo's pick), printed; JSON only
                        with --json, never BENCHMARKS.md
+      --overload-rows  only the overload rows: each engine (HVTCamera as it comes, HVTCamera keeping
+                       every frame, the same pipeline under gst-launch-1.0, camerabin) records 15 s at
+                       1920x1080 and 3840x2160 with two busy loops beside it while its preview is
+                       counted (--quick: 2 s at 1280x720), printed; JSON only with --json
       --render JSON    measure nothing: write the report of an earlier run's JSON (default
                        BENCHMARKS.md), e.g. after editing how the report is laid out
       --camera NODE    the real-camera rows instead, on a V4L2 node at 640x480 (vivid's YUY2 at
@@ -46,6 +51,8 @@ struct BenchOptions {
   var previewRowsOnly = false
   /// `--library-rows`: only the library rows.
   var libraryRowsOnly = false
+  /// `--overload-rows`: only the overload rows.
+  var overloadRowsOnly = false
   var jsonPath: String?
   var markdownPath: String?
   /// An earlier run's JSON to render instead of measuring.
@@ -96,6 +103,7 @@ struct BenchOptions {
       case "--streaming-only": streamingOnly = true
       case "--preview-rows": previewRowsOnly = true
       case "--library-rows": libraryRowsOnly = true
+      case "--overload-rows": overloadRowsOnly = true
       case "--json": jsonPath = try value(argument)
       case "--markdown": markdownPath = try value(argument)
       case "--render": renderPath = try value(argument)

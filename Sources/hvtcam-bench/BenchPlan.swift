@@ -39,6 +39,18 @@ struct BenchPlan: Codable, Sendable {
   var preRollSeconds: Int? = nil
   /// The streaming rows, at the first size (none: no such rows; absent from older reports).
   var streaming: Streaming? = nil
+  /// The overload rows (none: no such rows; absent from older reports).
+  var overload: Overload? = nil
+
+  /// Where and how long the overload rows (``OverloadRows``) record.
+  struct Overload: Codable, Sendable {
+    /// The sizes recorded at.
+    var resolutions: [String]
+    /// Seconds each recording lasts.
+    var seconds: Int
+    /// Shell loops spinning beside each engine.
+    var busyLoops: Int
+  }
 
   /// Rounds and seconds of the preview-window rows, at the first size.
   struct PreviewWindow: Codable, Sendable {
@@ -70,7 +82,8 @@ struct BenchPlan: Codable, Sendable {
     soakRecordings: 20,
     crashAfterSeconds: 3, crashRepetitions: 2, previewWindow: PreviewWindow(rounds: 6, seconds: 4),
     driftFrames: 18_000, preRollSeconds: 11,
-    streaming: Streaming(clients: [1, 4, 16], clientFrames: 300, latencyRounds: 4, toggles: 10))
+    streaming: Streaming(clients: [1, 4, 16], clientFrames: 300, latencyRounds: 4, toggles: 10),
+    overload: Overload(resolutions: ["1920x1080", "3840x2160"], seconds: 15, busyLoops: 2))
 
   /// The smoke run: every row, once, 1280x720 only; about a minute in a release build.
   static let quick = BenchPlan(
@@ -78,7 +91,8 @@ struct BenchPlan: Codable, Sendable {
     cpuRepetitions: 1,
     concurrentCameras: [1, 2, 4], concurrentSeconds: 1, soakStills: 10, soakRecordings: 2, crashAfterSeconds: 2,
     crashRepetitions: 1, previewWindow: PreviewWindow(rounds: 1, seconds: 2), preRollSeconds: 2,
-    streaming: Streaming(clients: [1, 4, 16], clientFrames: 60, latencyRounds: 1, toggles: 4))
+    streaming: Streaming(clients: [1, 4, 16], clientFrames: 60, latencyRounds: 1, toggles: 4),
+    overload: Overload(resolutions: ["1280x720"], seconds: 2, busyLoops: 2))
 
   /// The real-camera rows (`--camera`), under emulation in the VM tier: 640x480 only, four rounds.
   static let realCamera = BenchPlan(

@@ -46,6 +46,7 @@ struct BenchRun {
       rows += try PreRollRows(directory: directory, longSeconds: seconds).run(log: log)
     }
     if !options.streamingOnly { rows += try LibraryRows(plan: plan, directory: directory).run(log: log) }
+    if !options.streamingOnly { rows += try overloadRows(directory: directory, log: log) }
     let formatter = ISO8601DateFormatter()
     let report = BenchReport(
       mode: mode, command: Self.command(), date: formatter.string(from: Date()),
@@ -65,6 +66,21 @@ struct BenchRun {
     try runRows("preview rows") { directory, log in
       guard let resolution = plan.resolutions.first else { return [] }
       return try PreviewRows(resolution: resolution, plan: plan, directory: directory).run(log: log)
+    }
+  }
+
+  /// Only the overload rows (`--overload-rows`) (``runRows(_:_:)``).
+  func runOverloadRows() throws {
+    try runRows("overload rows") { directory, log in try overloadRows(directory: directory, log: log) }
+  }
+
+  /// The overload rows of the plan, at each of its sizes (none without them).
+  private func overloadRows(directory: URL, log: (String) -> Void) throws -> [Row] {
+    guard let overload = plan.overload else { return [] }
+    return try overload.resolutions.flatMap { resolution in
+      try OverloadRows(
+        resolution: resolution, seconds: overload.seconds, busyLoops: overload.busyLoops, directory: directory
+      ).run(log: log)
     }
   }
 

@@ -26,6 +26,8 @@ final class CameraBin: Sendable {
     /// While recording: the gaps in the source's V4L2 sequence numbers so far.
     var recording = false
     var gaps = SequenceGaps()
+    /// The viewfinder's frames over a window the benchmark chooses (``countViewfinder(from:)``).
+    var arrivals = FrameArrivals()
   }
 
   let size: HVTFrameSize
@@ -81,9 +83,11 @@ final class CameraBin: Sendable {
     viewfinderPad.addProbe(.buffer) { [records] _, info in
       guard let buffer = info.buffer else { return .ok }
       let pts = buffer.presentationTime
+      let now = ContinuousClock.now
       let first = records.withLock { records -> Awaited<Instant>? in
         records.viewfinderFrames += 1
         records.viewfinderLatest = pts
+        records.arrivals.note(now)
         return records.viewfinderFrames == 1 ? records.firstViewfinderFrame : nil
       }
       first?.fulfill(.now)
@@ -256,6 +260,17 @@ final class CameraBin: Sendable {
   }
 
   var framesLostByDriver: Int { records.withLock { $0.gaps.lost } }
+
+  /// Starts counting the viewfinder's frames at `now` (``FrameArrivals``).
+  func countViewfinder(from now: Instant) { records.withLock { $0.arrivals.begin(at: now) } }
+
+  /// Stops counting the viewfinder's frames at `now`; returns what arrived since ``countViewfinder(from:)``.
+  func viewfinderArrivals(until now: Instant) -> FrameArrivals {
+    records.withLock { records in
+      records.arrivals.end(at: now)
+      return records.arrivals
+    }
+  }
 
   /// Sets NULL.
   func stop() {

@@ -24,6 +24,8 @@ struct ChildReport: Codable, Sendable {
   /// `stream-latency`: the time from each change of the camera's brightness to the client's first frame
   /// showing it, in milliseconds.
   var latencies: [Double]?
+  /// `overload`: the engine's recording under load.
+  var overload: OverloadReport?
 
   static let prefix = "RESULT "
 
@@ -60,6 +62,7 @@ enum ChildMode {
     case "camerabin-preview": try camerabinPreview(options)
     case "stream-record": try streamRecord(options)
     case "stream-latency": try streamLatency(options)
+    case "overload": try overload(options)
     default: throw BenchError.failed("unknown child mode \(options.child ?? "")")
     }
     // Releases GStreamer's state, so that GST_TRACERS=leaks can report what is still alive.

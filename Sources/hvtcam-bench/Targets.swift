@@ -130,6 +130,7 @@ enum Targets {
               "%.0f recording and %.0f preview frames lost (worst camera); CPU per camera %.1f%% with one, %.1f%% with %d (%.2f×)",
             lost.max, previewLost, one, many, most, growth)))
     }
+    verdicts += overload(rows)
     for row in rows where row.id == "library-list" {
       guard let ours = row.hvtcamera?.median else { continue }
       verdicts.append(
@@ -144,6 +145,53 @@ enum Targets {
         TargetVerdict(
           goal: "picking a huge photo costs < 100 MiB above an empty library", resolution: row.resolution,
           met: ours < 100, measured: String(format: "%.1f MiB more", ours)))
+    }
+    return verdicts
+  }
+}
+
+extension Targets {
+  /// The overload targets, for each size the overload rows measured: HVTCamera's preview at the camera's
+  /// own rate (≥ 28 of 30 fps, no gap over 100 ms), its movie's timeline true (within 3 % of the wall time
+  /// from its start to its movie, which includes the encoder's last second), its movie complete within
+  /// 1 s of its requested end, peak RSS under 600 MiB at 4K, and its count of frames left out exact.
+  static func overload(_ rows: [Row]) -> [TargetVerdict] {
+    var verdicts: [TargetVerdict] = []
+    for size in Set(rows.filter { $0.id == "overload-preview-fps" }.map(\.resolution)).sorted() {
+      func ours(_ id: String) -> Double? { row(id, size, in: rows)?.hvtcamera?.median }
+      func theirs(_ id: String) -> String {
+        (row(id, size, in: rows)?.reference?.median).map { String(format: "%.1f", $0) } ?? "—"
+      }
+      if let fps = ours("overload-preview-fps"), let gap = ours("overload-preview-gap") {
+        verdicts.append(
+          TargetVerdict(
+            goal: "under overload, the preview at the camera's rate: ≥ 28 fps, no gap over 100 ms", resolution: size,
+            met: fps >= 28 && gap <= 100,
+            measured: String(format: "%.1f fps, longest gap %.0f ms", fps, gap)
+              + "; gst-launch-1.0 \(theirs("overload-preview-fps")) fps, \(theirs("overload-preview-gap")) ms"))
+      }
+      if let timeline = ours("overload-timeline"), let after = ours("overload-after-end") {
+        verdicts.append(
+          TargetVerdict(
+            goal: "under overload, a true timeline: the movie delivered within 1 s of its end", resolution: size,
+            met: after <= 1,
+            measured: String(format: "%.1f %% of the wall time, complete %.2f s after its end", timeline, after)
+              + "; gst-launch-1.0 \(theirs("overload-timeline")) %, \(theirs("overload-after-end")) s"))
+      }
+      if size.hasPrefix("3840x2160"), let rss = ours("overload-peak-rss") {
+        verdicts.append(
+          TargetVerdict(
+            goal: "under overload at 4K, peak RSS under 600 MiB", resolution: size, met: rss < 600,
+            measured: String(format: "%.0f MiB", rss) + "; gst-launch-1.0 \(theirs("overload-peak-rss")) MiB"))
+      }
+      if let dropped = row("overload-dropped", size, in: rows), let counted = dropped.hvtcamera?.median,
+        let truth = dropped.reference?.median
+      {
+        verdicts.append(
+          TargetVerdict(
+            goal: "under overload, the frames left out counted exactly", resolution: size, met: counted == truth,
+            measured: String(format: "%.0f counted, %.0f missing by timestamps", counted, truth)))
+      }
     }
     return verdicts
   }

@@ -51,6 +51,9 @@ final class Awaited<Value: Sendable>: Sendable {
     if first { arrived.signal() }
   }
 
+  /// The value if it has arrived, without waiting (`nil` if not yet); throws the failure if that came instead.
+  func poll() throws -> Value? { try result.withLock { $0 }?.get() }
+
   /// Waits for the value up to `seconds`; throws the failure, or `BenchError.timedOut` naming `what`.
   func wait(_ what: String, seconds: Double = 30) throws -> Value {
     guard arrived.wait(timeout: .now() + seconds) == .success else { throw BenchError.timedOut(what) }

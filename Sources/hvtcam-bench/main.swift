@@ -13,6 +13,8 @@ Thread.detachNewThread {
       try BenchRun(options).runPreviewRows()
     } else if options.libraryRowsOnly {
       try BenchRun(options).runLibraryRows()
+    } else if options.overloadRowsOnly {
+      try BenchRun(options).runOverloadRows()
     } else if let node = options.cameraNode {
       try BenchRun(options).runOnCamera(node)
     } else {

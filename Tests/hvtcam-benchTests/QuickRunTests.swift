@@ -67,6 +67,15 @@ struct QuickRunTests {
         #expect(isMeasured(row(id, "1280x720 x\(clients)")?["hvtcamera"]), "row \(id) with \(clients) client(s)")
       }
     }
+    for id in [
+      "overload-preview-fps", "overload-preview-gap", "overload-timeline", "overload-after-end", "overload-peak-rss",
+    ] {
+      for suffix in ["", "-camerabin", "-keep-every-frame"] {
+        let found = row(id + suffix, "1280x720, 2 busy loops")
+        #expect(isMeasured(found?["hvtcamera"]) && isMeasured(found?["reference"]), "row \(id + suffix)")
+      }
+    }
+    #expect(isMeasured(row("overload-dropped", "1280x720, 2 busy loops")?["reference"]), "the overload drop count")
     let targets = try #require(report["targets"] as? [[String: Any]])
     #expect(targets.count >= 18, "a verdict for every target")
     #expect(targets.allSatisfy { $0["met"] is Bool && $0["measured"] is String })

@@ -1,0 +1,143 @@
+import Foundation
+import HVTCamera
+import HVTGStreamer
+import HVTSupport
+
+/// What the `overload` child measured of one engine's recording (``OverloadRows``).
+struct OverloadReport: Codable, Sendable {
+  /// Preview frames that arrived from the recording's start to its movie's completion.
+  var previewFrames: Int
+  /// That window, in seconds.
+  var windowSeconds: Double
+  /// The longest time the preview went without a frame in it, in milliseconds.
+  var longestGap: Double
+  /// How long after the recording's requested end (its start plus `--seconds`) its movie was complete,
+  /// in seconds.
+  var afterEnd: Double
+  /// Frames the engine says it left out (HVTCamera's `framesDroppedForEncoder`; none for the others).
+  var droppedCounted: Int?
+  /// The movie written.
+  var movie: String
+}
+
+extension ChildMode {
+  /// `overload`: the `--engine` (`hvtcamera`, `hvtcamera-keep` keeping every frame, `gst-launch-1.0`,
+  /// `camerabin`) records `--seconds` at `--quality` on the simulated camera while its preview's frames are
+  /// counted, on a machine the parent keeps busy; prints an ``OverloadReport``.
+  static func overload(_ options: BenchOptions) throws {
+    var report = ChildReport()
+    switch options.engine {
+    case "hvtcamera", "hvtcamera-keep":
+      report.overload = try overloadOurs(options, keepingEveryFrame: options.engine == "hvtcamera-keep")
+    case "gst-launch-1.0": report.overload = try overloadLaunchLine(options)
+    case "camerabin": report.overload = try overloadCameraBin(options)
+    default: throw BenchError.failed("overload: unknown engine \(options.engine)")
+    }
+    try report.emit()
+  }
+
+  /// HVTCamera: presented with its default preview (a `fakesink`), a second to settle, then a recording
+  /// stopped by `videoMaximumDuration`. The preview's frames are read from `previewStatistics` every 10 ms
+  /// (the public API has no call per frame that costs nothing), so its gaps are known within 10 ms.
+  private static func overloadOurs(_ options: BenchOptions, keepingEveryFrame: Bool) throws -> OverloadReport {
+    let camera = try OurCamera(quality: options.quality, directory: options.directory)
+    if keepingEveryFrame { camera.controller.slowEncoderPolicy = .keepEveryFrame }
+    camera.controller.videoMaximumDuration = Double(options.seconds)
+    camera.setVideoMode(true)
+    _ = try camera.present()
+    defer { camera.dismiss() }
+    waitForSchedule(until: .now + .seconds(1))
+    let movie = camera.delegate.expectMovie()
+    var arrivals = FrameArrivals()
+    let start = try camera.startRecording()
+    arrivals.begin(at: start)
+    var seen = camera.controller.previewStatistics?.frames ?? 0
+    var delivery: BenchDelegate.Delivery?
+    let deadline = start + .seconds(options.seconds * 10 + 60)
+    while delivery == nil {
+      waitForSchedule(until: .now + .milliseconds(10))
+      let frames = camera.controller.previewStatistics?.frames ?? seen
+      arrivals.note(.now, count: Int(frames - seen))
+      seen = frames
+      delivery = try movie.poll()
+      guard ContinuousClock.now < deadline else { throw BenchError.failed("overload: no movie from HVTCamera") }
+    }
+    guard let delivery else { throw BenchError.failed("overload: no movie from HVTCamera") }
+    arrivals.end(at: delivery.arrival)
+    return OverloadReport(
+      previewFrames: arrivals.frames, windowSeconds: start.duration(to: delivery.arrival).seconds,
+      longestGap: arrivals.longestGap.milliseconds,
+      afterEnd: (start + .seconds(options.seconds)).duration(to: delivery.arrival).seconds,
+      droppedCounted: delivery.metadata.framesDroppedForEncoder ?? 0, movie: delivery.url.path)
+  }
+
+  /// The same pipeline under `gst-launch-1.0`, in-process: the line `hvtcam describe` prints for the
+  /// recording, `--seconds` of frames (`num-buffers`), its recording queue a plain `queue`; from PLAYING
+  /// to the end of stream on the bus, the preview sink's frames counted by a pad probe.
+  private static func overloadLaunchLine(_ options: BenchOptions) throws -> OverloadReport {
+    let model = try OurCamera.pipelineModel(quality: options.quality, directory: options.directory)
+    let path = options.directory.appendingPathComponent("launch-overload.mp4").path
+    let pipeline = try Pipeline(
+      launch: model.launchDescription(mode: .video, output: path, frames: options.seconds * 30))
+    defer { pipeline.setState(.null) }
+    guard let preview = pipeline.element(named: "preview")?.staticPad("sink") else {
+      throw BenchError.failed("the launch line has no preview sink")
+    }
+    let arrivals = Locked(FrameArrivals())
+    preview.addProbe(.buffer) { _, _ in
+      let now = ContinuousClock.now
+      arrivals.withLock { $0.note(now) }
+      return .ok
+    }
+    let ended = Awaited<Instant>()
+    pipeline.bus.setSyncHandler { message in
+      switch message {
+      case .endOfStream: ended.fulfill(.now)
+      case .error(let report): ended.fail(BenchError.failed("launch line: \(report)"))
+      default: break
+      }
+    }
+    defer { pipeline.bus.removeSyncHandler() }
+    let start = ContinuousClock.now
+    arrivals.withLock { $0.begin(at: start) }
+    guard pipeline.setState(.playing) != .failure else { throw BenchError.failed("the launch line did not start") }
+    let complete = try ended.wait("the launch line's end of stream", seconds: Double(options.seconds * 10 + 60))
+    let counted = arrivals.withLock { arrivals in
+      arrivals.end(at: complete)
+      return arrivals
+    }
+    return OverloadReport(
+      previewFrames: counted.frames, windowSeconds: start.duration(to: complete).seconds,
+      longestGap: counted.longestGap.milliseconds,
+      afterEnd: (start + .seconds(options.seconds)).duration(to: complete).seconds, droppedCounted: nil, movie: path)
+  }
+
+  /// camerabin with our encoders' settings: started, a second to settle, then `start-capture` and,
+  /// `--seconds` later, `stop-capture` until `video-done`; the viewfinder's frames counted by its probe.
+  private static func overloadCameraBin(_ options: BenchOptions) throws -> OverloadReport {
+    let model = try OurCamera.pipelineModel(quality: options.quality, directory: options.directory)
+    guard let size = options.quality.requestedSize, let encoder = model.movieEncoderElement,
+      let photoEncoder = model.photoEncoderElement
+    else { throw BenchError.failed("the model has no size or encoders") }
+    let camera = try CameraBin(size: size, encoder: encoder, photoEncoder: photoEncoder, directory: options.directory)
+    defer { camera.stop() }
+    _ = try camera.start()
+    try camera.setVideoMode(true)
+    waitForSchedule(until: .now + .seconds(1))
+    let start = ContinuousClock.now
+    camera.countViewfinder(from: start)
+    _ = try camera.startRecording()
+    waitForSchedule(until: start + .seconds(options.seconds))
+    _ = try camera.stopRecording()
+    let complete = ContinuousClock.now
+    let counted = camera.viewfinderArrivals(until: complete)
+    let movies = try FileManager.default.contentsOfDirectory(atPath: options.directory.path)
+      .filter { $0.hasPrefix("MOV_") }.sorted()
+    guard let movie = movies.last else { throw BenchError.failed("camerabin wrote no movie") }
+    return OverloadReport(
+      previewFrames: counted.frames, windowSeconds: start.duration(to: complete).seconds,
+      longestGap: counted.longestGap.milliseconds,
+      afterEnd: (start + .seconds(options.seconds)).duration(to: complete).seconds, droppedCounted: nil,
+      movie: options.directory.appendingPathComponent(movie).path)
+  }
+}
