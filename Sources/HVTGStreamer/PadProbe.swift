@@ -99,6 +99,24 @@ public struct PadProbeInfo: ~Copyable {
     }
   }
 
+  /// Puts a copy of the time segment event passing, without its stop, in its place: buffers whose
+  /// timestamps a probe moved past the segment's end are then not clipped downstream (`qtmux` drops
+  /// them). Does nothing for any other data. Wraps `gst_event_parse_segment` and `gst_event_new_segment`.
+  public mutating func removeSegmentStop() {
+    guard info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue != 0,
+      let event = hvt_gst_pad_probe_info_event(info), hvt_gst_event_type(event) == GST_EVENT_SEGMENT
+    else { return }
+    var parsed: UnsafePointer<GstSegment>?
+    gst_event_parse_segment(event, &parsed)
+    guard let parsed, parsed.pointee.format == GST_FORMAT_TIME else { return }
+    var segment = parsed.pointee
+    segment.stop = guint64.max
+    guard let replacement = gst_event_new_segment(&segment) else { return }
+    gst_event_set_seqnum(replacement, gst_event_get_seqnum(event))
+    hvt_gst_pad_probe_info_set_data(info, replacement)
+    gst_event_unref(event)
+  }
+
   /// The navigation event passing upstream (a key or a mouse action in a video sink's window), if this
   /// call is for one. Wraps `gst_navigation_event_get_type` and its parsers.
   public var navigationEvent: NavigationEvent? {

@@ -11,7 +11,7 @@ extension HVTMovieRepair {
   /// The demuxer reads the fragments that survived: `qtdemux` walks the `moof`/`mdat` pairs and ends the
   /// stream at a truncated one, `matroskademux` reads clusters up to the cut. The muxer, not fragmented,
   /// writes the index and the duration of what it was given when end of stream reaches it. Only the
-  /// buffers within `window` are copied, their timestamps moved back by its start. Returns the stream
+  /// buffers within `window` (in running time) are copied, their timestamps moved back by its start. Returns the stream
   /// the copy reports on (the first video stream the muxer took, else its first stream), the first sound
   /// stream, and the latest end of any stream, in the new file's timestamps. `job` names the errors.
   static func remux(
@@ -42,9 +42,10 @@ extension HVTMovieRepair {
         return streams.count - 1
       }
       let ended = Locked(false)
-      pad.addProbe(.buffer) { [progress, streams] pad, info in
-        guard info.buffer != nil else { return .ok }
-        guard window.admit(&info, ended: ended), let kept = info.buffer else { return .drop }
+      let clock = StreamClock()
+      pad.addProbe([.buffer, .eventDownstream]) { [progress, streams] pad, info in
+        guard window.admit(&info, clock: clock, ended: ended) else { return .drop }
+        guard let kept = info.buffer else { return .ok }
         streams.withLock { streams in
           if streams[index].caps == nil { streams[index].caps = pad.currentCaps }
           streams[index].record(kept)

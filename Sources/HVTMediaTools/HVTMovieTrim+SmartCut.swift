@@ -11,66 +11,131 @@ extension HVTMovieTrim {
     HVTElementDescription("openh264enc"),
   ]
 
-  /// Writes the stretch from `cut.firstFrame` to `end` (source timestamps; `nil`: to the end) of
-  /// `source` into `output`, frame-exact at both ends — a "smart cut": only the frames from the first one
-  /// to the next key frame are decoded and encoded again; from that key frame on, every frame (and all
-  /// the sound from the first frame on) is copied as it was. Returns the streams as they went into the
-  /// muxer and how many frames were encoded again.
+  /// A stretch of video a smart cut decodes and encodes again: decoded from `keyFrame` up to `through`
+  /// (the next key frame; `nil`: the end of the file), the frames shown from `from` up to `until` (`nil`:
+  /// the end) encoded. Running times (nanoseconds, ``HVTMovieRepair/StreamClock``).
+  struct Reencoding: Sendable {
+    /// The key frame decoding starts from.
+    var keyFrame: UInt
+    /// The key frame decoding stops at (the whole group of pictures is read: with B-frames, frames
+    /// shown before the end can be decoded after one shown after it); `nil`: the end of the file.
+    var through: UInt?
+    /// The first frame encoded.
+    var from: UInt
+    /// Frames shown at or after it are not encoded; `nil`: every frame to the end.
+    var until: UInt?
+    /// The source's bits per second there, which the encoder aims for.
+    var bitRate: Int?
+    /// The source's B-frame delay there: the encoded frames are given decoding times this much before
+    /// their presentation times, as the copied ones have, so that decoding times never go back where
+    /// the parts meet.
+    var lead: UInt
+  }
+
+  /// Writes the stretch from `cut.firstFrame` (or `cut.keyFrame`) to `end` (running time; `nil`: to the
+  /// end) of `source` into `output`, frame-exact at both ends — a "smart cut": only the frames from the
+  /// first one to the next key frame, and, when `ending` says the frames before the end are not decoded
+  /// in the order they are shown (B-frames), those from the end's key frame to the end, are decoded and
+  /// encoded again; every frame between (and all the sound from the first frame on) is copied as it was.
+  /// Returns the streams as they went into the muxer and how many frames were encoded again.
   ///
-  /// Two pipelines. The first encodes the head into a file of its own:
-  /// `filesrc ! qtdemux ! h264parse ! avdec_h264 ! videoconvert ! x264enc ! h264parse ! mp4mux ! filesink`,
-  /// decoding from the key frame before the first frame and encoding from the first frame. The second
-  /// joins it to the copied rest: `concat` takes the head, then the source's video from the next key frame;
-  /// `h264parse config-interval=-1` turns both into H.264 with its parameter sets in the stream (the
-  /// `avc3` form, which lets the two parts have their own), for the muxer, which also takes the source's
-  /// sound from a demuxer of its own. Throws ``HVTCameraError/invalidTrim(path:reason:)`` for video other
-  /// than H.264 (VP8 and VP9 in WebM) or a container whose muxer does not take `avc3`, and the errors of
-  /// the pipelines.
+  /// The encoded parts are written into files of their own, each by a pipeline
+  /// `filesrc ! qtdemux ! h264parse ! avdec_h264 ! videoconvert ! x264enc ! h264parse ! mp4mux ! filesink`
+  /// (``encode(_:of:as:showing:into:stallTimeout:)``). A last pipeline joins them to the copied middle:
+  /// `concat` takes the head, the source's video from the next key frame, then the tail;
+  /// `h264parse config-interval=-1` turns them into H.264 with its parameter sets in the stream (the
+  /// `avc3` form, which lets the parts have their own), for the muxer, which also takes the source's sound
+  /// from a demuxer of its own. Throws ``HVTCameraError/invalidTrim(path:reason:)`` for video other than
+  /// H.264 (VP8 and VP9 in WebM) or a container whose muxer does not take `avc3`, and the errors of the
+  /// pipelines.
   static func smartCut(
-    _ source: URL, as container: HVTMovieRepair.Container, cut: Cut, end: UInt?, into output: URL,
+    _ source: URL, as container: HVTMovieRepair.Container, cut: Cut, end: UInt?, ending: Ending?, into output: URL,
     stallTimeout: Double
   ) throws -> (main: HVTMovieRepair.Stream, sound: HVTMovieRepair.Stream?, reencoded: Int) {
     let first = cut.firstFrame ?? cut.keyFrame
+    let startsOnKeyFrame = first == cut.keyFrame || first == cut.nextKeyFrame
+    // The group of pictures the end falls in, when its frames cannot be copied up to the end.
+    let reordered = ending.flatMap { $0.isReordered ? $0 : nil }
+    let why =
+      startsOnKeyFrame
+      ? "an end among frames decoded out of the order they are shown (B-frames) encodes H.264 again"
+      : "a frame-exact start encodes H.264 again"
     let codec = cut.videoCodec ?? "of no known kind"
     guard codec == "video/x-h264" else {
-      throw HVTCameraError.invalidTrim(
-        path: source.path, reason: "a frame-exact start encodes H.264 again, and its video is \(codec)")
+      throw HVTCameraError.invalidTrim(path: source.path, reason: "\(why), and its video is \(codec)")
     }
     guard let avc3 = try? Caps("video/x-h264,stream-format=avc3,alignment=au"),
       !(GStreamer.padTemplateCaps(of: container.muxer, direction: .sink)?.intersection(avc3).isEmpty ?? true)
     else {
       throw HVTCameraError.invalidTrim(
         path: source.path,
-        reason: "a frame-exact start needs H.264 with its parameter sets in the stream (avc3), "
+        reason: "\(why), which needs H.264 with its parameter sets in the stream (avc3), "
           + "which \(container.muxer) does not write; trim \(container.name) at a key frame")
     }
-    let headEnd = [cut.nextKeyFrame, end].compactMap { $0 }.min()
+    var head: Reencoding?
+    var tail: Reencoding?
+    if let reordered, reordered.keyFrame <= first {
+      // The whole movie lies in the end's group of pictures.
+      head = Reencoding(
+        keyFrame: reordered.keyFrame, through: reordered.nextKeyFrame, from: first, until: end,
+        bitRate: reordered.videoBitRate, lead: reordered.lead)
+    } else {
+      if !startsOnKeyFrame {
+        head = Reencoding(
+          keyFrame: cut.keyFrame, through: cut.nextKeyFrame, from: first,
+          until: [cut.nextKeyFrame, end].compactMap { $0 }.min(), bitRate: cut.videoBitRate, lead: cut.lead)
+      }
+      if let reordered {
+        tail = Reencoding(
+          keyFrame: reordered.keyFrame, through: reordered.nextKeyFrame, from: reordered.keyFrame, until: end,
+          bitRate: reordered.videoBitRate, lead: reordered.lead)
+      }
+    }
+    // The copied middle: from the first key frame not encoded again up to the tail or the end.
+    let copiedFrom = head == nil ? first : cut.nextKeyFrame
+    let copiedTo = tail?.keyFrame ?? end
+    let middle = copiedFrom.flatMap { from in copiedTo.map { from < $0 } ?? true ? from : nil }
     debugLog.log(
       .info,
-      "trim: frame-exact from \(format(first - cut.origin)) s: decoding from the key frame at "
-        + "\(format(cut.keyFrame - cut.origin)) s, encoding up to "
-        + (headEnd.map { "\(format($0 - cut.origin)) s" } ?? "the end"))
-    let head = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "hvtcamera-trim-head-\(UUID().uuidString.prefix(8)).mp4")
-    defer { try? FileManager.default.removeItem(at: head) }
-    let reencoded = try encodeHead(
-      of: source, as: container, from: cut.keyFrame, showing: first, until: headEnd, bitRate: cut.videoBitRate,
-      into: head, stallTimeout: stallTimeout)
-    let tail = cut.nextKeyFrame.flatMap { next in end.map { next < $0 } ?? true ? next : nil }
+      "trim: from \(format(first - cut.origin)) s, "
+        + [head, tail].compactMap { part in
+          part.map {
+            "encoding \(format($0.from - cut.origin)) s to "
+              + ($0.until.map { "\(format($0 - cut.origin)) s" } ?? "the end")
+              + " (decoded from the key frame at \(format($0.keyFrame - cut.origin)) s)"
+          }
+        }.joined(separator: ", "))
+    var parts: [(file: URL, container: HVTMovieRepair.Container, window: HVTMovieRepair.Window)] = []
+    var encodedFiles: [URL] = []
+    defer { for file in encodedFiles { try? FileManager.default.removeItem(at: file) } }
+    var reencoded = 0
+    /// Encodes `part` into a file of its own and adds it to the parts, moved forward to follow the first frame.
+    func addEncoded(_ part: Reencoding) throws {
+      let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "hvtcamera-trim-part-\(UUID().uuidString.prefix(8)).mp4")
+      encodedFiles.append(file)
+      reencoded += try encode(part, of: source, as: container, into: file, stallTimeout: stallTimeout)
+      parts.append((file, .mp4, HVTMovieRepair.Window(offset: -Int(part.from - first))))
+    }
+    if let head { try addEncoded(head) }
+    if let middle {
+      parts.append((source, container, HVTMovieRepair.Window(start: middle, end: copiedTo, offset: Int(first))))
+    }
+    if let tail { try addEncoded(tail) }
     let joined = try join(
-      head: head, source: source, as: container,
-      tail: tail.map { HVTMovieRepair.Window(start: $0, end: end, offset: first) },
+      parts, source: source, as: container,
       sound: cut.hasSound ? HVTMovieRepair.Window(start: first, end: end) : nil, into: output,
       stallTimeout: stallTimeout)
     return (joined.main, joined.sound, reencoded)
   }
 
-  /// The first pipeline of ``smartCut(_:as:cut:end:into:stallTimeout:)``: decodes the video from
-  /// `keyFrame` up to `end`, encodes it again from `first` (timestamps moved back by it, so the head
-  /// starts at zero) into an MP4 at `output`; returns the frames encoded.
-  private static func encodeHead(
-    of source: URL, as container: HVTMovieRepair.Container, from keyFrame: UInt, showing first: UInt, until end: UInt?,
-    bitRate: Int?, into output: URL, stallTimeout: Double
+  /// The pipeline of ``smartCut(_:as:cut:end:ending:into:stallTimeout:)`` that encodes a part again:
+  /// decodes the video from `part.keyFrame` through the group of pictures, encodes the frames shown from
+  /// `part.from` up to `part.until` (timestamps moved back by `part.from`, so that the part starts at
+  /// zero; decoding times `part.lead` before them) into an MP4 at `output`; returns the frames encoded.
+  private static func encode(
+    _ part: Reencoding, of source: URL, as container: HVTMovieRepair.Container, into output: URL,
+    stallTimeout: Double
   ) throws -> Int {
     typealias Repair = HVTMovieRepair
     guard let decoder = smartCutDecoders.first(where: HVTElementDescription.isInstalled),
@@ -78,22 +143,22 @@ extension HVTMovieTrim {
     else {
       throw HVTCameraError.invalidTrim(
         path: source.path,
-        reason: "a frame-exact start needs an H.264 decoder (\(smartCutDecoders.joined(separator: " or "))) "
+        reason: "a frame-exact trim needs an H.264 decoder (\(smartCutDecoders.joined(separator: " or "))) "
           + "and encoder (\(smartCutEncoders.map(\.factory).joined(separator: " or "))); none is installed")
     }
-    // The head is one run of frames from a key frame: no other key frame in it.
+    // The part is one run of frames from a key frame: no other key frame in it.
     if let spelling = EncoderTuning.spellings[encoder.factory] {
       encoder = encoder.setting(spelling.keyFrameInterval, to: "100000")
-      if let bitRate, bitRate > 0 {
+      if let bitRate = part.bitRate, bitRate > 0 {
         encoder = encoder.setting(spelling.bitrate, to: String(max(1, Int(Double(bitRate) / spelling.bitsPerUnit))))
         if let mode = spelling.bitrateMode { encoder = encoder.setting(mode.property, to: mode.value) }
       }
     }
     encoder.name = "encoder"
-    let pipeline = Pipeline(named: "hvtcamera-trim-head")
+    let pipeline = Pipeline(named: "hvtcamera-trim-encode")
     let encoding = try Repair.chain(
       [
-        HVTElementDescription("queue", name: "head"), HVTElementDescription("h264parse", name: "parser"),
+        HVTElementDescription("queue", name: "part"), HVTElementDescription("h264parse", name: "parser"),
         HVTElementDescription(decoder, name: "decoder"), HVTElementDescription("videoconvert", name: "convert"),
         HVTElementDescription("capsfilter", name: "format", ["caps": "video/x-raw,format=I420"]),
         encoder, HVTElementDescription("h264parse", name: "encoded"),
@@ -101,24 +166,41 @@ extension HVTMovieTrim {
         HVTElementDescription("filesink", name: "file", ["location": output.path]),
       ], in: pipeline, for: .trim, of: source)
     let progress = Repair.Progress(stallTimeout: stallTimeout)
-    guard let input = encoding.first.staticPad("sink"), let encoderInput = encoding.elements[5].staticPad("sink")
+    guard let input = encoding.first.staticPad("sink"), let encoderInput = encoding.elements[5].staticPad("sink"),
+      let encoderOutput = encoding.elements[5].staticPad("src")
     else {
       throw Repair.Job.trim.failed(
-        source, HVTCameraError(GStreamerError.missingPad(element: "head", pad: "sink")))
+        source, HVTCameraError(GStreamerError.missingPad(element: "part", pad: "sink")))
     }
     try read(
-      source, as: container, named: "head", in: pipeline, source: source, taking: "video/",
-      through: Repair.Window(start: keyFrame, end: end, offset: 0), into: input, progress: progress, counting: nil)
+      source, as: container, named: "part", in: pipeline, source: source, taking: "video/",
+      through: Repair.Window(start: part.keyFrame, end: part.through, offset: 0), into: input, progress: progress,
+      counting: nil)
     let encoded = Locked(0)
-    // Decoded frames before the first one shown are left out; the rest start at zero.
-    encoderInput.addProbe(.buffer) { [progress, encoded] _, info in
+    let clock = Repair.StreamClock()
+    // Decoded frames shown before the part or after it are left out; the rest start at zero.
+    encoderInput.addProbe([.buffer, .eventDownstream]) { [progress, encoded] _, info in
+      clock.note(info)
       guard let buffer = info.buffer, ClockTime.isValid(buffer.presentationTime) else { return .ok }
-      guard buffer.presentationTime >= first, let writable = info.writableBuffer() else { return .drop }
-      writable.presentationTime -= first
+      let time = clock.runningTime(of: buffer.presentationTime)
+      guard time >= part.from, part.until.map({ time < $0 }) ?? true, let writable = info.writableBuffer() else {
+        return .drop
+      }
+      writable.presentationTime -= part.from
       writable.decodingTime = ClockTime.none
       encoded.withLock { $0 += 1 }
       progress.noteProgress()
       return .ok
+    }
+    // Encoded without B-frames, each frame is decoded when it is shown; the copied frames `lead` before.
+    if part.lead > 0 {
+      encoderOutput.addProbe(.buffer) { _, info in
+        guard let buffer = info.buffer, ClockTime.isValid(buffer.decodingTime), buffer.decodingTime >= part.lead,
+          let writable = info.writableBuffer()
+        else { return .ok }
+        writable.decodingTime -= part.lead
+        return .ok
+      }
     }
     let ending = progress.run(pipeline)
     let frames = encoded.withLock { $0 }
@@ -126,13 +208,13 @@ extension HVTMovieTrim {
     return frames
   }
 
-  /// The second pipeline of ``smartCut(_:as:cut:end:into:stallTimeout:)``: the head's video, then the
-  /// source's within `tail` (none: the head is all of it), into one H.264 stream through `concat` and
-  /// `h264parse`, and the source's sound within `sound` (none: a silent movie), into `output` with the
-  /// container's muxer.
+  /// The last pipeline of ``smartCut(_:as:cut:end:ending:into:stallTimeout:)``: the video of `parts`
+  /// (each a file, its container and the window of it taken), one after the other, into one H.264 stream
+  /// through `concat` and `h264parse`, and the source's sound within `sound` (none: a silent movie), into
+  /// `output` with the container's muxer.
   private static func join(
-    head: URL, source: URL, as container: HVTMovieRepair.Container, tail: HVTMovieRepair.Window?,
-    sound: HVTMovieRepair.Window?, into output: URL, stallTimeout: Double
+    _ parts: [(file: URL, container: HVTMovieRepair.Container, window: HVTMovieRepair.Window)], source: URL,
+    as container: HVTMovieRepair.Container, sound: HVTMovieRepair.Window?, into output: URL, stallTimeout: Double
   ) throws -> (main: HVTMovieRepair.Stream, sound: HVTMovieRepair.Stream?) {
     typealias Repair = HVTMovieRepair
     let pipeline = Pipeline(named: "hvtcamera-trim-join")
@@ -150,7 +232,6 @@ extension HVTMovieTrim {
     let video = Locked(Repair.Stream())
     let audio = Locked<Repair.Stream?>(nil)
     // The parts in order: concat passes on its first pad until end of stream there, then its second.
-    let parts = [(head, HVTMovieRepair.Container.mp4, Repair.Window())] + (tail.map { [(source, container, $0)] } ?? [])
     for (index, (file, kind, window)) in parts.enumerated() {
       try read(
         file, as: kind, named: "part-\(index)", in: pipeline, source: source, taking: "video/", through: window,
@@ -161,7 +242,16 @@ extension HVTMovieTrim {
         source, as: container, named: "sound", in: pipeline, source: source, taking: "audio/", through: sound,
         into: try requestPad(of: muxer, "audio_%u", for: source), progress: progress, counting: audio, queued: true)
     }
-    writing.elements[2].staticPad("src")?.addProbe(.buffer) { [progress, video] pad, info in
+    // The muxer keeps the first part's caps: the parts' parameter sets travel in the stream (avc3), and
+    // matroskamux refuses new caps (each encoded part has its own level and codec data).
+    let negotiated = Locked(false)
+    writing.elements[2].staticPad("src")?.addProbe([.buffer, .eventDownstream]) { [progress, video] pad, info in
+      if case .caps = info.event {
+        return negotiated.withLock { negotiated in
+          defer { negotiated = true }
+          return negotiated ? .drop : .ok
+        }
+      }
       guard let buffer = info.buffer else { return .ok }
       video.withLock { stream in
         if stream.caps == nil { stream.caps = pad.currentCaps }
@@ -222,11 +312,11 @@ extension HVTMovieTrim {
           return
         }
         let ended = Locked(false)
-        pad.addProbe(.buffer) { [progress] pad, info in
-          guard info.buffer != nil else { return .ok }
+        let clock = Repair.StreamClock()
+        pad.addProbe([.buffer, .eventDownstream]) { [progress] pad, info in
           // Reading up to the window is progress too (the tail's demuxer reads from the file's start).
-          progress.noteProgress()
-          guard window.admit(&info, ended: ended) else { return .drop }
+          if info.buffer != nil { progress.noteProgress() }
+          guard window.admit(&info, clock: clock, ended: ended) else { return .drop }
           if let counting, let kept = info.buffer {
             counting.withLock { stream in
               if stream == nil { stream = Repair.Stream(caps: pad.currentCaps) }

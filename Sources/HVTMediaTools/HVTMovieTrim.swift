@@ -7,7 +7,12 @@ import HVTGStreamer
 /// ``HVTCameraController/allowsEditing``, for delivered movies and any MP4, QuickTime, Matroska or WebM
 /// file of H.264, VP8 or another codec the container holds.
 ///
-/// A trim ends before the first frame at or after the asked end. Where it begins is its ``Precision``:
+/// A trim ends before the first frame at or after the asked end, exact to the frame. With B-frames (frames
+/// decoded in another order than they are shown, as phones, cameras and `x264enc` at its defaults write
+/// H.264), a frame shown before the end can refer to one shown after it: those frames, from the last key
+/// frame before the end, are decoded and encoded again (H.264 only: another codec so written is refused
+/// with ``HVTCameraError/invalidTrim(path:reason:)``), whatever the precision. Movies without B-frames,
+/// as this engine records them, are copied to their end. Where a trim begins is its ``Precision``:
 /// - ``Precision/keyFrame`` (the default): a movie can only begin at a frame that decodes on its own, so
 ///   it begins at the last key frame at or before the asked start (``TrimmedMovie/start`` says where).
 ///   Every frame is copied as it was, so the trim takes about as long as reading the file and loses
@@ -20,8 +25,9 @@ import HVTGStreamer
 ///   its parameter sets in the stream (`avc3`), so that the encoded frames and the copied ones can each
 ///   have their own.
 ///
-/// Three GStreamer pipelines run: `filesrc ! typefind ! fakesink` finds the container; `filesrc !
-/// qtdemux ! fakesink` (or `matroskademux`) reads the video up to the start to find the key frame; and
+/// GStreamer pipelines run: `filesrc ! typefind ! fakesink` finds the container; `filesrc !
+/// qtdemux ! fakesink` (or `matroskademux`) reads the video up to the start to find the key frame, and
+/// again up to the end to find whether its frames can be copied up to it; and
 /// `filesrc ! qtdemux ! mp4mux ! filesink` copies the stretch, every stream (video and sound) with its
 /// timestamps moved back so that the new movie starts at zero. The new file is written under a partial
 /// name and renamed only when complete; the source is never changed, and an existing file is never
@@ -29,7 +35,10 @@ import HVTGStreamer
 public enum HVTMovieTrim {
   /// Where a trim begins: at a key frame (every frame copied) or at the frame asked (a smart cut).
   public enum Precision: String, Sendable, Hashable, CaseIterable {
-    /// At the last key frame at or before the asked start; nothing is encoded again.
+    /// At the last key frame at or before the asked start; nothing is encoded again but, in a movie with
+    /// B-frames whose end falls among frames decoded out of order, the frames from the key frame before
+    /// the end: ending at the last frame that can be copied would lose up to a group of pictures, and
+    /// the end is exact to the frame.
     case keyFrame
     /// At the first frame at or after the asked start; the frames up to the next key frame are encoded
     /// again (with `x264enc`, else `openh264enc`, after `avdec_h264`, else `openh264dec`).
@@ -56,8 +65,8 @@ public enum HVTMovieTrim {
     public var soundDuration: Double?
     /// The new file's size in bytes.
     public var bytes: Int
-    /// The frames at the start that were encoded again (a frame-exact trim's, up to the next key frame);
-    /// 0 when every frame was copied.
+    /// The frames that were encoded again (a frame-exact trim's, up to the next key frame, and with
+    /// B-frames those from the key frame before the end); 0 when every frame was copied.
     public var reencodedFrames = 0
 
     /// What the file holds, e.g. `2.000 s from 1.000 s (asked 1.200 s), 60 frames, 261054 bytes`, with
@@ -106,14 +115,15 @@ public enum HVTMovieTrim {
     }
     let copied: (main: HVTMovieRepair.Stream, sound: HVTMovieRepair.Stream?, reencoded: Int)
     do {
-      if first == cut.keyFrame || first == cut.nextKeyFrame {
+      let ending = try last.flatMap { try self.ending(at: $0, in: source, as: container, stallTimeout: stallTimeout) }
+      if first == cut.keyFrame || first == cut.nextKeyFrame, ending?.isReordered != true {
         let remuxed = try HVTMovieRepair.remux(
           source, as: container, into: file.partial, window: HVTMovieRepair.Window(start: first, end: last),
           stallTimeout: stallTimeout, for: .trim)
         copied = (remuxed.main, remuxed.sound, 0)
       } else {
         copied = try smartCut(
-          source, as: container, cut: cut, end: last, into: file.partial, stallTimeout: stallTimeout)
+          source, as: container, cut: cut, end: last, ending: ending, into: file.partial, stallTimeout: stallTimeout)
       }
     } catch {
       file.discard()

@@ -12,7 +12,7 @@ enum TrimCommand {
       -o says otherwise. The new movie begins at the last key frame at or before --start (with --exact, \
       at the first frame at or after it: the frames from there to the next key frame are encoded again; \
       H.264 only), and ends before the first frame at or after --end (without --end, at \
-      the movie's end). FILE is kept as it was; an \
+      the movie's end; with B-frames, the frames from the key frame before --end are encoded again). FILE is kept as it was; an \
       existing file is never replaced unless --overwrite is given. Prints the new file's path on stdout \
       and what it holds on stderr.
       """,

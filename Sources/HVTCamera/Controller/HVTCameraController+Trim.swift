@@ -10,9 +10,10 @@ extension HVTCameraController {
   /// (within one frame, as a recording's limit) from the frame it begins on: a longer stretch ends there,
   /// also when a key-frame start begins it before `start`. It keeps the original's ``videoQuality``: its frames are copied, and
   /// those a frame-exact trim encodes again keep the size and about the bit rate. The end is exact to the
-  /// frame; the start (``HVTMovieTrim/Precision``) is the last key frame at or before `start` (the
-  /// default: nothing encoded again; a short ``videoKeyFrameInterval`` brings it close) or, with
-  /// `.frame`, the first frame at or after it (a smart cut). Its metadata is the original's with the
+  /// frame (a movie with B-frames, which this engine does not record, has the frames from the last key
+  /// frame before the end encoded again); the start (``HVTMovieTrim/Precision``) is the last key frame at
+  /// or before `start` (the default: nothing else encoded again; a short ``videoKeyFrameInterval`` brings
+  /// it close) or, with `.frame`, the first frame at or after it (a smart cut). Its metadata is the original's with the
   /// duration, frames, sound, size and the capture date of its first frame of the edited movie; it has no
   /// thumbnail.
   ///
