@@ -83,6 +83,21 @@ enum Report {
 
   /// `BENCHMARKS.md`: the machine, the command, the table, the targets and how it measures, followed by
   /// the notes of the previous file (kept below `notesMarker`).
+  /// How the overload rows measure, as a line of the method's list (empty without them).
+  static func overloadMethod(_ overload: BenchPlan.Overload?) -> String {
+    guard let overload else { return "" }
+    return """
+      - **Overload:** \(overload.busyLoops) shell loops (`while :; do :; done`) spin while each engine, in a \
+      process of its own, records \(overload.seconds) s at \(overload.resolutions.joined(separator: " and ")): \
+      HVTCamera as it comes (frames left out when the encoder falls behind), HVTCamera with \
+      `slowEncoderPolicy = .keepEveryFrame`, the `gst-launch-1.0` line (a plain recording `queue`: `num-buffers` \
+      frames), camerabin (`stop-capture` after \(overload.seconds) s of wall time). The preview's frames are counted \
+      from the recording's start to its movie (a probe on the sink; HVTCamera's `previewStatistics`, read \
+      every 10 ms); the movie's frames and timestamps by ffprobe; the peak RSS from `wait4`.
+
+      """
+  }
+
   static func markdown(_ report: BenchReport, jsonName: String?, previous: String?, realCamera: BenchReport? = nil)
     -> String
   {
@@ -155,7 +170,7 @@ enum Report {
       raises the threshold as it frees large blocks and keeps later ones in malloc's arenas.
       - **Crash loss:** `kill -9` \(report.plan.crashAfterSeconds) s after the first frame entered the recording \
       (ours) or after `gst-launch-1.0` set PLAYING (plain `mp4mux`), then the frames `qtdemux` can read.
-
+      \(overloadMethod(report.plan.overload))
       \(notesMarker)
 
       \(notes ?? "## Analysis\n\n(Notes on the results go here; hvtcam-bench keeps them.)")
