@@ -5,7 +5,7 @@ import Glibc
 /// they come, so that a test can wait for the line that says it is ready (no sleeping, no polling: the
 /// reader wakes the waiter). Killed by ``stop()``.
 public final class Daemon: @unchecked Sendable {  // `lines` and `closed` only under `condition`.
-  private let process = Process()
+  private let process: SpawnedChild
   private let condition = NSCondition()
   private var lines: [String] = []
   private var closed = false
@@ -15,15 +15,14 @@ public final class Daemon: @unchecked Sendable {  // `lines` and `closed` only u
   /// Starts `tool` (found on `PATH`) with `arguments` and exactly `environment`.
   public init(_ tool: String, _ arguments: [String], environment: [String: String]) throws {
     name = tool
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [tool] + arguments
-    process.environment = environment
-    process.standardInput = FileHandle.nullDevice
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.runAlone()
-    let handle = pipe.fileHandleForReading
+    let pipe = try SpawnedChild.pipe()
+    do {
+      defer { SpawnedChild.closeWriteEnd(pipe.write) }
+      process = try SpawnedChild(
+        "/usr/bin/env", [tool] + arguments, environment: environment, output: .descriptor(pipe.write),
+        error: .descriptor(pipe.write))
+    }
+    let handle = pipe.read
     Thread.detachNewThread { [self] in
       var pending = Data()
       while case let data = handle.availableData, !data.isEmpty {
@@ -65,8 +64,7 @@ public final class Daemon: @unchecked Sendable {  // `lines` and `closed` only u
       stop()
       throw error
     }
-    process.waitUntilExit()
-    return process.terminationStatus
+    return process.waitForExit().status
   }
 
   /// Waits, on a thread of its own, until `found` (given the lines so far and whether the output ended)
@@ -88,13 +86,12 @@ public final class Daemon: @unchecked Sendable {  // `lines` and `closed` only u
   }
 
   /// Kills it (SIGKILL: it may ignore SIGTERM, inherited from the test runner) and waits, at most 10 s,
-  /// for its output to end, which it does when the process is gone. Not `Process.isRunning` and
-  /// `waitUntilExit()`: in a clean-clone CI run Foundation's record of two daemons said they were not
-  /// running while they were, so they were never killed, and `waitUntilExit()` waited forever. While
-  /// the output is open the process has not exited, so its pid is still its own.
+  /// for its output to end, which it does when the process is gone (a clean-clone CI run once saw
+  /// Foundation's `Process.isRunning` say two daemons were not running while they were). While the output
+  /// is open the process has not exited, so its pid is still its own.
   public func stop() {
     let running = condition.withLock { !closed }
-    if running { kill(process.processIdentifier, SIGKILL) }
+    if running { kill(process.pid, SIGKILL) }
     let deadline = Date(timeIntervalSinceNow: 10)
     condition.withLock {
       while !closed, condition.wait(until: deadline) {}

@@ -137,26 +137,29 @@ public enum MediaInspector {
   private static func runToEnd(_ tool: String, _ arguments: [String], separating: Bool) throws -> (
     status: Int32, output: String, errors: String
   ) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [tool] + arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
+    let pipe = try SpawnedChild.pipe()
     let errors = FileManager.default.temporaryDirectory.appendingPathComponent("inspect-\(UUID().uuidString).err")
     defer { try? FileManager.default.removeItem(at: errors) }
+    var errorFile: FileHandle?
     if separating {
       guard FileManager.default.createFile(atPath: errors.path, contents: nil) else {
+        SpawnedChild.closeWriteEnd(pipe.write)
         throw InspectionError("cannot create \(errors.path) for \(tool)'s standard error")
       }
-      process.standardError = try FileHandle(forWritingTo: errors)
-    } else {
-      process.standardError = pipe
+      errorFile = try FileHandle(forWritingTo: errors)
     }
-    try process.runAlone()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let child: SpawnedChild
+    do {
+      defer { SpawnedChild.closeWriteEnd(pipe.write) }
+      child = try SpawnedChild(
+        "/usr/bin/env", [tool] + arguments, environment: ProcessInfo.processInfo.environment,
+        output: .descriptor(pipe.write), error: .descriptor(errorFile?.fileDescriptor ?? pipe.write))
+    }
+    try? errorFile?.close()
+    let data = pipe.read.readDataToEndOfFile()
+    let (status, _) = child.waitForExit()
     let errorText = separating ? (try? String(contentsOf: errors, encoding: .utf8)) ?? "" : ""
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self), errorText)
+    return (status, String(decoding: data, as: UTF8.self), errorText)
   }
 
   /// Calls `body` with a plain-named symbolic link to `path` in a fresh directory, removed afterwards.

@@ -183,7 +183,6 @@ public final class Subprocess: @unchecked Sendable {
     }
   }
 
-  private let process = Process()
   private let collector = Collector()
 
   /// How long the pipes may stay open after the process ended (see `Collector.exited`).
@@ -205,23 +204,25 @@ public final class Subprocess: @unchecked Sendable {
     hangLimit: Double = Subprocess.hangLimit
   ) throws {
     hangAfter = hangLimit
-    process.executableURL = executable
-    process.arguments = arguments
-    process.environment = environment
-    if let directory { process.currentDirectoryURL = directory }
-    process.standardInput = FileHandle.nullDevice
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    let collector = collector
-    process.terminationHandler = { process in
-      collector.exited(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal)
+    let output = try SpawnedChild.pipe()
+    let error: (read: FileHandle, write: Int32)
+    do {
+      error = try SpawnedChild.pipe()
+    } catch {
+      SpawnedChild.closeWriteEnd(output.write)
+      throw error
     }
-    try process.runAlone()
-    processIdentifier = process.processIdentifier
-    for (pipe, isError) in [(output, false), (error, true)] {
-      let handle = pipe.fileHandleForReading
+    let child: SpawnedChild
+    do {
+      defer { [output.write, error.write].forEach(SpawnedChild.closeWriteEnd) }
+      child = try SpawnedChild(
+        executable.path, arguments, environment: environment, directory: directory?.path,
+        output: .descriptor(output.write), error: .descriptor(error.write))
+    }
+    let collector = collector
+    child.onExit { status, signalled in collector.exited(status: status, signalled: signalled) }
+    processIdentifier = child.pid
+    for (handle, isError) in [(output.read, false), (error.read, true)] {
       Thread.detachNewThread {
         while true {
           let data = handle.availableData

@@ -33,12 +33,12 @@ public final class Gtk4PictureWindow: @unchecked Sendable {  // C function addre
   public static let unavailableReason: String? = {
     if let reason = PrivateCompositor.unavailableReason { return reason }
     guard compiler != nil else { return "no C compiler (clang, which Swift's toolchain has, or cc)" }
-    let check = Process()
-    check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    check.arguments = ["pkg-config", "--exists", "gtk4"]
-    guard (try? check.runAlone()) != nil else { return "no pkg-config" }
-    check.waitUntilExit()
-    return check.terminationStatus == 0 ? nil : "GTK 4's headers are not installed (Debian 13 and later: libgtk-4-dev)"
+    let check = try? SpawnedChild(
+      "/usr/bin/env", ["pkg-config", "--exists", "gtk4"], environment: ProcessInfo.processInfo.environment,
+      output: .null, error: .null)
+    guard let check else { return "no pkg-config" }
+    return check.waitForExit().status == 0
+      ? nil : "GTK 4's headers are not installed (Debian 13 and later: libgtk-4-dev)"
   }()
 
   /// The C compiler on `PATH`: Swift's toolchain's `clang` (a minimal Debian, as the Debian 13 tier's root,

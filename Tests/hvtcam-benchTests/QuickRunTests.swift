@@ -97,25 +97,16 @@ struct QuickRunTests {
     _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
     let output = try FileHandle(forWritingTo: outputURL)
     defer { try? output.close() }
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    process.standardOutput = output
-    process.standardError = output
+    let child = try SpawnedChild(
+      executable.path, arguments, environment: ProcessInfo.processInfo.environment, directory: directory.path,
+      output: .descriptor(output.fileDescriptor), error: .descriptor(output.fileDescriptor))
     // If the test is cancelled (its time limit), the benchmark is stopped, which ends the wait.
-    let status: Int32 = try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { continuation in
-        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-        do {
-          try process.runAlone()
-        } catch {
-          process.terminationHandler = nil
-          continuation.resume(throwing: error)
-        }
+    let status: Int32 = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        child.onExit { status, _ in continuation.resume(returning: status) }
       }
     } onCancel: {
-      if process.isRunning { process.terminate() }
+      kill(child.pid, SIGTERM)
     }
     // Decoded leniently: a stray byte in GStreamer's warnings must not hide the whole log.
     return (status, String(decoding: try Data(contentsOf: outputURL), as: UTF8.self))
