@@ -85,9 +85,10 @@ extension ControllerMachine.Transition {
     state.handleDrag = nil
     if let session = state.phase.session { effects.append(.showStillFrame(session.id, nil)) }
     refreshControls()
+    // A retaken capture's file is gone before anyone hears that the review ended.
+    if !using { effects.append(.removeFile(review.capture.url)) }
     effects.append(.publish(.reviewEnded(used: using)))
     guard using else {
-      effects.append(.removeFile(review.capture.url))
       if let id = review.handingOver, state.photos.inFlight == id { state.photos.inFlight = nil }
       return
     }
