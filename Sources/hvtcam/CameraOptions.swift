@@ -52,7 +52,7 @@ struct CameraOptions {
     help:
       "When the movie encoder cannot keep up, make the camera wait for it rather than leave frames out: "
       + "every frame is kept, and the preview slows (HVTSlowEncoderPolicy.keepEveryFrame). For movies "
-      + "read back frame by frame; this command's recordings only.")
+      + "read back frame by frame.")
   static let windowID = CommandLineParser.Option(
     names: ["--window-id"], valueName: "XID",
     help: "Show the preview inside this X11 window (decimal or 0x hex, as xwininfo prints it).")

@@ -15,6 +15,7 @@ enum DescribeCommand {
     options: [
       .init(names: ["--mode"], valueName: "MODE", help: "photo or video (default photo)."),
       CameraOptions.device, CameraOptions.quality, CameraOptions.photoSize, CameraOptions.preRoll, CameraOptions.preset,
+      CameraOptions.keepEveryFrame,
       .init(names: ["--frames"], valueName: "N", help: "Stop after N frames (num-buffers)."),
       .init(
         names: ["--engine"], valueName: nil,
@@ -42,7 +43,8 @@ enum DescribeCommand {
     if arguments.flag("--engine") {
       Console.out(
         model.engineDescription(
-          movie: captureMode == .video ? output : "hvtcam-movie.\(model.movieExtension)", streams: streams))
+          movie: captureMode == .video ? output : "hvtcam-movie.\(model.movieExtension)", streams: streams,
+          slowEncoderPolicy: controller.slowEncoderPolicy))
     } else {
       Console.out(
         model.launchCommand(mode: captureMode, output: output, frames: frames, streams: streams))

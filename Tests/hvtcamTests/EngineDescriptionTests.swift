@@ -11,7 +11,7 @@ struct EngineDescriptionTests {
   }
 
   /// The lines of `describe --engine`, by their label (`camera`, `photo`, `recording`, `sound`: the
-  /// simulated camera's movies have sound).
+  /// simulated camera's movies have sound; `slow encoder` unless `--keep-every-frame` is in `extra`).
   static func engineLines(_ extra: [String] = []) async throws -> [String: String] {
     let result = try await HVTCam.run(["describe", "--engine", "--mode", "video"] + HVTCam.simulated + extra)
     #expect(result.succeeded, "\(result)")
@@ -20,8 +20,30 @@ struct EngineDescriptionTests {
       guard let colon = line.firstIndex(of: ":") else { continue }
       lines[String(line[..<colon])] = String(line[line.index(after: colon)...])
     }
-    #expect(lines.keys.sorted() == ["camera", "photo", "recording", "sound"], "\(result)")
+    let policy = extra.contains("--keep-every-frame") ? [] : ["slow encoder"]
+    #expect(lines.keys.sorted() == (["camera", "photo", "recording", "sound"] + policy).sorted(), "\(result)")
     return lines
+  }
+
+  @Test(
+    "the recording's queue is the slow-encoder policy's: bounded past the backlog and a slow encoder line by default, 3 s and none with --keep-every-frame"
+  )
+  func slowEncoderPolicy() async throws {
+    let leaving = try await Self.engineLines()
+    let recording = try #require(leaving["recording"])
+    #expect(
+      recording.contains(
+        "queue name=recording-queue max-size-buffers=0 max-size-bytes=536870912 max-size-time=6000000000"),
+      "\(recording)")
+    let policy = try #require(leaving["slow encoder"])
+    #expect(
+      policy.contains("HVTSlowEncoderPolicy.leaveFramesOut") && policy.contains("every other frame once 170 MiB or 2 s")
+        && policy.contains("none at 256 MiB or 3 s") && policy.contains("the encoder takes in 1 s"), "\(policy)")
+    let keeping = try await Self.engineLines(["--keep-every-frame"])
+    #expect(
+      keeping["recording"]?.contains(
+        "queue name=recording-queue max-size-buffers=0 max-size-bytes=0 max-size-time=3000000000") == true,
+      "\(keeping)")
   }
 
   @Test(

@@ -33,6 +33,22 @@ struct RecordingBacklog: Sendable {
     /// machine) loses nothing, a 4K backlog stays about 20 frames, and a stopped movie is complete about a
     /// second later whatever the encoder's speed.
     static let standard = Limit(bytes: 256 << 20, time: 3_000_000_000, drain: 1_000_000_000)
+
+    /// How frames are left out under this limit, for `hvtcam describe --engine`: `frames left out at
+    /// recording-queue's ends (HVTSlowEncoderPolicy.leaveFramesOut): …`.
+    var summary: String {
+      let (mebibytes, seconds, drain) = (bytes >> 20, ClockTime.seconds(time), ClockTime.seconds(drain))
+      return "frames left out at recording-queue's ends (HVTSlowEncoderPolicy.leaveFramesOut): at its input, "
+        + "every other frame once \(mebibytes * 2 / 3) MiB or \(Self.format(seconds * 2 / 3)) s of frames wait, "
+        + "until under a third of that, none at \(mebibytes) MiB or \(Self.format(seconds)) s; at its output, the "
+        + "oldest when more wait than the encoder takes in \(Self.format(drain)) s"
+    }
+
+    /// Seconds with at most one decimal: `3`, `1.5`.
+    private static func format(_ seconds: Double) -> String {
+      let tenths = (seconds * 10).rounded()
+      return tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int(tenths / 10))" : "\(tenths / 10)"
+    }
   }
 
   /// The fewest frames the output's bound allows to wait, however slow the encoder.

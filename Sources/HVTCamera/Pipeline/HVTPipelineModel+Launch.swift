@@ -85,18 +85,28 @@ extension HVTPipelineModel {
   /// the `appsink` its media is fed from; their secrets written as `***`. The default controls'
   /// `overlaycomposition` is there as the engine runs it; what it draws comes from the engine's `draw`
   /// handler, not from the line.
-  public func engineDescription(movie: String, streams: [HVTStream] = []) -> String {
+  ///
+  /// A recording with an encoder of its own runs under `slowEncoderPolicy`
+  /// (``HVTCameraController/slowEncoderPolicy``): leaving frames out, its queue's limits are set past the
+  /// backlog's bound, and a last line, `slow encoder:`, says how frames are left out (the probes that do it
+  /// have no launch syntax).
+  public func engineDescription(
+    movie: String, streams: [HVTStream] = [], slowEncoderPolicy: HVTSlowEncoderPolicy = .leaveFramesOut
+  ) -> String {
     let words = { (chain: [HVTElementDescription]) in Self.launchWords(chain, namingCapsFilters: true) }
     let camera = words(cameraChain) + ["\(Self.teeName).", "!"] + words(preview)
-    let branch = recordingBranch(location: movie, onStreams: streams.contains { $0.encoding.isMovie })
+    var branch = recordingBranch(location: movie, onStreams: streams.contains { $0.encoding.isMovie })
+    let leavesFramesOut = slowEncoderPolicy == .leaveFramesOut && branch.tee == Self.teeName
+    if leavesFramesOut { branch.chain = Self.recordingQueue(bounding: .standard, branch.chain) }
     let recording = ["\(branch.tee).", "!"] + words(branch.chain)
     let sound = audio.map { [("sound", words($0.source + $0.encoding) + ["!", "\(Self.muxerName)."])] } ?? []
     let preRoll = self.preRoll.map { _ in [("pre-roll", preRollWords(namingCapsFilters: true))] } ?? []
     let streams = streamChains(streams, namingCapsFilters: true).map { ($0.title, $0.words) }
-    return
+    let lines =
       ([("camera", camera), ("photo", words(photoPipeline))] + preRoll + [("recording", recording)] + sound
       + streams)
       .map { "\($0.0): " + $0.1.map(LaunchQuoting.shellWord).joined(separator: " ") }
+    return (lines + (leavesFramesOut ? ["slow encoder: " + RecordingBacklog.Limit.standard.summary] : []))
       .joined(separator: "\n")
   }
 
