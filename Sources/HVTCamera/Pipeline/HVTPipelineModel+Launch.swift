@@ -90,9 +90,9 @@ extension HVTPipelineModel {
   /// (``HVTCameraController/slowEncoderPolicy``): leaving frames out, its queue's limits are set past the
   /// backlog's bound, and a last line, `slow encoder:`, says how frames are left out (the probes that do it
   /// have no launch syntax).
-  public func engineDescription(
-    movie: String, streams: [HVTStream] = [], slowEncoderPolicy: HVTSlowEncoderPolicy = .leaveFramesOut
-  ) -> String {
+  public func engineDescription(movie: String, streams: [HVTStream], slowEncoderPolicy: HVTSlowEncoderPolicy)
+    -> String
+  {
     let words = { (chain: [HVTElementDescription]) in Self.launchWords(chain, namingCapsFilters: true) }
     let camera = words(cameraChain) + ["\(Self.teeName).", "!"] + words(preview)
     var branch = recordingBranch(location: movie, onStreams: streams.contains { $0.encoding.isMovie })
@@ -108,6 +108,12 @@ extension HVTPipelineModel {
       .map { "\($0.0): " + $0.1.map(LaunchQuoting.shellWord).joined(separator: " ") }
     return (lines + (leavesFramesOut ? ["slow encoder: " + RecordingBacklog.Limit.standard.summary] : []))
       .joined(separator: "\n")
+  }
+
+  /// ``engineDescription(movie:streams:slowEncoderPolicy:)`` of a recording under the default policy,
+  /// ``HVTSlowEncoderPolicy/leaveFramesOut``.
+  public func engineDescription(movie: String, streams: [HVTStream] = []) -> String {
+    engineDescription(movie: movie, streams: streams, slowEncoderPolicy: .leaveFramesOut)
   }
 
   /// The words of a chain: each element as `factory name=… property=…` (a caps filter as its bare caps),
