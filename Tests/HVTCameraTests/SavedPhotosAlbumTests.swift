@@ -174,8 +174,9 @@ struct SavedPhotosAlbumTests {
       camera.controller.pick(items[1])
       let cut = try #require(try await camera.delegate.nextCapture(.movie).info[.mediaURL] as? URL)
       defer { try? FileManager.default.removeItem(at: cut) }
+      let temporary = FileManager.default.temporaryDirectory.standardizedFileURL
       #expect(
-        cut.deletingLastPathComponent().standardizedFileURL == FileManager.default.temporaryDirectory.standardizedFileURL
+        cut.deletingLastPathComponent().standardizedFileURL == temporary
           && cut.lastPathComponent.hasPrefix(saved.deletingPathExtension().lastPathComponent + ".trimmed-"), "\(cut)")
       let cutVideo = try #require(try await MediaInspector.streams(cut.path).first { $0.type == "video" })
       #expect(cutVideo.duration <= 0.5 + 1.0 / 30 + 0.001 && cutVideo.duration >= 0.5 - 1.0 / 30, "\(cutVideo)")

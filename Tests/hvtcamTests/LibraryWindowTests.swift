@@ -222,6 +222,21 @@ struct LibraryWindowTests {
     return (timeline.handles, timeline.playhead)
   }
 
+  /// The browser with `--allows-editing --max-duration maximumDuration` on ``makeMovie(in:)``'s library in
+  /// `directory`, its temporary folder (`TMPDIR`, where cut movies go) `directory`'s `tmp`; with the
+  /// movie's path and that folder.
+  static func trimmingBrowser(in directory: TemporaryDirectory, maximumDuration: Int) async throws -> (
+    browser: Browser, movie: String, temporary: String
+  ) {
+    let movie = try await makeMovie(in: directory)
+    let temporary = directory.path("tmp")
+    try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+    let browser = try await Browser(
+      pictures: directory.path("Pictures"), home: directory.url.path, count: 4,
+      options: ["--allows-editing", "--max-duration", String(maximumDuration)], environment: ["TMPDIR": temporary])
+    return (browser, movie, temporary)
+  }
+
   /// Where time `seconds` of a `duration` s movie is on the trim screen's timeline (it runs from x 32 to 608).
   static func place(_ seconds: Double, of duration: Double) -> Double { 32 + 576 * seconds / duration }
 
@@ -234,14 +249,9 @@ struct LibraryWindowTests {
   func trimPickedMovie() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let movie = try await Self.makeMovie(in: directory)
-    let before = try FileManager.default.attributesOfItem(atPath: movie)
-    let temporary = directory.path("tmp")
-    try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
-    let browser = try await Browser(
-      pictures: directory.path("Pictures"), home: directory.url.path, count: 4,
-      options: ["--allows-editing", "--max-duration", "3"], environment: ["TMPDIR": temporary])
+    let (browser, movie, temporary) = try await Self.trimmingBrowser(in: directory, maximumDuration: 3)
     defer { Task { await browser.display.stop() } }
+    let before = try FileManager.default.attributesOfItem(atPath: movie)
     let original = try #require(try await MediaInspector.streams(movie).first { $0.type == "video" })
     let duration = original.duration
 
@@ -287,12 +297,7 @@ struct LibraryWindowTests {
   func trimScreenBackAndLimit() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let movie = try await Self.makeMovie(in: directory)
-    let temporary = directory.path("tmp")
-    try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
-    let browser = try await Browser(
-      pictures: directory.path("Pictures"), home: directory.url.path, count: 4,
-      options: ["--allows-editing", "--max-duration", "2"], environment: ["TMPDIR": temporary])
+    let (browser, movie, temporary) = try await Self.trimmingBrowser(in: directory, maximumDuration: 2)
     defer { Task { await browser.display.stop() } }
     let duration = try #require(try await MediaInspector.streams(movie).first { $0.type == "video" }).duration
 
