@@ -15,14 +15,9 @@ public final class Daemon: @unchecked Sendable {  // `lines` and `closed` only u
   /// Starts `tool` (found on `PATH`) with `arguments` and exactly `environment`.
   public init(_ tool: String, _ arguments: [String], environment: [String: String]) throws {
     name = tool
-    let pipe = try SpawnedChild.pipe()
-    do {
-      defer { SpawnedChild.closeWriteEnd(pipe.write) }
-      process = try SpawnedChild(
-        "/usr/bin/env", [tool] + arguments, environment: environment, output: .descriptor(pipe.write),
-        error: .descriptor(pipe.write))
-    }
-    let handle = pipe.read
+    process = try SpawnedChild(
+      "/usr/bin/env", [tool] + arguments, environment: environment, output: .pipe, error: .output)
+    let handle = process.standardOutput ?? FileHandle.nullDevice
     Thread.detachNewThread { [self] in
       var pending = Data()
       while case let data = handle.availableData, !data.isEmpty {

@@ -137,26 +137,20 @@ public enum MediaInspector {
   private static func runToEnd(_ tool: String, _ arguments: [String], separating: Bool) throws -> (
     status: Int32, output: String, errors: String
   ) {
-    let pipe = try SpawnedChild.pipe()
     let errors = FileManager.default.temporaryDirectory.appendingPathComponent("inspect-\(UUID().uuidString).err")
     defer { try? FileManager.default.removeItem(at: errors) }
     var errorFile: FileHandle?
     if separating {
       guard FileManager.default.createFile(atPath: errors.path, contents: nil) else {
-        SpawnedChild.closeWriteEnd(pipe.write)
         throw InspectionError("cannot create \(errors.path) for \(tool)'s standard error")
       }
       errorFile = try FileHandle(forWritingTo: errors)
     }
-    let child: SpawnedChild
-    do {
-      defer { SpawnedChild.closeWriteEnd(pipe.write) }
-      child = try SpawnedChild(
-        "/usr/bin/env", [tool] + arguments, environment: ProcessInfo.processInfo.environment,
-        output: .descriptor(pipe.write), error: .descriptor(errorFile?.fileDescriptor ?? pipe.write))
-    }
+    let child = try SpawnedChild(
+      "/usr/bin/env", [tool] + arguments, environment: ProcessInfo.processInfo.environment, output: .pipe,
+      error: errorFile.map { .descriptor($0.fileDescriptor) } ?? .output)
     try? errorFile?.close()
-    let data = pipe.read.readDataToEndOfFile()
+    let data = child.standardOutput?.readDataToEndOfFile() ?? Data()
     let (status, _) = child.waitForExit()
     let errorText = separating ? (try? String(contentsOf: errors, encoding: .utf8)) ?? "" : ""
     return (status, String(decoding: data, as: UTF8.self), errorText)

@@ -21,10 +21,20 @@ public final class SpawnedChild: Sendable {
     case null
     /// A descriptor of this process, which the child gets a copy of.
     case descriptor(Int32)
+    /// A new pipe (output and error only): the child writes into it, this process reads
+    /// ``standardOutput`` or ``standardError``, which end when the child (and whatever it started) closes
+    /// its end.
+    case pipe
+    /// The error only: wherever the output goes.
+    case output
   }
 
   /// The child's process id.
   public let pid: pid_t
+  /// The read end of the child's output, when it is a ``Stream/pipe``.
+  public let standardOutput: FileHandle?
+  /// The read end of the child's error, when it is a ``Stream/pipe`` of its own.
+  public let standardError: FileHandle?
   /// How it ended, once it has.
   private let ending = Locked<(status: Int32, signalled: Bool)?>(nil)
   /// Left when the child has been reaped.
@@ -32,7 +42,7 @@ public final class SpawnedChild: Sendable {
 
   /// Starts `executable` (a path) with `arguments` and exactly `environment`, in `directory` if given,
   /// its standard input, output and error where `input`, `output` and `error` say. Throws the error
-  /// `posix_spawn` returned.
+  /// `pipe` or `posix_spawn` returned.
   public init(
     _ executable: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
     input: Stream = .null, output: Stream, error: Stream
@@ -40,12 +50,23 @@ public final class SpawnedChild: Sendable {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
+    // The pipes' write ends are the child's only: closed here once it has them, or when it cannot start.
+    var writeEnds: [Int32] = []
+    defer { writeEnds.forEach { close($0) } }
+    var readEnds: [Int32: FileHandle] = [:]
     for (stream, target) in [(input, STDIN_FILENO), (output, STDOUT_FILENO), (error, STDERR_FILENO)] {
       switch stream {
       case .null:
         posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
       case .descriptor(let descriptor):
         posix_spawn_file_actions_adddup2(&actions, descriptor, target)
+      case .pipe:
+        let (read, write) = try Self.pipe()
+        writeEnds.append(write)
+        readEnds[target] = read
+        posix_spawn_file_actions_adddup2(&actions, write, target)
+      case .output:
+        posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, target)
       }
     }
     guard let closeFrom = Self.closeFrom, let changeDirectory = Self.changeDirectory else {
@@ -73,6 +94,8 @@ public final class SpawnedChild: Sendable {
       throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO, userInfo: [NSFilePathErrorKey: executable])
     }
     pid = child
+    standardOutput = readEnds[STDOUT_FILENO]
+    standardError = readEnds[STDERR_FILENO]
     reapWhenEnded()
   }
 
@@ -91,20 +114,13 @@ public final class SpawnedChild: Sendable {
     return unsafeBitCast(symbol, to: type)
   }
 
-  /// A pipe for a child's output: the end this process reads, and the end to hand the child
-  /// (``Stream/descriptor(_:)``), which ``closeWriteEnd(_:)`` closes here once the child has its copy. Both
-  /// are close-on-exec, so that no other child inherits them.
-  public static func pipe() throws -> (read: FileHandle, write: Int32) {
+  /// A pipe for a child's output: the end this process reads, and the end the child writes. Both are
+  /// close-on-exec, so that no other child inherits them.
+  private static func pipe() throws -> (read: FileHandle, write: Int32) {
     var ends: [Int32] = [0, 0]
     guard Glibc.pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
     return (FileHandle(fileDescriptor: ends[0], closeOnDealloc: true), ends[1])
-  }
-
-  /// Closes the write end of a ``pipe()`` once a child has its copy: the read end then sees the end of the
-  /// output when the child (and whatever it started) closes its own.
-  public static func closeWriteEnd(_ descriptor: Int32) {
-    close(descriptor)
   }
 
   /// Blocks until the child has ended: its exit status, or the signal that ended it (`signalled`).

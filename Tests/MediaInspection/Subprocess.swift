@@ -204,25 +204,14 @@ public final class Subprocess: @unchecked Sendable {
     hangLimit: Double = Subprocess.hangLimit
   ) throws {
     hangAfter = hangLimit
-    let output = try SpawnedChild.pipe()
-    let error: (read: FileHandle, write: Int32)
-    do {
-      error = try SpawnedChild.pipe()
-    } catch {
-      SpawnedChild.closeWriteEnd(output.write)
-      throw error
-    }
-    let child: SpawnedChild
-    do {
-      defer { [output.write, error.write].forEach(SpawnedChild.closeWriteEnd) }
-      child = try SpawnedChild(
-        executable.path, arguments, environment: environment, directory: directory?.path,
-        output: .descriptor(output.write), error: .descriptor(error.write))
-    }
+    let child = try SpawnedChild(
+      executable.path, arguments, environment: environment, directory: directory?.path, output: .pipe, error: .pipe)
     let collector = collector
     child.onExit { status, signalled in collector.exited(status: status, signalled: signalled) }
     processIdentifier = child.pid
-    for (handle, isError) in [(output.read, false), (error.read, true)] {
+    // Both are pipes: the null device stands in only to satisfy the optional.
+    for (handle, isError) in [(child.standardOutput, false), (child.standardError, true)] {
+      let handle = handle ?? FileHandle.nullDevice
       Thread.detachNewThread {
         while true {
           let data = handle.availableData
