@@ -1,3 +1,4 @@
+import HVTCairo
 import HVTCameraCore
 import Foundation
 
@@ -22,17 +23,32 @@ package enum LibraryCanvas {
   /// An RGB colour.
   struct Colour: Equatable {
     let red: UInt8, green: UInt8, blue: UInt8
+
+    /// Each stored property, as a memberwise initializer takes them.
+    init(red: UInt8, green: UInt8, blue: UInt8) {
+      (self.red, self.green, self.blue) = (red, green, blue)
+    }
+
+    /// `colour` (cairo's, with its opacity) drawn over `background`.
+    init(_ colour: HVTCairo.Colour, over background: Colour) {
+      let blend = { (top: Double, bottom: UInt8) in
+        UInt8((Double(bottom) + (top * 255 - Double(bottom)) * colour.alpha).rounded())
+      }
+      self.init(
+        red: blend(colour.red, background.red), green: blend(colour.green, background.green),
+        blue: blend(colour.blue, background.blue))
+    }
   }
 
   static let background = Colour(red: 24, green: 24, blue: 24)
   static let tile = Colour(red: 48, green: 48, blue: 48)
   static let selection = Colour(red: 255, green: 176, blue: 0)
-  /// The trim screen's timeline: the bar inside the trim and outside it (white at the movie review's
-  /// opacities over the background), the handles, the playhead (``ControlsPicture``'s colours).
-  static let kept = Colour(red: 186, green: 186, blue: 186)
-  static let cut = Colour(red: 82, green: 82, blue: 82)
-  static let handle = Colour(red: 255, green: 217, blue: 0)
-  static let playhead = Colour(red: 230, green: 0, blue: 0)
+  /// The trim screen's timeline in the movie review's colours (``ControlsPicture``) over the background:
+  /// the bar inside the trim and outside it, the handles, the playhead.
+  static let kept = Colour(HVTCairo.Colour.white.opacity(ControlsPicture.keptOpacity), over: background)
+  static let cut = Colour(HVTCairo.Colour.white.opacity(ControlsPicture.cutOpacity), over: background)
+  static let handle = Colour(ControlsPicture.handleColour, over: background)
+  static let playhead = Colour(ControlsPicture.playheadColour, over: background)
   /// The selection frame's width, in pixels (inside the grid's margin).
   static let frameWidth = 6
 
@@ -52,10 +68,8 @@ package enum LibraryCanvas {
         &pixels, x: x + inset, y: y + inset, width: tileSize.width - 2 * inset, height: tileSize.height - 2 * inset,
         with: tile)
       guard let picture = pictures[index] else { continue }
-      let box = LibraryGrid.pictureBox
-      let left = x + LibraryGrid.margin + (box.width - min(picture.width, box.width)) / 2
-      let top = y + LibraryGrid.margin + (box.height - min(picture.height, box.height)) / 2
-      copy(picture, into: &pixels, x: left, y: top, clip: box)
+      copy(
+        picture, into: &pixels, centredIn: LibraryGrid.pictureBox, at: x + LibraryGrid.margin, y + LibraryGrid.margin)
     }
     return Data(pixels)
   }
@@ -67,12 +81,7 @@ package enum LibraryCanvas {
     let size = LibraryGrid.canvas
     var pixels = [UInt8](repeating: 0, count: size.width * size.height * 4)
     fill(&pixels, x: 0, y: 0, width: size.width, height: size.height, with: background)
-    if let picture {
-      let box = LibraryTrim.pictureBox
-      copy(
-        picture, into: &pixels, x: (box.width - min(picture.width, box.width)) / 2,
-        y: (box.height - min(picture.height, box.height)) / 2, clip: box)
-    }
+    if let picture { copy(picture, into: &pixels, centredIn: LibraryTrim.pictureBox, at: 0, 0) }
     let parts = CameraControls.timelineParts(trim.timeline, size: size)
     let drawn: [(HVTRect, Colour)] =
       parts.inside.map { ($0, kept) } + parts.outside.map { ($0, cut) } + parts.handles.map { ($0, handle) }
@@ -98,6 +107,16 @@ package enum LibraryCanvas {
         offset += 4
       }
     }
+  }
+
+  /// Copies a picture centred in a `box` whose top-left corner is at (`x`, `y`) of the canvas, at most
+  /// the box of it.
+  private static func copy(
+    _ picture: Picture, into pixels: inout [UInt8], centredIn box: HVTFrameSize, at x: Int, _ y: Int
+  ) {
+    copy(
+      picture, into: &pixels, x: x + (box.width - min(picture.width, box.width)) / 2,
+      y: y + (box.height - min(picture.height, box.height)) / 2, clip: box)
   }
 
   /// Copies a picture's rows to (`x`, `y`) of the canvas, at most `clip` of it.

@@ -257,13 +257,8 @@ public final class HVTLibraryWindow: Sendable {
     let item = state.withLock { $0.items.indices.contains(index) ? $0.items[index] : nil }
     guard let item, item.mediaType == .movie, let limit = movieTrimLimit else { return finish(picking: index) }
     do {
-      // The first frame: shown at once, and its caps say the movie's frame rate.
-      let (frame, caps) = try FileThumbnail.decodedFrame(of: item.url)
-      let rate = caps.structure(at: 0).fraction("framerate")
-      let frameInterval =
-        rate.flatMap { $0.numerator > 0 && $0.denominator > 0 ? Double($0.denominator) / Double($0.numerator) : nil }
-        ?? 1.0 / 30
-      let picture = try FileThumbnail.scaled(frame, caps: caps, fitting: LibraryTrim.pictureBox)
+      // The first frame, shown at once.
+      let (picture, frameInterval) = try Self.trimPicture(of: item.url)
       state.withLock { state in
         state.trim = LibraryTrim(
           index: index, duration: item.duration ?? frameInterval, frameInterval: frameInterval, limit: limit)
@@ -354,14 +349,28 @@ public final class HVTLibraryWindow: Sendable {
     }
     guard let (url, time) = asked else { return }
     do {
-      let (frame, caps) = try FileThumbnail.decodedFrame(of: url, at: time)
-      let picture = try FileThumbnail.scaled(frame, caps: caps, fitting: LibraryTrim.pictureBox)
+      let (picture, _) = try Self.trimPicture(of: url, at: time)
       guard state.withLock({ $0.frameRequest == request }) else { return }
       state.withLock { $0.trimPicture = picture }
       try draw()
     } catch {
       debugLog.log(.warning, "library window: no frame of \(url.path) at \(time) s: \(error)")
     }
+  }
+
+  /// The frame of the movie at `url` shown `seconds` after its first (``FileThumbnail/decodedFrame(of:at:)``),
+  /// scaled to the trim screen's picture, and the time between its frames, which its caps' frame rate
+  /// says (1/30 s when they say none).
+  private static func trimPicture(of url: URL, at seconds: Double = 0) throws -> (
+    picture: LibraryCanvas.Picture, frameInterval: Double
+  ) {
+    let (frame, caps) = try FileThumbnail.decodedFrame(of: url, at: seconds)
+    let rate = caps.structure(at: 0).fraction("framerate").map { HVTFrameRate($0.numerator, $0.denominator) }
+    let perSecond = rate?.framesPerSecond ?? 0
+    return (
+      try FileThumbnail.scaled(frame, caps: caps, fitting: LibraryTrim.pictureBox),
+      perSecond > 0 && perSecond.isFinite ? 1 / perSecond : 1.0 / 30
+    )
   }
 
   /// Closes the window, then calls `onPick` with item `index` (and its `trim`), or `onCancel` (on the
@@ -389,8 +398,9 @@ public final class HVTLibraryWindow: Sendable {
   /// Pushes the grid as it is now, with the pictures decoded so far, or the trim screen, and its
   /// caption (on the queue).
   private func draw() throws {
-    let (grid, items, pictures, shown) = state.withLock { ($0.grid, $0.items, $0.pictures, $0.shown) }
-    let (trim, trimPicture) = state.withLock { ($0.trim, $0.trimPicture) }
+    let (grid, items, pictures, shown, trim, trimPicture) = state.withLock {
+      ($0.grid, $0.items, $0.pictures, $0.shown, $0.trim, $0.trimPicture)
+    }
     guard let shown else { return }
     let canvas: Data
     if let trim {
