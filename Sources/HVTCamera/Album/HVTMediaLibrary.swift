@@ -56,6 +56,14 @@ public struct HVTMediaLibrary: Sendable, Hashable {
   public static func info(for item: HVTAlbumItem, thumbnailMaximumDimension: Int = 320) throws
     -> [HVTCameraController.InfoKey: any Sendable]
   {
+    try info(for: item, thumbnailMaximumDimension: thumbnailMaximumDimension, cache: ThumbnailCache())
+  }
+
+  /// ``info(for:thumbnailMaximumDimension:)`` with the thumbnail through `cache` (`nil`: none, as for a
+  /// file of the engine's own in the temporary folder, which the cache should not name).
+  static func info(for item: HVTAlbumItem, thumbnailMaximumDimension: Int, cache: ThumbnailCache?) throws
+    -> [HVTCameraController.InfoKey: any Sendable]
+  {
     var info: [HVTCameraController.InfoKey: any Sendable] = [.mediaType: item.mediaType]
     switch item.mediaType {
     case .image:
@@ -75,8 +83,7 @@ public struct HVTMediaLibrary: Sendable, Hashable {
       }
       info[.mediaURL] = item.url
     }
-    info[.thumbnail] = try FileThumbnail.make(
-      of: item.url, maximumDimension: thumbnailMaximumDimension, cache: ThumbnailCache())
+    info[.thumbnail] = try FileThumbnail.make(of: item.url, maximumDimension: thumbnailMaximumDimension, cache: cache)
     return info
   }
 }

@@ -53,20 +53,23 @@ extension HVTCameraController {
     let dimension = settings.thumbnailMaximumDimension
     DispatchQueue.global(qos: .userInitiated).async {
       do {
-        var info = try HVTMediaLibrary.info(for: item, thumbnailMaximumDimension: dimension)
+        var info: [InfoKey: any Sendable]
+        if settings.allowsEditing, item.mediaType == .movie,
+          let cut = trim ?? Self.defaultCut(of: item, limit: settings.videoMaximumDuration)
+        {
+          // The cut movie is what is delivered, with its own thumbnail (kept out of the shared cache).
+          var edited = item
+          edited.url = try Self.cutPickedMovie(item, at: cut, limit: settings.videoMaximumDuration)
+          info = try HVTMediaLibrary.info(for: edited, thumbnailMaximumDimension: dimension, cache: nil)
+        } else {
+          info = try HVTMediaLibrary.info(for: item, thumbnailMaximumDimension: dimension)
+        }
         if settings.allowsEditing, item.mediaType == .image, let width = item.width, let height = item.height {
           let edit = try EditedPhoto.make(
             ofPhotoAt: item.url, width: width, height: height, requested: settings.editingCropRect,
             maximumDimension: Self.editedImageMaximumDimension)
           info[.editedImage] = edit.image
           info[.cropRect] = edit.crop
-        }
-        if settings.allowsEditing, item.mediaType == .movie,
-          let cut = trim ?? Self.defaultCut(of: item, limit: settings.videoMaximumDuration)
-        {
-          let trimmed = try Self.cutPickedMovie(item, at: cut, limit: settings.videoMaximumDuration)
-          info[.mediaURL] = trimmed
-          info[.thumbnail] = try FileThumbnail.make(of: trimmed, maximumDimension: dimension)
         }
         let delivered = info
         self.queue.async {
