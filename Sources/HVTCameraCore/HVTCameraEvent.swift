@@ -95,6 +95,13 @@ public enum HVTCameraEvent: Sendable {
   case streamReconnected(HVTStreamTarget, attempts: Int)
   /// A stream ended: ``HVTCameraController/stopStreaming(_:)``, or the camera was dismissed.
   case streamStopped(HVTStreamTarget)
+  /// The encoder of the streams of this encoding cannot keep up with the camera
+  /// (``HVTCameraController/slowEncoderPolicy`` ``HVTSlowEncoderPolicy/leaveFramesOut``): frames are left
+  /// out of those streams (every other one while its backlog is large, every one while it is full), and of
+  /// a movie recorded on the same encoder; `total` since the encoder started. The camera, its preview and
+  /// photos keep their rate, and the streams' timestamps stay true. Sent for the first frame left out,
+  /// then at most once a second while it goes on.
+  case streamFramesDropped(HVTStreamEncoding, total: Int)
   /// A call had no effect, and `reason` says why: `takePicture()` while a photo is in flight (until the
   /// delegate has received it), `stopVideoCapture()` with nothing recording. The same line goes to the
   /// `hvtcamera` debug category (`GST_DEBUG=hvtcamera:4`).
@@ -179,6 +186,8 @@ extension HVTCameraEvent: CustomStringConvertible {
         + (retry.map { "; trying again in \(Self.seconds($0.delay)) s (try \($0.attempt))" } ?? "")
     case .streamReconnected(let target, let attempts): "stream reconnected: \(target) after \(attempts) tries"
     case .streamStopped(let target): "stream stopped: \(target)"
+    case .streamFramesDropped(let encoding, let total):
+      "stream frames dropped: \(total) so far, encoded as \(encoding) (the encoder cannot keep up)"
     case .callIgnored(let call, let reason): "\(call) had no effect: \(reason)"
     case .endOfStream: "end of stream"
     case .error(let error): "error: \(error)"

@@ -50,9 +50,9 @@ struct CameraOptions {
   static let keepEveryFrame = CommandLineParser.Option(
     names: ["--keep-every-frame"], valueName: nil,
     help:
-      "When the movie encoder cannot keep up, make the camera wait for it rather than leave frames out: "
-      + "every frame is kept, and the preview slows (HVTSlowEncoderPolicy.keepEveryFrame). For movies "
-      + "read back frame by frame.")
+      "When an encoder cannot keep up (the movie's, the pre-roll's, the streams'), make the camera wait for "
+      + "it rather than leave frames out: every frame is kept, and the preview slows "
+      + "(HVTSlowEncoderPolicy.keepEveryFrame). For movies read back frame by frame.")
   static let windowID = CommandLineParser.Option(
     names: ["--window-id"], valueName: "XID",
     help: "Show the preview inside this X11 window (decimal or 0x hex, as xwininfo prints it).")

@@ -95,6 +95,8 @@ enum StreamCommand {
           Console.progress("stream to \(target) lost: \(reason)\(next ?? "")\n")
         case .streamReconnected(let target, let attempts):
           Console.progress("stream to \(target) back after \(attempts) tries\n")
+        case .streamFramesDropped(let encoding, let total):
+          Console.progress("the encoder of \(encoding) cannot keep up: \(total) frames left out so far\n")
         case .recordingStarted(let url):
           Console.error("recording to \(url.path)")
           // A stop signal that came while the recording was being started stops it now.

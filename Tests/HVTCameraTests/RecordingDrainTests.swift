@@ -87,6 +87,81 @@ struct RecordingDrainTests {
     await camera.controller.dismissAndWait()
   }
 
+  /// Makes `element` of the camera's running pipeline take `seconds` more for each frame: a probe on its
+  /// sink pad holds its streaming thread, as a machine far too slow for the encoder would.
+  static func slowDown(_ element: String, of camera: TestCamera, by seconds: Double) throws {
+    let session = try #require(camera.controller.currentSession)
+    let pad = try #require(session.pipeline.element(named: element)?.staticPad("sink"), "no \(element)")
+    pad.addProbe(.buffer) { _, _ in
+      Thread.sleep(forTimeInterval: seconds)
+      return .ok
+    }
+  }
+
+  /// The frames missing from a movie of `seconds` at 30 fps, by its timestamps (`times`, read back):
+  /// `nil` when one is not on the 30 fps grid from 0 or not within the movie, or two share a slot.
+  static func framesMissing(_ times: [Double], seconds: Int) -> Int? {
+    let slots = Set(times.map { Int(($0 * 30).rounded()) })
+    guard slots.count == times.count, slots.allSatisfy({ (0..<seconds * 30).contains($0) }),
+      times.allSatisfy({ abs($0 * 30 - ($0 * 30).rounded()) < 0.01 })
+    else { return nil }
+    return seconds * 30 - slots.count
+  }
+
+  @Test(
+    "leaving frames out, a pre-roll whose encoder takes 300 ms a frame: the camera never waits for it; a movie taking its video counts the frames it left out, as many as are missing by timestamp"
+  )
+  func slowPreRollLeavesFramesOut() async throws {
+    let camera = try TestCamera(mode: .video, present: false)
+    camera.controller.drainStallTimeout = 3
+    camera.controller.preRollDuration = 1
+    camera.controller.slowEncoderPolicy = .leaveFramesOut
+    try await camera.controller.presentAndWait()
+    try Self.slowDown("movie-encoder", of: camera, by: 0.3)
+    _ = try await camera.delegate.nextEvent { if case .preRollFilled = $0 { true } else { nil } }
+    let started = ContinuousClock.now
+    let movie = try await camera.controller.recordMovie(maximumDuration: 3)
+    // The movie began a second or more before it was asked for; the camera ran at its own rate for the
+    // rest (waiting for the encoder, its 60 frames would take 18 s).
+    let recordingTime = ContinuousClock.now - started
+    #expect(recordingTime < .seconds(6), "\(recordingTime)")
+    let kept = try #require(movie.metadata.frameCount)
+    let dropped = try #require(movie.metadata.framesDroppedForEncoder)
+    let times = try await MediaInspector.presentationTimes(movie.url.path)
+    #expect(
+      times.count == kept && kept >= RecordingClock.minimumFrames && dropped > 0, "\(kept) kept, \(dropped) left out")
+    #expect(Self.framesMissing(times, seconds: 3) == dropped, "\(times)")
+    await camera.controller.dismissAndWait()
+  }
+
+  @Test(
+    "leaving frames out, a streams' encoder that takes 300 ms a frame: the camera never waits for it; streamFramesDropped reports what it leaves out, and a movie recorded on it counts those it is missing"
+  )
+  func slowStreamEncoderLeavesFramesOut() async throws {
+    let camera = try TestCamera(mode: .video, present: false)
+    camera.controller.drainStallTimeout = 3
+    camera.controller.slowEncoderPolicy = .leaveFramesOut
+    try await camera.controller.presentAndWait()
+    _ = try await camera.controller.startStreaming(
+      to: .hls(directory: camera.directory.appendingPathComponent("stream", isDirectory: true)))
+    try Self.slowDown("stream-encoding-encoder", of: camera, by: 0.3)
+    let started = ContinuousClock.now
+    let movie = try await camera.controller.recordMovie(maximumDuration: 2)
+    let recordingTime = ContinuousClock.now - started
+    #expect(recordingTime < .seconds(6), "\(recordingTime)")
+    let reported = try await camera.delegate.nextEvent { event -> Int? in
+      if case .streamFramesDropped(.movie, let total) = event { total } else { nil }
+    }
+    #expect(reported > 0)
+    let kept = try #require(movie.metadata.frameCount)
+    let dropped = try #require(movie.metadata.framesDroppedForEncoder)
+    let times = try await MediaInspector.presentationTimes(movie.url.path)
+    #expect(
+      times.count == kept && kept >= RecordingClock.minimumFrames && dropped > 0, "\(kept) kept, \(dropped) left out")
+    #expect(Self.framesMissing(times, seconds: 2) == dropped, "\(times)")
+    await camera.controller.dismissAndWait()
+  }
+
   @Test("a branch that makes no progress for drainStallTimeout ends with drainStalled, naming the partial file")
   func hardStallIsATypedError() async throws {
     let camera = try TestCamera(mode: .video, present: false)

@@ -37,13 +37,43 @@ struct EngineDescriptionTests {
       "\(recording)")
     let policy = try #require(leaving["slow encoder"])
     #expect(
-      policy.contains("HVTSlowEncoderPolicy.leaveFramesOut") && policy.contains("every other frame once 170 MiB or 2 s")
+      policy.contains("at the ends of recording-queue (HVTSlowEncoderPolicy.leaveFramesOut)")
+        && policy.contains("every other frame once 170 MiB or 2 s")
         && policy.contains("none at 256 MiB or 3 s") && policy.contains("the encoder takes in 1 s"), "\(policy)")
     let keeping = try await Self.engineLines(["--keep-every-frame"])
     #expect(
       keeping["recording"]?.contains(
         "queue name=recording-queue max-size-buffers=0 max-size-bytes=0 max-size-time=3000000000") == true,
       "\(keeping)")
+  }
+
+  @Test(
+    "the pre-roll's and the streams' encoders run all the time under the policy too: their queues bounded past the backlog and named on the slow encoder line, 3 s and none with --keep-every-frame"
+  )
+  func continuousEncoders() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("describe-hls-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let bounded = "max-size-buffers=0 max-size-bytes=536870912 max-size-time=6000000000"
+    let keeping = "max-size-buffers=0 max-size-bytes=0 max-size-time=3000000000"
+    for (options, queue) in [
+      (["--pre-roll", "2"], "pre-roll-queue"), (["--hls", folder.path], "stream-encoding-queue"),
+    ] {
+      for keepsEveryFrame in [false, true] {
+        let extra = keepsEveryFrame ? ["--keep-every-frame"] : []
+        let result = try await HVTCam.run(
+          ["describe", "--engine", "--mode", "video"] + HVTCam.simulated + options + extra)
+        #expect(result.succeeded, "\(result)")
+        let line = try #require(result.outputLines.first { $0.contains("queue name=\(queue) ") }, "\(result)")
+        #expect(line.contains("name=\(queue) " + (keepsEveryFrame ? keeping : bounded)), "\(line)")
+        let policy = result.outputLines.first { $0.hasPrefix("slow encoder: ") }
+        if keepsEveryFrame {
+          #expect(policy == nil, "\(result)")
+        } else {
+          // The movie takes the encoder's video: its own queue holds encoded frames, never left out.
+          #expect(policy?.contains("at the ends of \(queue) (") == true, "\(result)")
+        }
+      }
+    }
   }
 
   @Test(

@@ -18,6 +18,15 @@ enum EncodedFeed {
     }
   }
 
+  /// What left out the encoder's frames it had no room for (``ContinuousEncoderBacklog``), which the movie
+  /// counts between its own frames; `nil` when the camera waits for the encoder.
+  var backlog: ContinuousEncoderBacklog? {
+    switch self {
+    case .preRoll(let preRoll): preRoll.backlog
+    case .streams(let encoder): encoder.backlog
+    }
+  }
+
   /// The pre-roll's sound, which the movie takes; `nil` when the movie has a microphone of its own.
   var sound: PreRollSound? {
     if case .preRoll(let preRoll) = self { preRoll.sound } else { nil }

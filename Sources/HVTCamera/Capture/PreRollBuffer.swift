@@ -34,27 +34,36 @@ final class PreRollBuffer: Sendable {
     }
   }
 
+  /// How much longer than its duration the pre-roll's frames left out are remembered (nanoseconds): a
+  /// key-frame interval and a movie's queue, with room to spare.
+  static let backlogRetention: UInt = 60_000_000_000
+
   /// The seconds of video a movie begins with, at least.
   let duration: Double
   /// The encoded tee, which recordings link to.
   let tee: Element
   /// The pre-roll's sound, for movies with sound; `nil` for silent ones.
   let sound: PreRollSound?
+  /// What leaves frames out when the encoder cannot keep up (``HVTSlowEncoderPolicy/leaveFramesOut``), and
+  /// tells a movie how many of its frames it left out; `nil` when the camera waits for the encoder.
+  let backlog: ContinuousEncoderBacklog?
   private let teeSink: Pad
   private let bin: Bin
   private let state = Locked(State())
 
-  /// Builds the pre-roll's bin (not yet attached), and with `microphone` (the chain of the movies' sound
-  /// source) its sound. `frameInterval` is the duration of a frame whose buffer carries none; `onFilled`
-  /// is called once, on the encoder's streaming thread, when the pre-roll first holds ``duration``
-  /// seconds.
+  /// Builds the pre-roll's bin (not yet attached) from `preRoll`, `model`'s, and the model's
+  /// ``HVTPipelineModel/continuousEncoding`` (its frames left out when the encoder cannot keep up, with
+  /// the model's ``HVTPipelineModel/continuousBacklog``), and with a microphone (``HVTPipelineModel/audio``)
+  /// its sound. `onFilled` is called once, on the encoder's streaming thread, when the pre-roll first
+  /// holds ``duration`` seconds.
   init(
-    _ preRoll: HVTPipelineModel.PreRoll, microphone: [HVTElementDescription]?, frameInterval: Double,
+    _ preRoll: HVTPipelineModel.PreRoll, of model: HVTPipelineModel,
     onFilled: @escaping @Sendable (HVTPreRollFill) -> Void
   ) throws {
     duration = preRoll.duration
     bin = Bin(name: "pre-roll")
-    let chain = try ElementChain(preRoll.encoding, in: bin)
+    let chain = try ElementChain(model.continuousEncoding, in: bin)
+    let frameInterval = 1 / model.configuration.frameRate.framesPerSecond
     // The encoded tee is the pipeline's own (beside the bin, not in it), so that recordings, which are
     // bins of the pipeline, can link to its pads.
     tee = try ElementChain.make(HVTPipelineModel.encodedTee)
@@ -67,9 +76,17 @@ final class PreRollBuffer: Sendable {
     try bin.addGhostPad("src", target: exit)
     self.teeSink = teeSink
     let state = self.state
-    sound = try microphone.map { try PreRollSound(source: $0) { state.withLock { $0.kept.first?.time } } }
+    sound = try model.audio.map { audio in
+      try PreRollSound(source: audio.source) { state.withLock { $0.kept.first?.time } }
+    }
     let keep = ClockTime.from(seconds: preRoll.duration)
     let fallback = ClockTime.from(seconds: frameInterval)
+    // A movie takes what is kept (the duration and a key-frame interval) and what waits in its queue.
+    backlog = try model.continuousBacklog.map { limit in
+      try ContinuousEncoderBacklog(
+        limit: limit, retention: keep &+ Self.backlogRetention, queue: chain.first, frameInterval: fallback
+      ) { total in debugLog.log(.info, "pre-roll: \(total) frames left out, the encoder cannot keep up") }
+    }
     teeSink.addProbe([.buffer, .eventDownstream]) { _, info in
       if let segment = StreamSegment.set(by: info.event) {
         state.withLock { $0.segment = segment }

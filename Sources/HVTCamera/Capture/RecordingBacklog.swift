@@ -21,7 +21,7 @@ import HVTGStreamer
 ///   for half a second) leaves nothing out; an encoder slow for half of them does.
 struct RecordingBacklog: Sendable {
   /// How much may wait for the encoder.
-  struct Limit: Sendable, Equatable {
+  struct Limit: Sendable, Hashable {
     /// Bytes of frames.
     var bytes: Int
     /// Nanoseconds of frames (their durations added up).
@@ -34,11 +34,12 @@ struct RecordingBacklog: Sendable {
     /// second later whatever the encoder's speed.
     static let standard = Limit(bytes: 256 << 20, time: 3_000_000_000, drain: 1_000_000_000)
 
-    /// How frames are left out under this limit, for `hvtcam describe --engine`: `frames left out at
-    /// recording-queue's ends (HVTSlowEncoderPolicy.leaveFramesOut): …`.
-    var summary: String {
+    /// How frames are left out under this limit at the ends of `queues`, for `hvtcam describe --engine`:
+    /// `frames left out at the ends of recording-queue (HVTSlowEncoderPolicy.leaveFramesOut): …`.
+    func summary(queues: [String]) -> String {
       let (mebibytes, seconds, drain) = (bytes >> 20, ClockTime.seconds(time), ClockTime.seconds(drain))
-      return "frames left out at recording-queue's ends (HVTSlowEncoderPolicy.leaveFramesOut): at its input, "
+      return "frames left out at the ends of \(queues.joined(separator: ", ")) "
+        + "(HVTSlowEncoderPolicy.leaveFramesOut): at a queue's input, "
         + "every other frame once \(mebibytes * 2 / 3) MiB or \(Self.format(seconds * 2 / 3)) s of frames wait, "
         + "until under a third of that, none at \(mebibytes) MiB or \(Self.format(seconds)) s; at its output, the "
         + "oldest when more wait than the encoder takes in \(Self.format(drain)) s"

@@ -41,7 +41,9 @@ final class RecordingBranch: @unchecked Sendable {
   struct Summary: Sendable {
     /// Frames that went into the movie (its encoder).
     var frames = 0
-    /// Frames left out at the branch's entry because the encoder could not keep up (``RecordingBacklog``).
+    /// Frames the movie is missing because the encoder could not keep up: left out at the branch
+    /// (``RecordingBacklog``), or before it by the encoder it takes encoded video from
+    /// (``ContinuousEncoderBacklog``).
     var framesDroppedForEncoder = 0
     /// Timestamp of the end of the last frame, from the first frame's start (seconds).
     var duration = 0.0
@@ -131,7 +133,7 @@ final class RecordingBranch: @unchecked Sendable {
       Timing(clock: RecordingClock(limit: ClockTime.from(seconds: limit), encoded: feed != nil, backlog: backlog)))
     bin = Bin(name: name)
     // With a bounded backlog the queue's own limits are set past it, so that it never fills.
-    let bounded = feed == nil ? backlog.map { HVTPipelineModel.recordingQueue(bounding: $0, chain) } : nil
+    let bounded = feed == nil ? backlog.map { HVTPipelineModel.encoderQueue(bounding: $0, chain) } : nil
     let elements = try ElementChain(
       (bounded ?? chain) + [HVTPipelineModel.movieFileSink(location: file.partial.path)], in: bin, link: feed == nil)
     if feed != nil { try Self.linkEncoded(elements) }
@@ -199,7 +201,7 @@ final class RecordingBranch: @unchecked Sendable {
       let (start, (goes, report), dropped) = timing.withLock { timing in
         let start = buffer.presentationTime >= timing.segment.start ? buffer.presentationTime - timing.segment.start : 0
         let verdict = timing.clock.leaveQueue(bytes: buffer.size, duration: duration, end: start &+ duration, at: now)
-        return (start, verdict, timing.clock.backlog.dropped)
+        return (start, verdict, timing.clock.framesDroppedForEncoder)
       }
       if report { onEvent(.framesDropped(total: dropped, elapsed: ClockTime.seconds(start))) }
       return goes ? .ok : .drop
@@ -222,7 +224,7 @@ final class RecordingBranch: @unchecked Sendable {
   /// (``RecordingClock``: rebased to zero, left out by a pause, dropped at the limit…), and applies the
   /// verdict.
   private func installTimestampProbe(fallbackDuration: UInt) {
-    let encoded = feed != nil
+    let (encoded, upstream) = (feed != nil, feed?.backlog)
     entry.addProbe(encoded ? [.buffer, .eventDownstream] : .buffer) {
       [timing, pauses, weak audio, weak self] pad, info in
       if let segment = StreamSegment.set(by: info.event) {
@@ -238,7 +240,10 @@ final class RecordingBranch: @unchecked Sendable {
         sequence: !encoded && ClockTime.isValid(buffer.offset) ? buffer.offset : nil, isKeyFrame: !buffer.isDeltaUnit,
         bytes: buffer.size)
       let soundStart = audio?.firstSound
-      let verdict = timing.withLock { $0.clock.admit(frame, soundStart: soundStart, pauses: pauses) }
+      // The encoder before the branch tells which of its frames it left out.
+      let verdict = timing.withLock {
+        $0.clock.admit(frame, soundStart: soundStart, pauses: pauses, leftOut: upstream.map { $0.drops })
+      }
       return self?.apply(verdict, to: frame, in: segment, info: &info, pad: pad) ?? .drop
     }
   }
@@ -277,6 +282,7 @@ final class RecordingBranch: @unchecked Sendable {
       if kept.isFirst { started(at: kept.base, with: info.buffer, caps: pad.currentCaps) }
       audio?.videoReached(frame.time &+ frame.duration)
       if kept.completesMinimum { onEvent(.enoughFrames) }
+      if let total = kept.droppedSoFar { onEvent(.framesDropped(total: total, elapsed: ClockTime.seconds(kept.start))) }
       if let second = kept.newSecond { onEvent(.progress(elapsed: Double(second))) }
       return .ok
     }
@@ -386,7 +392,7 @@ final class RecordingBranch: @unchecked Sendable {
     var summary = timing.withLock { timing in
       Summary(
         frames: timing.clock.frames - timing.clock.backlog.droppedAtOutput,
-        framesDroppedForEncoder: timing.clock.backlog.dropped,
+        framesDroppedForEncoder: timing.clock.framesDroppedForEncoder,
         // Once drained, frames left out at the queue's output may have been the movie's last.
         duration: ClockTime.seconds(
           timing.drained && timing.clock.backlog.droppedAtOutput > 0 ? timing.clock.encodedEnd : timing.clock.end),

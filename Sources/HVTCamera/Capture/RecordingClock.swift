@@ -63,6 +63,9 @@ struct RecordingClock: Sendable {
     var newSecond: Int?
     /// The length of the pause it ends, when it ends one.
     var resumedAfter: UInt?
+    /// The frames left out for an encoder so far, when frames an encoder before the branch left out just
+    /// before it are to be reported (the first, then the first in each whole second).
+    var droppedSoFar: Int?
 
     /// Its presentation timestamp, in the terms of `segment` (the stream's own).
     func presentationTime(in segment: StreamSegment) -> UInt { segment.start + start }
@@ -124,6 +127,16 @@ struct RecordingClock: Sendable {
   private(set) var backlog: RecordingBacklog
   /// The whole second of the movie in which frames left out for the encoder were last reported.
   private var reportedDropSecond: Int?
+  /// Frames an encoder before the branch (a pre-roll's, the streams': ``ContinuousEncoderBacklog``) left
+  /// out between the movie's frames.
+  private(set) var droppedUpstream = 0
+  /// The running time of the last frame that reached the branch since the movie began (kept, or left out
+  /// by a pause).
+  private(set) var lastFrameTime: UInt?
+
+  /// Frames the movie is missing because an encoder could not keep up: left out by its backlog, or
+  /// before the branch.
+  var framesDroppedForEncoder: Int { backlog.dropped + droppedUpstream }
 
   /// A clock for a movie of at most `limit` nanoseconds, of frames that come `encoded` or not; raw frames
   /// wait for the encoder up to `backlog` (`nil`: every frame is kept, ``HVTSlowEncoderPolicy/keepEveryFrame``).
@@ -162,7 +175,13 @@ struct RecordingClock: Sendable {
 
   /// The verdict on `frame`, the next to reach the branch (frames come in order); `soundStart` is the
   /// running time of the microphone's first sound, when the movie has sound and it has come.
-  mutating func admit(_ frame: Frame, soundStart: UInt?, pauses: RecordingPauses) -> Verdict {
+  /// `leftOut(after:through:)` counts the frames an encoder before the branch left out with running
+  /// times in a span (``ContinuousEncoderBacklog/drops(after:through:)``): those after ``lastFrameTime``
+  /// and before the frame — and before the maximum duration, for the frame that reaches it — are missing
+  /// from the movie (``droppedUpstream``), unless the frame is its first or ends a pause.
+  mutating func admit(
+    _ frame: Frame, soundStart: UInt?, pauses: RecordingPauses, leftOut: ((UInt, UInt) -> Int)? = nil
+  ) -> Verdict {
     if limitReached || failed { return .drop(limitReached: false) }
     if base == nil {
       // Encoded video begins with a key frame; a frame wholly before the sound is left out (and the
@@ -180,6 +199,7 @@ struct RecordingClock: Sendable {
       case .leaveOut(let starting):
         // The driver's sequence goes on through a pause: the frames left out are not lost.
         if let sequence = frame.sequence { lastSequence = sequence }
+        lastFrameTime = frame.time
         return .leaveOut(starting: starting, elapsed: end)
       case .keep(let shift, let resumedAfter):
         (kept.shift, kept.resumedAfter) = (shift, resumedAfter)
@@ -190,7 +210,13 @@ struct RecordingClock: Sendable {
     kept.base = base ?? time
     base = kept.base
     kept.start = time >= kept.base ? time - kept.base : 0
+    // The frames left out before this one, within the movie's time.
+    let leftOutBefore =
+      kept.isFirst || kept.resumedAfter != nil
+      ? 0
+      : lastFrameTime.flatMap { last in leftOut?(last, min(frame.time, kept.base &+ kept.shift &+ limit) &- 1) } ?? 0
     if Self.reachesLimit(start: kept.start, limit: limit) {
+      droppedUpstream += leftOutBefore
       limitReached = true
       return .drop(limitReached: true)
     }
@@ -201,9 +227,15 @@ struct RecordingClock: Sendable {
     // The movie's first frame, and the one a pause ends with, always go in: what they begin is reported.
     let mustGoIn = kept.isFirst || kept.resumedAfter != nil
     if !backlog.admit(bytes: frame.bytes, duration: frame.duration, always: mustGoIn) {
-      return .leaveOutForEncoder(report: reportsDrop(at: kept.start), dropped: backlog.dropped, elapsed: kept.start)
+      return .leaveOutForEncoder(
+        report: reportsDrop(at: kept.start), dropped: framesDroppedForEncoder, elapsed: kept.start)
     }
     frames += 1
+    lastFrameTime = frame.time
+    if leftOutBefore > 0 {
+      droppedUpstream += leftOutBefore
+      if reportsDrop(at: kept.start) { kept.droppedSoFar = framesDroppedForEncoder }
+    }
     end = kept.start &+ frame.duration
     if kept.isFirst { firstTimestamp = time }
     let seconds = Int(ClockTime.seconds(end))

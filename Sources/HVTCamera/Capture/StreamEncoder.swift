@@ -14,6 +14,9 @@ import HVTSupport
 final class StreamEncoder: @unchecked Sendable {
   /// The tee the streams link to.
   let tee: Element
+  /// What leaves frames out when the encoder cannot keep up (``HVTSlowEncoderPolicy/leaveFramesOut``), and
+  /// tells a movie recorded on it how many of its frames it left out; `nil` when the camera waits for it.
+  let backlog: ContinuousEncoderBacklog?
   private let bin: Bin
   private var cameraPad: Pad?
   private var cameraTee: Element?
@@ -21,8 +24,13 @@ final class StreamEncoder: @unchecked Sendable {
   private let worker: DispatchQueue
 
   /// Builds the encoder's bin and tee for `model`'s streams of `encoding` (not yet attached), to be
-  /// attached and removed on `worker`.
-  init(model: HVTPipelineModel, encoding streamEncoding: HVTStreamEncoding, worker: DispatchQueue) throws {
+  /// attached and removed on `worker`. With the model's ``HVTPipelineModel/continuousBacklog``, frames the
+  /// encoder has no room for are left out, and `onDropped` is called (on a streaming thread) with the
+  /// total for the first, then at most once a second.
+  init(
+    model: HVTPipelineModel, encoding streamEncoding: HVTStreamEncoding, worker: DispatchQueue,
+    onDropped: @escaping @Sendable (Int) -> Void
+  ) throws {
     self.worker = worker
     bin = Bin(name: streamEncoding.isMovie ? "stream-encoding" : "stream-encoding-\(streamEncoding.label)")
     let encoding = model.streamEncoding(for: streamEncoding)
@@ -33,7 +41,18 @@ final class StreamEncoder: @unchecked Sendable {
     }
     try bin.addGhostPad("sink", target: entry)
     try bin.addGhostPad("src", target: exit)
+    // A movie recorded on the encoder takes its frames as they come: what waits in its queue and the
+    // recording's own.
+    backlog = try model.continuousBacklog.map { limit in
+      try ContinuousEncoderBacklog(
+        limit: limit, retention: Self.backlogRetention, queue: chain.first,
+        frameInterval: ClockTime.from(seconds: 1 / model.configuration.frameRate.framesPerSecond), onDropped: onDropped)
+    }
   }
+
+  /// How long the frames the encoder left out are remembered (nanoseconds): far longer than a movie's
+  /// frames wait in its queue.
+  static let backlogRetention: UInt = 30_000_000_000
 
   /// Adds the bin and the tee to the session's running pipeline and links them after a new pad of the
   /// camera's tee, between two frames. Call it off the controller queue (the encoder takes a moment to

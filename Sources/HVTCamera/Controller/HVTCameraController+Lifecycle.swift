@@ -154,9 +154,11 @@ extension HVTCameraController {
         audio: Microphones.request(
           capturesAudio: settings.capturesAudio, microphone: settings.microphone, camera: camera, preset: preset),
         movieSize: settings.photoSize == nil ? nil : settings.movieSize, requestedSize: settings.cameraSize))
-    let model =
+    var model =
       settings.preRollDuration > 0
       ? built.withPreRoll(duration: settings.preRollDuration) : built
+    // The pre-roll's and the streams' encoders follow the policy the camera starts with.
+    model.continuousBacklog = settings.slowEncoderPolicy == .leaveFramesOut ? .standard : nil
     debugLog.log(
       .info,
       "preset \(preset.name): photo encoder \(model.photoEncoderFactory), movie encoder \(model.movieEncoder) "

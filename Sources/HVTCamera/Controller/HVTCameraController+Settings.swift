@@ -207,7 +207,10 @@ extension HVTCameraController {
   /// camera never waits (``HVTSlowEncoderPolicy/leaveFramesOut``, the default: then
   /// ``HVTCameraEvent/recordingFramesDropped(total:elapsed:)`` and
   /// ``HVTMediaMetadata/framesDroppedForEncoder`` count them), or keep every frame, the camera waiting for
-  /// the encoder (``HVTSlowEncoderPolicy/keepEveryFrame``). Read by each recording when it starts.
+  /// the encoder (``HVTSlowEncoderPolicy/keepEveryFrame``). Read by each recording when it starts, and by
+  /// the encoders that run all the time when the camera starts (a change reaches them when it next
+  /// restarts): the pre-roll's (``preRollDuration``), whose frames left out a movie counts among its own,
+  /// and the streams' (``HVTCameraEvent/streamFramesDropped(_:total:)``).
   public var slowEncoderPolicy: HVTSlowEncoderPolicy {
     get { read(\.settings.slowEncoderPolicy) }
     set { change(\.slowEncoderPolicy, to: newValue) }

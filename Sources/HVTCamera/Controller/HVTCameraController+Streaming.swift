@@ -67,9 +67,13 @@ extension HVTCameraController {
       return
     }
     var made: StreamEncoder?
+    let controller = WeakReference(self)
     if use == .make {
       do {
-        made = try StreamEncoder(model: session.model, encoding: stream.encoding, worker: worker)
+        made = try StreamEncoder(model: session.model, encoding: stream.encoding, worker: worker) {
+          [queue, encoding = stream.encoding] total in
+          queue.async { controller.target?.publish(.streamFramesDropped(encoding, total: total)) }
+        }
       } catch {
         send(.streamEncoderFailed(stream.encoding))
         send(.streamAttached(number: number, name: name, .failure(HVTCameraError(error)), at: .now()))
@@ -80,7 +84,6 @@ extension HVTCameraController {
     if let encoder { resources.withLock { $0.streamEncoders[stream.encoding] = (encoder, session) } }
     let tee =
       use == .preRoll ? session.preRoll?.tee : resources.withLock { $0.streamEncoders[stream.encoding]?.encoder.tee }
-    let controller = WeakReference(self)
     worker.async {
       let result = Result { () throws -> StreamBranch in
         let server = try self.streamServer(number, for: stream.target)

@@ -70,11 +70,7 @@ final class CaptureSession: Sendable {
       hooks: previewHooks, windowSize: model.configuration.size)
     try preview.attach(to: pipeline, tee: tee)
     current = Locked((model, preview))
-    preRoll = try model.preRoll.map {
-      try PreRollBuffer(
-        $0, microphone: model.audio?.source, frameInterval: 1 / model.configuration.frameRate.framesPerSecond,
-        onFilled: onPreRollFilled)
-    }
+    preRoll = try model.preRoll.map { try PreRollBuffer($0, of: model, onFilled: onPreRollFilled) }
     try preRoll?.attach(to: pipeline, tee: tee)
     light = pipeline.element(named: HVTPipelineModel.lightName)
     flashNode = model.flashNode

@@ -222,7 +222,7 @@ extension HVTPipelineModel {
 
   /// `queue ! videoconvert ! caps ! <encoder> [! <parser>] ! <muxer>`. The queue holds up to three seconds
   /// so that a slow encoder start never drops frames (``HVTSlowEncoderPolicy/keepEveryFrame``: then the
-  /// camera's `tee` waits for it; ``recordingQueue(bounding:_:)`` for the other policy).
+  /// camera's `tee` waits for it; ``encoderQueue(bounding:_:)`` for the other policy).
   /// `overlays` are drawn into the frames before they are converted for the encoder.
   static func recordingChain(
     preset: HVTPreset, configuration: HVTCaptureConfiguration, intraOnly: Bool,
@@ -251,10 +251,11 @@ extension HVTPipelineModel {
     return chain
   }
 
-  /// `chain` (a recording chain) with its queue's limits set to twice `backlog`'s, for a recording whose
-  /// ``RecordingBacklog`` leaves frames out (``HVTSlowEncoderPolicy/leaveFramesOut``): the policy keeps the
-  /// queue under its own bound, so that the queue never fills and the camera's `tee` never waits.
-  static func recordingQueue(bounding backlog: RecordingBacklog.Limit, _ chain: [HVTElementDescription])
+  /// `chain` (a recording chain, or an encoding that runs all the time) with its queue's limits set to
+  /// twice `backlog`'s, for an encoder whose ``RecordingBacklog`` leaves frames out
+  /// (``HVTSlowEncoderPolicy/leaveFramesOut``): the policy keeps the queue under its own bound, so that the
+  /// queue never fills and the camera's `tee` never waits.
+  static func encoderQueue(bounding backlog: RecordingBacklog.Limit, _ chain: [HVTElementDescription])
     -> [HVTElementDescription]
   {
     guard let queue = chain.first, queue.factory == "queue" else { return chain }

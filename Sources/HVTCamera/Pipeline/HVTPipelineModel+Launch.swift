@@ -15,6 +15,10 @@ extension HVTPipelineModel {
   public func launchCommand(
     mode: HVTCameraController.CameraCaptureMode, output: String, frames: Int?, streams: [HVTStream] = []
   ) -> String {
+    // A launch line has no probes to leave frames out: its queues keep every frame.
+    guard continuousBacklog == nil else {
+      return keepingEveryFrame.launchCommand(mode: mode, output: output, frames: frames, streams: streams)
+    }
     // An RTSP server of the process's own cannot be written as a launch line.
     let launchable = streams.filter { if case .rtspServer = $0.target { false } else { true } }
     var chains = streamChains(launchable)
@@ -30,7 +34,15 @@ extension HVTPipelineModel {
   /// The pipeline of ``launchCommand(mode:output:frames:streams:)`` as `gst_parse_launch` takes it: the same
   /// description, without the command, its options and the shell's quoting (for `Pipeline(launch:)`).
   public func launchDescription(mode: HVTCameraController.CameraCaptureMode, output: String, frames: Int?) -> String {
-    launchWords(mode: mode, output: output, frames: frames).joined(separator: " ")
+    keepingEveryFrame.launchWords(mode: mode, output: output, frames: frames).joined(separator: " ")
+  }
+
+  /// This model with the encoders that run all the time keeping every frame (no ``continuousBacklog``),
+  /// as a launch line runs them.
+  private var keepingEveryFrame: HVTPipelineModel {
+    var model = self
+    model.continuousBacklog = nil
+    return model
   }
 
   /// The description's words, each quoted for `gst-launch-1.0` syntax.
@@ -86,27 +98,44 @@ extension HVTPipelineModel {
   /// `overlaycomposition` is there as the engine runs it; what it draws comes from the engine's `draw`
   /// handler, not from the line.
   ///
-  /// A recording with an encoder of its own runs under `slowEncoderPolicy`
-  /// (``HVTCameraController/slowEncoderPolicy``): leaving frames out, its queue's limits are set past the
-  /// backlog's bound, and a last line, `slow encoder:`, says how frames are left out (the probes that do it
-  /// have no launch syntax).
+  /// The encoders run under `slowEncoderPolicy` (``HVTCameraController/slowEncoderPolicy``): leaving
+  /// frames out, the limits of the queues before them (a recording's with an encoder of its own, the
+  /// pre-roll's, the streams' encoders') are set past the backlog's bound, and a last line,
+  /// `slow encoder:`, says how frames are left out and where (the probes that do it have no launch syntax).
   public func engineDescription(movie: String, streams: [HVTStream], slowEncoderPolicy: HVTSlowEncoderPolicy)
     -> String
   {
+    var model = self
+    let limit = slowEncoderPolicy == .leaveFramesOut ? RecordingBacklog.Limit.standard : nil
+    model.continuousBacklog = limit
+    return model.engineDescription(movie: movie, streams: streams, backlog: limit)
+  }
+
+  /// ``engineDescription(movie:streams:slowEncoderPolicy:)`` with the recording's queue bounded by
+  /// `backlog` (`nil`: every frame kept), and the continuous encoders' by ``continuousBacklog``.
+  private func engineDescription(movie: String, streams: [HVTStream], backlog: RecordingBacklog.Limit?) -> String {
     let words = { (chain: [HVTElementDescription]) in Self.launchWords(chain, namingCapsFilters: true) }
     let camera = words(cameraChain) + ["\(Self.teeName).", "!"] + words(preview)
     var branch = recordingBranch(location: movie, onStreams: streams.contains { $0.encoding.isMovie })
-    let leavesFramesOut = slowEncoderPolicy == .leaveFramesOut && branch.tee == Self.teeName
-    if leavesFramesOut { branch.chain = Self.recordingQueue(bounding: .standard, branch.chain) }
+    var bounded: [String] = []
+    if let backlog, branch.tee == Self.teeName {
+      branch.chain = Self.encoderQueue(bounding: backlog, branch.chain)
+      bounded += branch.chain.first?.name.map { [$0] } ?? []
+    }
     let recording = ["\(branch.tee).", "!"] + words(branch.chain)
     let sound = audio.map { [("sound", words($0.source + $0.encoding) + ["!", "\(Self.muxerName)."])] } ?? []
     let preRoll = self.preRoll.map { _ in [("pre-roll", preRollWords(namingCapsFilters: true))] } ?? []
-    let streams = streamChains(streams, namingCapsFilters: true).map { ($0.title, $0.words) }
+    let streamChains = streamChains(streams, namingCapsFilters: true)
+    if continuousBacklog != nil {
+      if self.preRoll != nil { bounded += continuousEncoding.first?.name.map { [$0] } ?? [] }
+      bounded += streamEncodings(streams).compactMap { streamEncoding(for: $0).chain.first?.name }
+    }
     let lines =
       ([("camera", camera), ("photo", words(photoPipeline))] + preRoll + [("recording", recording)] + sound
-      + streams)
+      + streamChains.map { ($0.title, $0.words) })
       .map { "\($0.0): " + $0.1.map(LaunchQuoting.shellWord).joined(separator: " ") }
-    return (lines + (leavesFramesOut ? ["slow encoder: " + RecordingBacklog.Limit.standard.summary] : []))
+    let limit = backlog ?? continuousBacklog
+    return (lines + (bounded.isEmpty ? [] : ["slow encoder: " + (limit ?? .standard).summary(queues: bounded)]))
       .joined(separator: "\n")
   }
 

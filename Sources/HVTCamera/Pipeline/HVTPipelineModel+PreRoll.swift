@@ -45,12 +45,18 @@ extension HVTPipelineModel {
   }
 
   /// The recording chain up to its muxer — `queue ! videoconvert ! [caps !] <encoder> [! <parser>]` —
-  /// what a pre-roll and the streams' encoder run (the pre-roll's own, once there is one). Its queue keeps
-  /// every frame up to 3 s behind, then the camera's tee waits for it: a recording's
-  /// ``HVTSlowEncoderPolicy`` does not reach these encoders.
+  /// what a pre-roll and the streams' encoder run (the pre-roll's own, once there is one), with its
+  /// queue's limits as the recording chain has them.
   var encoding: [HVTElementDescription] {
     if let preRoll { return preRoll.encoding }
     return Array(recording.prefix { $0.name != Self.muxerName })
+  }
+
+  /// ``encoding`` as the pre-roll and the streams' encoder run it: its queue keeps every frame up to 3 s
+  /// behind, and then the camera's tee waits for it; with a ``continuousBacklog``, the queue's limits are
+  /// set past it, and its probes leave frames out instead (``ContinuousEncoderBacklog``).
+  var continuousEncoding: [HVTElementDescription] {
+    continuousBacklog.map { Self.encoderQueue(bounding: $0, encoding) } ?? encoding
   }
 
   /// The tee the pre-roll's microphone feeds (``PreRollSound``), which recordings take their sound from.
@@ -60,9 +66,9 @@ extension HVTPipelineModel {
   /// The pre-roll's branch as `gst-launch-1.0` words: `t. ! <encoding> ! tee name=encoded …`; none
   /// without a pre-roll.
   func preRollWords(namingCapsFilters: Bool = false) -> [String] {
-    guard let preRoll else { return [] }
+    guard preRoll != nil else { return [] }
     return ["\(Self.teeName).", "!"]
-      + Self.launchWords(preRoll.encoding + [Self.encodedTee], namingCapsFilters: namingCapsFilters)
+      + Self.launchWords(continuousEncoding + [Self.encodedTee], namingCapsFilters: namingCapsFilters)
   }
 
   /// The recording branch as it starts from its tee, writing `location`: from the camera's tee with an

@@ -7,9 +7,9 @@ extension HVTPipelineModel {
 
   /// The encoder of the streams of `encoding`. For the movies' encoding (``HVTStreamEncoding/movie``),
   /// the one every such stream shares without a pre-roll, and every recording made while it runs: the
-  /// movies' encoding (``encoding``, its queue as a recording's: a recording on it keeps every frame), up
-  /// to the streams' tee, its elements named `stream-encoding-…` (`stream-encoding-encoder`, …). For
-  /// another, the same chain resized and tuned for it, named `stream-LABEL-…`, up to `streams-LABEL`.
+  /// movies' encoding (``continuousEncoding``), up to the streams' tee, its elements named
+  /// `stream-encoding-…` (`stream-encoding-encoder`, …). For another, the same chain resized and tuned for
+  /// it, named `stream-LABEL-…`, up to `streams-LABEL`.
   ///
   /// ```
   /// t. ! queue ! videoconvert ! <encoder> ! h264parse ! video/x-h264,stream-format=avc,alignment=au ! tee name=streams
@@ -19,7 +19,7 @@ extension HVTPipelineModel {
     chain: [HVTElementDescription], tee: HVTElementDescription
   ) {
     let prefix = encoding.isMovie ? "stream-encoding-" : "stream-\(encoding.label)-"
-    var chain = self.encoding
+    var chain = continuousEncoding
     if !encoding.isMovie { chain = retuned(chain, for: encoding) }
     chain = chain.map { element in
       element.name.map { element.named(prefix + ($0.split(separator: "-").last ?? "")) } ?? element
@@ -163,6 +163,16 @@ extension HVTPipelineModel {
     }
   }
 
+  /// The encodings of `streams` that need an encoder of their own (``needsStreamEncoder(for:)``), each
+  /// once: the movies' first, then in order of first use.
+  func streamEncodings(_ streams: [HVTStream]) -> [HVTStreamEncoding] {
+    var encodings: [HVTStreamEncoding] = []
+    for encoding in streams.map(\.encoding) where !encodings.contains(encoding) && needsStreamEncoder(for: encoding) {
+      encodings.append(encoding)
+    }
+    return encodings.filter(\.isMovie) + encodings.filter { !$0.isMovie }
+  }
+
   /// The streams' chains, each as `gst-launch-1.0` words with what it is: `streams` for the encoder of
   /// each encoding the streams have (the movies' first, then in order of first use; none for the movies'
   /// encoding with a pre-roll), then `stream TARGET` for each stream's branch, whose elements are named after its place
@@ -170,11 +180,7 @@ extension HVTPipelineModel {
   /// chains are shown, never run.
   func streamChains(_ streams: [HVTStream], namingCapsFilters: Bool = false) -> [(title: String, words: [String])] {
     var chains: [(title: String, words: [String])] = []
-    var encodings: [HVTStreamEncoding] = []
-    for encoding in streams.map(\.encoding) where !encodings.contains(encoding) && needsStreamEncoder(for: encoding) {
-      encodings.append(encoding)
-    }
-    for encoding in encodings.filter(\.isMovie) + encodings.filter({ !$0.isMovie }) {
+    for encoding in streamEncodings(streams) {
       let (chain, tee) = streamEncoding(for: encoding)
       chains.append(
         ("streams", ["\(Self.teeName).", "!"] + Self.launchWords(chain + [tee], namingCapsFilters: namingCapsFilters)))

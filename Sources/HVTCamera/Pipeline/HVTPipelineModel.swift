@@ -28,6 +28,10 @@ public struct HVTPipelineModel: Sendable, Hashable {
   public var recording: [HVTElementDescription]
   /// The encoding that runs all the time to keep a pre-roll, or `nil` (the default) without one.
   public var preRoll: PreRoll? = nil
+  /// How much may wait for an encoder that runs all the time — the pre-roll's, the streams' — before
+  /// frames are left out (``HVTSlowEncoderPolicy/leaveFramesOut``, ``ContinuousEncoderBacklog``); `nil`
+  /// (the default): every frame waits, up to the queue's 3 s, and then the camera's `tee` waits for it.
+  var continuousBacklog: RecordingBacklog.Limit? = nil
   /// The movie's sound, or `nil` for silent movies (see ``audioUnavailableReason``).
   public var audio: Audio? = nil
   /// Why movies are silent although sound was asked for (``HVTCameraController/capturesAudio``): no
