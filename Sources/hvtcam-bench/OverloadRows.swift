@@ -91,6 +91,11 @@ struct OverloadRows {
         "s", true, { $0.report.afterEnd }
       ),
       ("overload-frames-kept", "overload: frames in the movie", "frames", false, { Double($0.movie.frames) }),
+      (
+        "overload-movie-gap",
+        "overload: longest time between two of the movie's frames (how evenly frames are left out)",
+        "ms", true, { 1000 * $0.movie.longestGap }
+      ),
       ("overload-peak-rss", "overload: peak RSS of the process", "MiB", true, { $0.peakResidentMiB }),
     ]
     let size = "\(resolution), \(busyLoops) busy loops"
@@ -124,12 +129,14 @@ struct OverloadRows {
 }
 
 /// A movie's video as ffprobe reads its packets' timestamps (`-show_entries packet=pts_time`): its
-/// duration (first frame to the end of the last, at 30 fps), its frames, and the frames missing between
-/// the first and the last (slots of the 30 fps grid without one).
+/// duration (first frame to the end of the last, at 30 fps), its frames, the frames missing between the
+/// first and the last (slots of the 30 fps grid without one), and the longest time between two frames.
 struct MovieTimeline {
   var duration: Double
   var frames: Int
   var missing: Int
+  /// Seconds.
+  var longestGap: Double
 
   /// Reads `file`'s first video stream.
   static func read(_ file: URL) throws -> MovieTimeline {
@@ -144,6 +151,8 @@ struct MovieTimeline {
     }
     let slots = Set(times.map { Int((($0 - first) * 30).rounded()) })
     let span = Int(((last - first) * 30).rounded()) + 1
-    return MovieTimeline(duration: last - first + 1.0 / 30, frames: times.count, missing: max(0, span - slots.count))
+    return MovieTimeline(
+      duration: last - first + 1.0 / 30, frames: times.count, missing: max(0, span - slots.count),
+      longestGap: zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? 0)
   }
 }
