@@ -98,6 +98,19 @@ struct RecordingDrainTests {
     }
   }
 
+  /// Starts counting the frames `camera`'s preview receives; the function returned says how many a
+  /// second it received since. A camera held back by an encoder 300 ms a frame gets about 3; one that
+  /// never waits, 30 — however late the test itself is scheduled on a loaded machine.
+  static func cameraRate(of camera: TestCamera) throws -> () -> Double {
+    let frames = try #require(camera.controller.previewStatistics).frames
+    let started = ContinuousClock.now
+    return {
+      let received = Double((camera.controller.previewStatistics?.frames ?? frames) - frames)
+      let (seconds, attoseconds) = started.duration(to: .now).components
+      return received / (Double(seconds) + Double(attoseconds) * 1e-18)
+    }
+  }
+
   /// The frames missing from a movie of `seconds` at 30 fps, by its timestamps (`times`, read back):
   /// `nil` when one is not on the 30 fps grid from 0 or not within the movie, or two share a slot.
   static func framesMissing(_ times: [Double], seconds: Int) -> Int? {
@@ -119,12 +132,10 @@ struct RecordingDrainTests {
     try await camera.controller.presentAndWait()
     try Self.slowDown("movie-encoder", of: camera, by: 0.3)
     _ = try await camera.delegate.nextEvent { if case .preRollFilled = $0 { true } else { nil } }
-    let started = ContinuousClock.now
+    let camerasRate = try Self.cameraRate(of: camera)
     let movie = try await camera.controller.recordMovie(maximumDuration: 3)
-    // The movie began a second or more before it was asked for; the camera ran at its own rate for the
-    // rest (waiting for the encoder, its 60 frames would take 18 s).
-    let recordingTime = ContinuousClock.now - started
-    #expect(recordingTime < .seconds(6), "\(recordingTime)")
+    // The camera ran at its own rate (waiting for the encoder, at about 3 frames a second).
+    #expect(camerasRate() >= 20)
     let kept = try #require(movie.metadata.frameCount)
     let dropped = try #require(movie.metadata.framesDroppedForEncoder)
     let times = try await MediaInspector.presentationTimes(movie.url.path)
@@ -145,10 +156,9 @@ struct RecordingDrainTests {
     _ = try await camera.controller.startStreaming(
       to: .hls(directory: camera.directory.appendingPathComponent("stream", isDirectory: true)))
     try Self.slowDown("stream-encoding-encoder", of: camera, by: 0.3)
-    let started = ContinuousClock.now
+    let camerasRate = try Self.cameraRate(of: camera)
     let movie = try await camera.controller.recordMovie(maximumDuration: 2)
-    let recordingTime = ContinuousClock.now - started
-    #expect(recordingTime < .seconds(6), "\(recordingTime)")
+    #expect(camerasRate() >= 20)
     let reported = try await camera.delegate.nextEvent { event -> Int? in
       if case .streamFramesDropped(.movie, let total) = event { total } else { nil }
     }

@@ -77,12 +77,17 @@ final class VideoPace: @unchecked Sendable {
   }
 
   /// Waits, at most `seconds`, until `done` holds or the video ended; whether one of them came first.
+  /// The bound is kept on the monotonic clock: `NSCondition` waits until a wall-clock date, which a clock
+  /// being slewed or set reaches early or late.
   private func wait(seconds: Double, until done: () -> Bool) -> Bool {
-    let deadline = Date(timeIntervalSinceNow: seconds)
+    let deadline = ContinuousClock.now + .seconds(seconds)
     condition.lock()
     defer { condition.unlock() }
     while !finished, !done() {
-      guard condition.wait(until: deadline) else { return finished || done() }
+      let left = ContinuousClock.now.duration(to: deadline)
+      guard left > .zero else { return false }
+      let (whole, attoseconds) = left.components
+      _ = condition.wait(until: Date(timeIntervalSinceNow: Double(whole) + Double(attoseconds) * 1e-18))
     }
     return true
   }

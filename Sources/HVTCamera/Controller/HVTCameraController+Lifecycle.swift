@@ -108,7 +108,9 @@ extension HVTCameraController {
         return
       }
       let environment = ProcessInfo.processInfo.environment
+      debugLog.log(.debug, "present: building the pipeline")
       let session = try makeSession(settings, environment: environment)
+      debugLog.log(.debug, "present: pipeline built")
       if send(.present(session, version: version, environment: environment)) != .outdated { return }
     }
   }
@@ -206,13 +208,16 @@ extension HVTCameraController {
     resources.withLock { $0.lastPipeline = session.pipeline }
     let controller = WeakReference(self)
     let id = session.id
-    session.previewMonitor.onFirstFrame { [queue] instant in
+    session.previewMonitor.onFirstFrame { [queue, pipeline = session.pipeline] instant in
+      debugLog.log(.debug, "start: the first frame reached the preview sink", object: pipeline)
       queue.async { controller.target?.send(.previewStarted(session: id, at: instant)) }
     }
     let controls = cameraControls(for: description.configuration)
     worker.async {
       let kept = controls?.applyKept()
+      debugLog.log(.debug, "start: asking the pipeline to play", object: session.pipeline)
       let result = session.requestPlaying()
+      debugLog.log(.debug, "start: the pipeline answered \(result)", object: session.pipeline)
       if let kept { self.post(.controlsApplied(session: id, applied: kept.applied, failed: kept.failed)) }
       self.post(.playingRequested(session: id, result))
     }

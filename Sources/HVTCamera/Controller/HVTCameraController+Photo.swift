@@ -161,7 +161,7 @@ extension HVTCameraController {
   ) throws -> HVTCapture {
     let encoded: Data
     do {
-      encoded = try session.photoEncoder.encode(frame)
+      encoded = try session.photoEncoder().encode(frame)
     } catch {
       request.file.discard()
       throw error

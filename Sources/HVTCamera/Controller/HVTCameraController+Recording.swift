@@ -126,6 +126,7 @@ extension HVTCameraController {
       send(.recordingBuilt(id: request.id, .failure(.notPresented)))
       return
     }
+    debugLog.log(.debug, "recording \(request.id): building the branch", object: session.pipeline)
     let encoder = onStreamEncoder ? resources.withLock { $0.streamEncoders[.movie]?.encoder } : nil
     let chain = encoder.flatMap { _ in session.model.recordingOnStreams }
     let feed = session.preRoll.map(EncodedFeed.preRoll) ?? encoder.map(EncodedFeed.streams)
@@ -160,8 +161,10 @@ extension HVTCameraController {
         id: request.id,
         .success(
           .init(session: id, takesEncodedVideo: branch.takesEncodedVideo))))
+    debugLog.log(.debug, "recording \(request.id): branch built", object: session.pipeline)
     worker.async {
       let result = Result { try branch.attach(to: session) }
+      debugLog.log(.debug, "recording \(request.id): branch attached", object: session.pipeline)
       self.post(.recordingAttached(id: request.id, result.mapError(HVTCameraError.init)))
     }
   }

@@ -198,7 +198,7 @@ public final class HVTCameraController: Sendable {
   /// GStreamer's own DOT description of the live photo pipeline (`appsrc ! … ! appsink`, into which each
   /// photo's frame is pushed), or `nil` when not presented. Wraps `gst_debug_bin_to_dot_data`.
   public func photoPipelineGraph() -> String? {
-    currentSession?.photoEncoder.dotGraph()
+    (try? currentSession?.photoEncoder())?.dotGraph()
   }
 
   // MARK: - State

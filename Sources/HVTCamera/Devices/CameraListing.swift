@@ -73,10 +73,11 @@ extension MonitoredDevice {
 }
 
 extension CameraDiscovery {
-  /// The `Video/Source` devices `GstDeviceMonitor` finds (``DeviceMonitor/devices(ofClass:)``), as values,
-  /// and the V4L2 capture nodes it missed, found by ``V4L2Discovery`` (every node, on a system without udev).
+  /// The `Video/Source` devices `GstDeviceMonitor` finds (``DeviceMonitor/devices(ofClass:)``), as values
+  /// (``MonitoredDeviceList``), and the V4L2 capture nodes it missed, found by ``V4L2Discovery`` (every
+  /// node, on a system without udev).
   static func monitoredDevices() -> [MonitoredDevice] {
-    V4L2Discovery.adding(to: DeviceMonitor.devices(ofClass: "Video/Source").map(MonitoredDevice.init))
+    V4L2Discovery.adding(to: MonitoredDeviceList.shared.devices())
   }
 
   /// The API a device was found through, from the provider that made it: its GObject type names the

@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 
 /// The format to ask of a camera: what `HVTCapsSelection` picks from the device's caps.
 struct HVTCapsChoice: Sendable, Hashable, CustomStringConvertible {
@@ -49,9 +50,43 @@ enum HVTCapsSelection {
   ///
   /// A `preferredFormat` (a raw format name, or `MJPEG`) is taken first when it reaches the frame rate at
   /// the chosen size; otherwise the rules above apply.
+  ///
+  /// The choice is a function of its inputs alone, and is remembered (``remembered``): parsing and
+  /// intersecting a camera's caps — hundreds of structures for vivid, a capture card or a UVC camera with
+  /// many sizes — takes tens of milliseconds on a slow machine, on every start.
   static func choose(
     deviceCaps: String, size requested: HVTFrameSize?, frameRate: HVTFrameRate, preferredFormat: String? = nil
   ) throws -> HVTCapsChoice? {
+    let question = Question(
+      deviceCaps: deviceCaps, size: requested, frameRate: frameRate, preferredFormat: preferredFormat)
+    if let answer = remembered.withLock({ $0[question] }) { return answer }
+    let answer = try answer(question)
+    remembered.withLock { remembered in
+      if remembered.count >= rememberedChoices { remembered.removeAll() }
+      remembered[question] = answer
+    }
+    return answer
+  }
+
+  /// What ``choose(deviceCaps:size:frameRate:preferredFormat:)`` is asked.
+  private struct Question: Hashable {
+    var deviceCaps: String
+    var size: HVTFrameSize?
+    var frameRate: HVTFrameRate
+    var preferredFormat: String?
+  }
+
+  /// The choices made so far in this process, by what was asked (at most ``rememberedChoices``: all are
+  /// forgotten when that many are held).
+  private static let remembered = Locked<[Question: HVTCapsChoice?]>([:])
+  /// How many choices are remembered at most.
+  private static let rememberedChoices = 32
+
+  /// The choice for `question`, worked out.
+  private static func answer(_ question: Question) throws -> HVTCapsChoice? {
+    let (deviceCaps, requested, frameRate, preferredFormat) = (
+      question.deviceCaps, question.size, question.frameRate, question.preferredFormat
+    )
     let caps: Caps
     do { caps = try Caps(deviceCaps) } catch {
       throw HVTCameraError.pipelineSetupFailed(.invalidCaps(deviceCaps))

@@ -22,7 +22,10 @@ final class CaptureSession: Sendable {
   let tap = FrameTap()
   /// What every preview branch shares: the frame counter, navigation, the review's still frame.
   let previewHooks: PreviewHooks
-  let photoEncoder: PhotoEncoder
+  /// The photo pipeline's description, and the pipeline once ``requestPlaying()`` made it (while the
+  /// camera's first frame comes, not before the camera starts), until ``stop()``.
+  private let photoChain: [HVTElementDescription]
+  private let photo = Locked<(encoder: PhotoEncoder?, stopped: Bool)>((nil, false))
   /// The encoding that keeps the newest seconds of video for the next movie; `nil` without a pre-roll.
   let preRoll: PreRollBuffer?
   /// The model as it runs, and the preview branch attached to the tee; both change when the preview
@@ -80,7 +83,7 @@ final class CaptureSession: Sendable {
     {
       try simulatedControls.attach(.init(balance: balance, crop: crop, size: model.configuration.size), session: id)
     }
-    photoEncoder = try PhotoEncoder(chain: model.photoPipeline, name: "\(name)-photo")
+    photoChain = model.photoPipeline
     pipeline.bus.setSyncHandler { [id, errorHandlers] message in
       if case .error(let report) = message {
         let handlers = errorHandlers.withLock { $0 }
@@ -148,13 +151,33 @@ final class CaptureSession: Sendable {
   /// The pipeline's own object path, to tell its messages from its children's.
   var path: String { pipeline.path }
 
-  /// Asks the pipeline to go to PLAYING. Returns once the device is open (GStreamer opens it on the way to
-  /// READY); the bus says when frames flow. On failure, dumps the pipeline as `<name>-error` to
-  /// `GST_DEBUG_DUMP_DOT_DIR`.
+  /// Asks the pipeline to go to PLAYING, then builds and starts the photo pipeline while the first frame
+  /// comes.
+  /// Returns once the device is open (GStreamer opens it on the way to READY); the bus says when frames
+  /// flow. On failure, dumps the pipeline as `<name>-error` to `GST_DEBUG_DUMP_DOT_DIR`.
   func requestPlaying() -> StateChangeResult {
     let result = pipeline.setState(.playing)
     if result == .failure { pipeline.dumpDotFile(named: "\(pipeline.name)-error") }
+    guard result != .failure, photo.withLock({ $0.encoder == nil }) else { return result }
+    do {
+      let encoder = try PhotoEncoder(chain: photoChain, name: "\(pipeline.name)-photo")
+      let stopped = photo.withLock { photo in
+        if !photo.stopped { photo.encoder = encoder }
+        return photo.stopped
+      }
+      if stopped { encoder.stop() }
+    } catch {
+      debugLog.log(.error, "the photo pipeline did not start: \(error)", object: pipeline)
+      return .failure
+    }
     return result
+  }
+
+  /// The photo pipeline, once ``requestPlaying()`` started it; throws ``HVTCameraError/notPresented``
+  /// before, and once the session stopped.
+  func photoEncoder() throws(HVTCameraError) -> PhotoEncoder {
+    guard let encoder = photo.withLock({ $0.encoder }) else { throw .notPresented }
+    return encoder
   }
 
   /// Whether this camera has a light the engine can fire: the simulated camera's, or a V4L2 flash LED.
@@ -201,7 +224,10 @@ final class CaptureSession: Sendable {
   @discardableResult
   func stop() -> Bool {
     tap.cancelWaiters()
-    photoEncoder.stop()
+    photo.withLock { photo in
+      defer { photo = (nil, true) }
+      return photo.encoder
+    }?.stop()
     thumbnails.withLock { thumbnails in
       thumbnails.current?.encoder.stop()
       thumbnails = (nil, true)
