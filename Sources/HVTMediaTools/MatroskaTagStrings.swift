@@ -30,6 +30,9 @@ package enum MatroskaTagStrings {
       let handle = try FileHandle(forUpdating: url)
       defer { try? handle.close() }
       let file = EBMLReader(handle: handle, end: try handle.seekToEnd())
+      // Any other file (an MP4's `ftyp` box) is left alone without reading further.
+      let magic = withUnsafeBytes(of: ID.header.bigEndian) { [UInt8]($0) }
+      guard file.end >= 4, try file.bytes(at: 0, count: 4) == magic else { return 0 }
       guard let header = try file.element(at: 0), header.id == ID.header,
         let segment = try file.element(at: header.end), segment.id == ID.segment
       else { return 0 }

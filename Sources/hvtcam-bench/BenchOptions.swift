@@ -38,7 +38,7 @@ struct BenchOptions {
       --camera NODE    the real-camera rows instead, on a V4L2 node at 640x480 (vivid's YUY2 at
                        25 fps; ./dev bench-vm runs it in the VM tier): start-up, shutter, record
                        start and stop, frames lost by the driver, against camerabin and the
-                       gst-launch-1.0 lines; JSON only (default BENCHMARKS-vivid.json), which
+                       gst-launch-1.0 lines, and CPU per recorded frame against the latter; JSON only (default BENCHMARKS-vivid.json), which
                        --render of BENCHMARKS.json then shows in its own section
 
     Exit codes: 0 success, 1 a measurement failed, 64 usage error.

@@ -115,7 +115,7 @@ struct BenchRun {
   }
 
   /// The real-camera rows on the V4L2 node `node` (`--camera`): the latency rounds against camerabin and
-  /// the `gst-launch-1.0` lines, written as JSON (default `BENCHMARKS-vivid.json`).
+  /// the `gst-launch-1.0` lines, and CPU per recorded frame against the latter, written as JSON (default `BENCHMARKS-vivid.json`).
   func runOnCamera(_ node: String) throws {
     let began = ContinuousClock.now
     let directory = try Self.scratchDirectory()
@@ -132,6 +132,7 @@ struct BenchRun {
       ).run(log: log)
       rows += latencyRows
       encoders[resolution] = used
+      rows += try CPURows(resolution: resolution, plan: plan, directory: directory, camera: camera).run(log: log)
     }
     let report = BenchReport(
       mode: "camera \(camera.description)", command: Self.command(),

@@ -6,15 +6,19 @@ import HVTCamera
 /// prints for the same settings, i.e. the same elements and properties. CPU time is the whole process's
 /// (user + system, from wait4), start-up included, divided by the frames in the file. Both record sound
 /// (the simulated microphone, AAC); ours also records silent, for the cost of the sound, and the long
-/// movies of both are read by ffprobe for how their picture and sound line up (``AVSync``).
+/// movies of both are read by ffprobe for how their picture and sound line up (``AVSync``). On a real
+/// camera (``camera``, vivid in the VM tier: no microphone there) only the rows of CPU per frame.
 struct CPURows {
   let resolution: String
   let plan: BenchPlan
   let directory: URL
+  /// The camera both engines record.
+  var camera = BenchCamera.simulated
 
   func run(log: (String) -> Void) throws -> [Row] {
     let quality = BenchPlan.quality(resolution)
-    let model = try OurCamera.pipelineModel(quality: quality, directory: directory)
+    let model = try OurCamera.pipelineModel(quality: quality, directory: directory, camera: camera)
+    let withSound = camera.node == nil
     let (long, short) = (plan.cpuFrames, plan.cpuShortFrames)
     var ours = (whole: Series(), steady: Series(), fixed: Series())
     var theirs = (whole: Series(), steady: Series(), fixed: Series())
@@ -31,15 +35,23 @@ struct CPURows {
       // Each engine records `long` and `short` frames; the difference is the steady cost of a frame, the
       // rest the cost of starting and stopping. The order alternates between repetitions.
       var costs: [String: Double] = [:]
-      let runs: [(String, () throws -> Double)] = [
-        ("ours-long", { try self.hvtcamera(quality: quality, frames: long) { note($0, &sync.ours) } }),
-        ("theirs-long", { try self.gstLaunch(model: model, frames: long) { note($0, &sync.theirs) } }),
-        ("ours-short", { try self.hvtcamera(quality: quality, frames: short) }),
-        ("theirs-short", { try self.gstLaunch(model: model, frames: short) }),
-        ("ours-long-silent", { try self.hvtcamera(quality: quality, frames: long, silent: true) }),
-      ]
+      let runs: [(String, () throws -> Double)] =
+        [
+          (
+            "ours-long",
+            { try self.hvtcamera(quality: quality, frames: long) { if withSound { note($0, &sync.ours) } } }
+          ),
+          (
+            "theirs-long",
+            { try self.gstLaunch(model: model, frames: long) { if withSound { note($0, &sync.theirs) } } }
+          ),
+          ("ours-short", { try self.hvtcamera(quality: quality, frames: short) }),
+          ("theirs-short", { try self.gstLaunch(model: model, frames: short) }),
+        ]
+        + (withSound
+          ? [("ours-long-silent", { try self.hvtcamera(quality: quality, frames: long, silent: true) })] : [])
       for (name, run) in repetition % 2 == 0 ? runs : runs.reversed() { costs[name] = try run() }
-      silent.add(costs["ours-long-silent"]! * 1000 / Double(long))
+      if let cost = costs["ours-long-silent"] { silent.add(cost * 1000 / Double(long)) }
       func add(_ series: inout (whole: Series, steady: Series, fixed: Series), _ prefix: String) {
         let (longCost, shortCost) = (costs["\(prefix)-long"]!, costs["\(prefix)-short"]!)
         let steady = (longCost - shortCost) / Double(long - short)
@@ -51,7 +63,7 @@ struct CPURows {
       add(&theirs, "theirs")
     }
     let reference = "the same pipeline (hvtcam describe) under gst-launch-1.0"
-    return [
+    let perFrame = [
       Row(
         id: "cpu-per-frame",
         title: "CPU per recorded frame, recording \(long) frames live (whole process, start-up included)",
@@ -67,6 +79,9 @@ struct CPURows {
         title: "CPU to start and stop a recording process: CPU of \(short) frames − \(short) × the steady cost",
         resolution: resolution, unit: "ms", hvtcamera: ours.fixed,
         reference: ("gst-launch-1.0", reference, theirs.fixed)),
+    ]
+    guard withSound else { return perFrame }
+    return perFrame + [
       Row(
         id: "cpu-sound", title: "CPU per recorded frame with sound (the simulated microphone, AAC), \(long) frames",
         resolution: resolution, unit: "ms", hvtcamera: ours.whole,
@@ -96,8 +111,8 @@ struct CPURows {
       [
         "--child", "record", "--quality", quality.commandLineName, "--frames", String(frames),
         "--directory", output.path,
-      ] + (silent ? ["--silent"] : []))
-    let ending = child.wait(timeout: max(300, Double(frames) / 30 * 2))
+      ] + (silent ? ["--silent"] : []) + (camera.node.map { ["--camera", $0] } ?? []))
+    let ending = child.wait(timeout: max(300, Double(frames) / Double(camera.frameRate) * 2))
     guard !ending.signalled, ending.status == 0, let recorded = try ChildReport(output: ending.output).frames,
       recorded == frames
     else { throw BenchError.failed("the recording child failed: \(ending.output.suffix(3))") }

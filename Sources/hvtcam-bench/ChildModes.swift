@@ -76,15 +76,17 @@ enum ChildMode {
   /// (``HVTSlowEncoderPolicy/keepEveryFrame``): the row compares the cost of the same work as the
   /// `gst-launch-1.0` line's, whose plain `queue` keeps every frame.
   static func record(_ options: BenchOptions) throws {
-    let camera = try OurCamera(quality: options.quality, directory: options.directory)
+    let source = options.cameraNode.map(BenchCamera.vivid) ?? .simulated
+    let camera = try OurCamera(quality: options.quality, directory: options.directory, camera: source)
     camera.controller.slowEncoderPolicy = .keepEveryFrame
-    camera.controller.videoMaximumDuration = Double(options.frames) / 30
+    let seconds = Double(options.frames) / Double(source.frameRate)
+    camera.controller.videoMaximumDuration = seconds
     camera.controller.capturesAudio = !options.silent
     camera.setVideoMode(true)
     let movie = camera.delegate.expectMovie()
     try camera.controller.present()
     _ = try camera.startRecording()
-    let delivery = try movie.wait("the movie", seconds: Double(options.frames) / 30 * 1.5 + 30)
+    let delivery = try movie.wait("the movie", seconds: seconds * 1.5 + 30)
     camera.dismiss()
     var report = ChildReport()
     report.frames = delivery.metadata.frameCount

@@ -23,6 +23,7 @@ enum StreamCommand {
           names: ["--duration"], valueName: "SECONDS",
           help: "Stop after this long, \(HVTCaptureLimits.recordingDuration)."),
         CameraOptions.bitRate,
+        CameraOptions.keepEveryFrame,
         CameraOptions.verbose,
       ])
 

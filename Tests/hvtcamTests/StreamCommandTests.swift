@@ -13,12 +13,13 @@ private let srtToolsInstalled = FileManager.default.isExecutableFile(atPath: "/u
   "hvtcam stream", .serialized, .timeLimit(.minutes(3)),
   .enabled(if: MediaInspector.hasFFprobe && srtToolsInstalled, "ffprobe or srt-live-transmit is missing"))
 struct StreamCommandTests {
-  /// Starts `hvtcam stream` with `arguments` and waits for its `streaming to` lines, one per target;
+  /// Starts `hvtcam stream` with `arguments`, every frame kept (``HVTCam/recording``: the tests read
+  /// streams and movies back frame by frame), and waits for its `streaming to` lines, one per target;
   /// returns the process and the URLs.
   static func startStreaming(
     _ arguments: [String], targets: Int = 1, environment: [String: String] = HVTCam.environment()
   ) async throws -> (Subprocess, [String]) {
-    let stream = try HVTCam.start(["stream"] + HVTCam.simulated + arguments, environment: environment)
+    let stream = try HVTCam.start(["stream"] + HVTCam.recording + arguments, environment: environment)
     var urls: [String] = []
     for _ in 0..<targets {
       let seen = urls

@@ -163,14 +163,15 @@ final class RecordingBranch: @unchecked Sendable {
     }
     // Buffers entering the encoder (the branch, after a pre-roll) and the file sink show a drain's
     // progress; the first one into the encoder is the recording's start latency.
-    encoderPad.addProbe(.buffer) { [timing, bin] _, info in
+    encoderPad.addProbe(.buffer) { [timing, path = bin.path] _, info in
       guard info.buffer != nil else { return .ok }
       let now = ContinuousClock.now
       let first = timing.withLock { timing in
         defer { (timing.encodingStartedAt, timing.lastProgress) = (timing.encodingStartedAt ?? now, now) }
         return timing.encodingStartedAt == nil
       }
-      if first { debugLog.log(.debug, "the first frame entered the encoder", object: bin) }
+      // Not the bin itself: the probe, which its pad holds, would hold it.
+      if first { debugLog.log(.debug, "\(path): the first frame entered the encoder") }
       return .ok
     }
     fileSinkPad.addProbe([.buffer, .eventDownstream]) { [timing] _, info in

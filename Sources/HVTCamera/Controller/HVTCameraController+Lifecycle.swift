@@ -208,8 +208,10 @@ extension HVTCameraController {
     resources.withLock { $0.lastPipeline = session.pipeline }
     let controller = WeakReference(self)
     let id = session.id
-    session.previewMonitor.onFirstFrame { [queue, pipeline = session.pipeline] instant in
-      debugLog.log(.debug, "start: the first frame reached the preview sink", object: pipeline)
+    // The pipeline's name, not the pipeline: a camera that never gives a frame keeps the handler, and
+    // the monitor's probe, which the pipeline holds, holds it.
+    session.previewMonitor.onFirstFrame { [queue, name = session.pipeline.name] instant in
+      debugLog.log(.debug, "\(name): start: the first frame reached the preview sink")
       queue.async { controller.target?.send(.previewStarted(session: id, at: instant)) }
     }
     let controls = cameraControls(for: description.configuration)
