@@ -33,16 +33,25 @@ extension HVTPipelineModel {
   }
 
   /// The recording chain of a movie that takes encoded video from a tee (a pre-roll's, or the streams'
-  /// encoder's): a queue that holds `seconds`, then the muxer. `nil` when the recording has no muxer.
+  /// encoder's): a queue that holds `seconds`, and at most ``encodedBacklogBytes``, then the muxer. `nil`
+  /// when the recording has no muxer.
   func encodedRecording(holding seconds: Int) -> [HVTElementDescription]? {
     guard let muxer = recording.first(where: { $0.name == Self.muxerName }) else { return nil }
     return [
       HVTElementDescription(
         "queue", name: "recording-queue",
-        ["max-size-buffers": "0", "max-size-bytes": "0", "max-size-time": String(UInt64(seconds) * 1_000_000_000)]),
+        [
+          "max-size-buffers": "0", "max-size-bytes": String(Self.encodedBacklogBytes),
+          "max-size-time": String(UInt64(seconds) * 1_000_000_000),
+        ]),
       muxer,
     ]
   }
+
+  /// The most encoded video that waits for a movie's muxer: 256 MiB, a minute of pre-roll at 32 Mbit/s.
+  /// Past it, the encoder's tee waits for the muxer (and the camera's frames for that encoder are left out,
+  /// ``HVTSlowEncoderPolicy/leaveFramesOut``), so that memory stays bounded at any bit rate.
+  static let encodedBacklogBytes = 256 << 20
 
   /// The recording chain up to its muxer — `queue ! videoconvert ! [caps !] <encoder> [! <parser>]` —
   /// what a pre-roll and the streams' encoder run (the pre-roll's own, once there is one), with its
