@@ -158,14 +158,9 @@ final class CaptureSession: Sendable {
   func requestPlaying() -> StateChangeResult {
     let result = pipeline.setState(.playing)
     if result == .failure { pipeline.dumpDotFile(named: "\(pipeline.name)-error") }
-    guard result != .failure, photo.withLock({ $0.encoder == nil }) else { return result }
+    guard result != .failure else { return result }
     do {
-      let encoder = try PhotoEncoder(chain: photoChain, name: "\(pipeline.name)-photo")
-      let stopped = photo.withLock { photo in
-        if !photo.stopped { photo.encoder = encoder }
-        return photo.stopped
-      }
-      if stopped { encoder.stop() }
+      _ = try photoEncoder()
     } catch {
       debugLog.log(.error, "the photo pipeline did not start: \(error)", object: pipeline)
       return .failure
@@ -173,11 +168,17 @@ final class CaptureSession: Sendable {
     return result
   }
 
-  /// The photo pipeline, once ``requestPlaying()`` started it; throws ``HVTCameraError/notPresented``
-  /// before, and once the session stopped.
-  func photoEncoder() throws(HVTCameraError) -> PhotoEncoder {
-    guard let encoder = photo.withLock({ $0.encoder }) else { throw .notPresented }
-    return encoder
+  /// The photo pipeline: built and started by ``requestPlaying()``, or by the first photo if it comes
+  /// first (a photo taken as the first frame arrives); throws ``HVTCameraError/notPresented`` once the
+  /// session stopped.
+  func photoEncoder() throws -> PhotoEncoder {
+    try photo.withLock { photo in
+      if let encoder = photo.encoder { return encoder }
+      guard !photo.stopped else { throw HVTCameraError.notPresented }
+      let encoder = try PhotoEncoder(chain: photoChain, name: "\(pipeline.name)-photo")
+      photo.encoder = encoder
+      return encoder
+    }
   }
 
   /// Whether this camera has a light the engine can fire: the simulated camera's, or a V4L2 flash LED.

@@ -19,6 +19,10 @@ final class PreviewMonitor: Sendable {
       let pts = buffer.presentationTime
       let timestamp = ClockTime.isValid(pts) ? ClockTime.seconds(pts) : nil
       let report = state.withLock { state -> (@Sendable (ContinuousClock.Instant) -> Void)? in
+        if let previous = state.statistics.latestFrameTimestamp, let timestamp, timestamp - previous > 0.1 {
+          debugLog.log(
+            .debug, "preview: \(Int((timestamp - previous) * 1000)) ms of frames missing before \(timestamp) s")
+        }
         state.statistics.frames += 1
         if state.statistics.firstFrameTimestamp == nil { state.statistics.firstFrameTimestamp = timestamp }
         state.statistics.latestFrameTimestamp = timestamp ?? state.statistics.latestFrameTimestamp
