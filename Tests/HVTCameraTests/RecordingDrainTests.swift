@@ -121,6 +121,17 @@ struct RecordingDrainTests {
     return seconds * 30 - slots.count
   }
 
+  /// Expects `movie`, of `seconds` at 30 fps, to hold the frames its metadata counts, some left out for
+  /// the encoder, and its count of those left out to be the frames its timestamps miss (read by FFmpeg).
+  static func expectFramesLeftOutCounted(in movie: Capture, seconds: Int) async throws {
+    let kept = try #require(movie.metadata.frameCount)
+    let dropped = try #require(movie.metadata.framesDroppedForEncoder)
+    let times = try await MediaInspector.presentationTimes(movie.url.path)
+    #expect(
+      times.count == kept && kept >= RecordingClock.minimumFrames && dropped > 0, "\(kept) kept, \(dropped) left out")
+    #expect(Self.framesMissing(times, seconds: seconds) == dropped, "\(times)")
+  }
+
   @Test(
     "leaving frames out, a pre-roll whose encoder takes 300 ms a frame: the camera never waits for it; a movie taking its video counts the frames it left out, as many as are missing by timestamp"
   )
@@ -136,12 +147,7 @@ struct RecordingDrainTests {
     let movie = try await camera.controller.recordMovie(maximumDuration: 3)
     // The camera ran at its own rate (waiting for the encoder, at about 3 frames a second).
     #expect(camerasRate() >= 20)
-    let kept = try #require(movie.metadata.frameCount)
-    let dropped = try #require(movie.metadata.framesDroppedForEncoder)
-    let times = try await MediaInspector.presentationTimes(movie.url.path)
-    #expect(
-      times.count == kept && kept >= RecordingClock.minimumFrames && dropped > 0, "\(kept) kept, \(dropped) left out")
-    #expect(Self.framesMissing(times, seconds: 3) == dropped, "\(times)")
+    try await Self.expectFramesLeftOutCounted(in: movie, seconds: 3)
     await camera.controller.dismissAndWait()
   }
 
@@ -163,12 +169,7 @@ struct RecordingDrainTests {
       if case .streamFramesDropped(.movie, let total) = event { total } else { nil }
     }
     #expect(reported > 0)
-    let kept = try #require(movie.metadata.frameCount)
-    let dropped = try #require(movie.metadata.framesDroppedForEncoder)
-    let times = try await MediaInspector.presentationTimes(movie.url.path)
-    #expect(
-      times.count == kept && kept >= RecordingClock.minimumFrames && dropped > 0, "\(kept) kept, \(dropped) left out")
-    #expect(Self.framesMissing(times, seconds: 2) == dropped, "\(times)")
+    try await Self.expectFramesLeftOutCounted(in: movie, seconds: 2)
     await camera.controller.dismissAndWait()
   }
 
