@@ -123,7 +123,7 @@ struct RecordingDrainTests {
 
   /// Expects `movie`, of `seconds` at 30 fps, to hold the frames its metadata counts, some left out for
   /// the encoder, and its count of those left out to be the frames its timestamps miss (read by FFmpeg).
-  static func expectFramesLeftOutCounted(in movie: Capture, seconds: Int) async throws {
+  static func expectFramesLeftOutCounted(in movie: HVTCapture, seconds: Int) async throws {
     let kept = try #require(movie.metadata.frameCount)
     let dropped = try #require(movie.metadata.framesDroppedForEncoder)
     let times = try await MediaInspector.presentationTimes(movie.url.path)
