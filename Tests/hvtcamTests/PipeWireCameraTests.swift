@@ -85,7 +85,11 @@ struct PipeWireCameraTests {
       defer { directory.remove() }
       let path = directory.path("movie.mp4")
       let result = try await HVTCam.run(
-        ["record", "--device", "rear", "--quality", "1280x720", "--max-duration", "2", "-o", path],
+        // Every frame kept, as `HVTCam.recording` does: the movie is read back frame by frame.
+        [
+          "record", "--device", "rear", "--quality", "1280x720", "--max-duration", "2", "--keep-every-frame", "-o",
+          path,
+        ],
         environment: pipewire.environment)
       #expect(result.succeeded && result.outputLines == [path], "\(result)")
       let discovery = try await MediaInspector.discover(path)

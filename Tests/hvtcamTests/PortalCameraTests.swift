@@ -55,7 +55,9 @@ struct PortalCameraTests {
   func record() async throws {
     try await withPortal(answer: .grant) { environment, directory in
       let movie = directory.path("portal.mp4")
-      let recorded = try await HVTCam.run(["record", "--max-duration", "1", "-o", movie], environment: environment)
+      // Every frame kept, as `HVTCam.recording` does: the movie is read back frame by frame.
+      let recorded = try await HVTCam.run(
+        ["record", "--max-duration", "1", "--keep-every-frame", "-o", movie], environment: environment)
       #expect(recorded.succeeded && recorded.outputLines == [movie], "\(recorded)")
       let probe = try await MediaInspector.run(
         "ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", movie])
