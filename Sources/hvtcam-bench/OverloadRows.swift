@@ -6,7 +6,8 @@ import Foundation
 /// that its peak RSS is its own, one after another in one run: HVTCamera as it comes (frames left out when
 /// the encoder falls behind), HVTCamera keeping every frame (`slowEncoderPolicy = .keepEveryFrame`), the
 /// same pipeline under `gst-launch-1.0` (a plain recording `queue`), and camerabin. Its movie is read by
-/// ffprobe: its duration, its frames, and the frames missing by their timestamps (at 30 fps).
+/// ffprobe: its duration, its frames, and the frames of the time recorded missing by their timestamps
+/// (at 30 fps).
 struct OverloadRows {
   let resolution: String
   /// Seconds each recording lasts (its requested length).
@@ -120,7 +121,8 @@ struct OverloadRows {
           title: "overload: frames HVTCamera says it left out, against those its movie's timestamps miss",
           resolution: size, unit: "frames", hvtcamera: Series(values: [Double(ours.report.droppedCounted ?? 0)]),
           reference: (
-            "timestamps", "frames missing by ffprobe's timestamps", Series(values: [Double(ours.movie.missing)])
+            "timestamps", "frames of the \(seconds) s recorded missing by ffprobe's timestamps",
+            Series(values: [Double(ours.movie.missing(within: seconds))])
           ),
           hasRatio: false))
     }
@@ -129,14 +131,21 @@ struct OverloadRows {
 }
 
 /// A movie's video as ffprobe reads its packets' timestamps (`-show_entries packet=pts_time`): its
-/// duration (first frame to the end of the last, at 30 fps), its frames, the frames missing between the
-/// first and the last (slots of the 30 fps grid without one), and the longest time between two frames.
+/// duration (first frame to the end of the last, at 30 fps), its frames, the slots of the 30 fps grid
+/// from its first frame that hold one, and the longest time between two frames.
 struct MovieTimeline {
   var duration: Double
   var frames: Int
-  var missing: Int
+  /// Frame intervals from the first frame at which a frame starts.
+  var slots: Set<Int>
   /// Seconds.
   var longestGap: Double
+
+  /// The frames missing from the first `seconds` of the movie, by its timestamps: slots of the 30 fps
+  /// grid without a frame, also after its last frame (a movie whose last frames were left out ends early).
+  func missing(within seconds: Int) -> Int {
+    seconds * 30 - slots.filter { (0..<seconds * 30).contains($0) }.count
+  }
 
   /// Reads `file`'s first video stream.
   static func read(_ file: URL) throws -> MovieTimeline {
@@ -149,10 +158,9 @@ struct MovieTimeline {
     guard ending.status == 0, let first = times.first, let last = times.last else {
       throw BenchError.failed("ffprobe read no video packets in \(file.path)")
     }
-    let slots = Set(times.map { Int((($0 - first) * 30).rounded()) })
-    let span = Int(((last - first) * 30).rounded()) + 1
     return MovieTimeline(
-      duration: last - first + 1.0 / 30, frames: times.count, missing: max(0, span - slots.count),
+      duration: last - first + 1.0 / 30, frames: times.count,
+      slots: Set(times.map { Int((($0 - first) * 30).rounded()) }),
       longestGap: zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? 0)
   }
 }
