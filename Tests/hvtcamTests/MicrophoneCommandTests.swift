@@ -62,8 +62,9 @@ struct MicrophoneCommandTests {
     // The simulated microphone's tone is 440 Hz: 880 Hz is PipeWire's, through pipewire-pulse and pulsesrc
     // Its amplitude, not its zero crossings: a PipeWire 1.4 graph that missed deadlines on a loaded machine
     // put enough glitches in one run to move the crossing rate. Gaps lower the average amplitude (0.09 in a
-    // loaded CI run, 0.3 idle); silence has none, and the 440 Hz tone's stays near 0.0002 beside it.
+    // loaded CI run, 0.016 in a Debian 13 tier run beside the whole suite, 0.3 idle); silence has none, and
+    // the 440 Hz tone's stays near 0.0002 beside it.
     let amplitudes = try await MediaInspector.toneAmplitudes(path, at: [880, 440])
-    #expect(amplitudes[0] > 0.02 && amplitudes[0] > 10 * amplitudes[1], "amplitude at 880 Hz, 440 Hz: \(amplitudes)")
+    #expect(amplitudes[0] > 0.005 && amplitudes[0] > 10 * amplitudes[1], "amplitude at 880 Hz, 440 Hz: \(amplitudes)")
   }
 }
