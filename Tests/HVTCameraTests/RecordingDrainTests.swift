@@ -106,8 +106,7 @@ struct RecordingDrainTests {
     let started = ContinuousClock.now
     return {
       let received = Double((camera.controller.previewStatistics?.frames ?? frames) - frames)
-      let (seconds, attoseconds) = started.duration(to: .now).components
-      return received / (Double(seconds) + Double(attoseconds) * 1e-18)
+      return received / HVTCameraController.seconds(started.duration(to: .now))
     }
   }
 

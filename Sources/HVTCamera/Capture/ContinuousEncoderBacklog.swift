@@ -85,6 +85,19 @@ final class ContinuousEncoderBacklog: Sendable {
     }
   }
 
+  /// The backlog of the encoder of `model`'s encoding that runs all the time, behind `queue` (the first
+  /// element of ``HVTPipelineModel/continuousEncoding``), bounded by the model's
+  /// ``HVTPipelineModel/continuousBacklog``; `nil` without one (the camera waits for the encoder).
+  static func bounding(
+    _ queue: Element, of model: HVTPipelineModel, retention: UInt, onDropped: @escaping @Sendable (Int) -> Void
+  ) throws -> ContinuousEncoderBacklog? {
+    try model.continuousBacklog.map { limit in
+      try ContinuousEncoderBacklog(
+        limit: limit, retention: retention, queue: queue,
+        frameInterval: ClockTime.from(seconds: 1 / model.configuration.frameRate.framesPerSecond), onDropped: onDropped)
+    }
+  }
+
   /// Frames left out so far.
   var dropped: Int { state.withLock { $0.backlog.dropped } }
 

@@ -63,7 +63,6 @@ final class PreRollBuffer: Sendable {
     duration = preRoll.duration
     bin = Bin(name: "pre-roll")
     let chain = try ElementChain(model.continuousEncoding, in: bin)
-    let frameInterval = 1 / model.configuration.frameRate.framesPerSecond
     // The encoded tee is the pipeline's own (beside the bin, not in it), so that recordings, which are
     // bins of the pipeline, can link to its pads.
     tee = try ElementChain.make(HVTPipelineModel.encodedTee)
@@ -80,13 +79,11 @@ final class PreRollBuffer: Sendable {
       try PreRollSound(source: audio.source) { state.withLock { $0.kept.first?.time } }
     }
     let keep = ClockTime.from(seconds: preRoll.duration)
-    let fallback = ClockTime.from(seconds: frameInterval)
+    let fallback = ClockTime.from(seconds: 1 / model.configuration.frameRate.framesPerSecond)
     // A movie takes what is kept (the duration and a key-frame interval) and what waits in its queue.
-    backlog = try model.continuousBacklog.map { limit in
-      try ContinuousEncoderBacklog(
-        limit: limit, retention: keep &+ Self.backlogRetention, queue: chain.first, frameInterval: fallback
-      ) { total in debugLog.log(.info, "pre-roll: \(total) frames left out, the encoder cannot keep up") }
-    }
+    backlog = try ContinuousEncoderBacklog.bounding(
+      chain.first, of: model, retention: keep &+ Self.backlogRetention
+    ) { total in debugLog.log(.info, "pre-roll: \(total) frames left out, the encoder cannot keep up") }
     teeSink.addProbe([.buffer, .eventDownstream]) { _, info in
       if let segment = StreamSegment.set(by: info.event) {
         state.withLock { $0.segment = segment }

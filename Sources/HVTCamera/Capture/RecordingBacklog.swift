@@ -152,3 +152,9 @@ struct RecordingBacklog: Sendable {
     return true
   }
 }
+
+extension HVTSlowEncoderPolicy {
+  /// How much may wait for an encoder under this policy: ``RecordingBacklog/Limit/standard`` leaving frames
+  /// out, `nil` (no limit: the camera waits) keeping every frame.
+  var backlog: RecordingBacklog.Limit? { self == .leaveFramesOut ? .standard : nil }
+}

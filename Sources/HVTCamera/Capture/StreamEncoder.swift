@@ -43,11 +43,8 @@ final class StreamEncoder: @unchecked Sendable {
     try bin.addGhostPad("src", target: exit)
     // A movie recorded on the encoder takes its frames as they come: what waits in its queue and the
     // recording's own.
-    backlog = try model.continuousBacklog.map { limit in
-      try ContinuousEncoderBacklog(
-        limit: limit, retention: Self.backlogRetention, queue: chain.first,
-        frameInterval: ClockTime.from(seconds: 1 / model.configuration.frameRate.framesPerSecond), onDropped: onDropped)
-    }
+    backlog = try ContinuousEncoderBacklog.bounding(
+      chain.first, of: model, retention: Self.backlogRetention, onDropped: onDropped)
   }
 
   /// How long the frames the encoder left out are remembered (nanoseconds): far longer than a movie's

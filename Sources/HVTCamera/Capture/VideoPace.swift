@@ -86,8 +86,7 @@ final class VideoPace: @unchecked Sendable {
     while !finished, !done() {
       let left = ContinuousClock.now.duration(to: deadline)
       guard left > .zero else { return false }
-      let (whole, attoseconds) = left.components
-      _ = condition.wait(until: Date(timeIntervalSinceNow: Double(whole) + Double(attoseconds) * 1e-18))
+      _ = condition.wait(until: Date(timeIntervalSinceNow: HVTCameraController.seconds(left)))
     }
     return true
   }

@@ -160,7 +160,7 @@ extension HVTCameraController {
       settings.preRollDuration > 0
       ? built.withPreRoll(duration: settings.preRollDuration) : built
     // The pre-roll's and the streams' encoders follow the policy the camera starts with.
-    model.continuousBacklog = settings.slowEncoderPolicy == .leaveFramesOut ? .standard : nil
+    model.continuousBacklog = settings.slowEncoderPolicy.backlog
     debugLog.log(
       .info,
       "preset \(preset.name): photo encoder \(model.photoEncoderFactory), movie encoder \(model.movieEncoder) "

@@ -139,7 +139,7 @@ extension HVTCameraController {
         // After a pre-roll whose microphone failed or did not start, the movie is silent.
         audio: session.preRoll.map { $0.sound?.isRunning ?? false } ?? true ? session.model.audio : nil,
         feed: feed, file: request.file, name: name, limit: request.limit,
-        backlog: request.slowEncoderPolicy == .leaveFramesOut ? .standard : nil,
+        backlog: request.slowEncoderPolicy.backlog,
         frameInterval: 1 / session.model.configuration.frameRate.framesPerSecond,
         tags: CaptureTags(
           date: Date(), configuration: session.model.configuration, location: request.location,

@@ -196,9 +196,10 @@ public final class HVTCameraController: Sendable {
   }
 
   /// GStreamer's own DOT description of the live photo pipeline (`appsrc ! … ! appsink`, into which each
-  /// photo's frame is pushed), or `nil` when not presented. Wraps `gst_debug_bin_to_dot_data`.
+  /// photo's frame is pushed), or `nil` when not presented (or before the camera was asked to play, which
+  /// starts it). Wraps `gst_debug_bin_to_dot_data`.
   public func photoPipelineGraph() -> String? {
-    (try? currentSession?.photoEncoder())?.dotGraph()
+    currentSession?.startedPhotoEncoder?.dotGraph()
   }
 
   // MARK: - State

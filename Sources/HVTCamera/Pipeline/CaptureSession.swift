@@ -181,6 +181,9 @@ final class CaptureSession: Sendable {
     }
   }
 
+  /// The photo pipeline once started, without starting it; `nil` before, and once the session stopped.
+  var startedPhotoEncoder: PhotoEncoder? { photo.withLock { $0.encoder } }
+
   /// Whether this camera has a light the engine can fire: the simulated camera's, or a V4L2 flash LED.
   var canLight: Bool { light != nil || flashNode != nil }
 

@@ -106,37 +106,37 @@ extension HVTPipelineModel {
     -> String
   {
     var model = self
-    let limit = slowEncoderPolicy == .leaveFramesOut ? RecordingBacklog.Limit.standard : nil
-    model.continuousBacklog = limit
-    return model.engineDescription(movie: movie, streams: streams, backlog: limit)
+    model.continuousBacklog = slowEncoderPolicy.backlog
+    return model.describedEngine(movie: movie, streams: streams)
   }
 
-  /// ``engineDescription(movie:streams:slowEncoderPolicy:)`` with the recording's queue bounded by
-  /// `backlog` (`nil`: every frame kept), and the continuous encoders' by ``continuousBacklog``.
-  private func engineDescription(movie: String, streams: [HVTStream], backlog: RecordingBacklog.Limit?) -> String {
+  /// ``engineDescription(movie:streams:slowEncoderPolicy:)`` with every encoder's queue bounded by
+  /// ``continuousBacklog`` (`nil`: every frame kept), as a recording's is by the same policy.
+  private func describedEngine(movie: String, streams: [HVTStream]) -> String {
     let words = { (chain: [HVTElementDescription]) in Self.launchWords(chain, namingCapsFilters: true) }
     let camera = words(cameraChain) + ["\(Self.teeName).", "!"] + words(preview)
     var branch = recordingBranch(location: movie, onStreams: streams.contains { $0.encoding.isMovie })
+    // The queues before the encoders: a recording's with an encoder of its own, the pre-roll's, the
+    // streams' encoders'.
     var bounded: [String] = []
-    if let backlog, branch.tee == Self.teeName {
-      branch.chain = Self.encoderQueue(bounding: backlog, branch.chain)
-      bounded += branch.chain.first?.name.map { [$0] } ?? []
+    if let continuousBacklog {
+      if branch.tee == Self.teeName {
+        branch.chain = Self.encoderQueue(bounding: continuousBacklog, branch.chain)
+        bounded += branch.chain.first?.name.map { [$0] } ?? []
+      }
+      if preRoll != nil { bounded += continuousEncoding.first?.name.map { [$0] } ?? [] }
+      bounded += streamEncodings(streams).compactMap { streamEncoding(for: $0).chain.first?.name }
     }
     let recording = ["\(branch.tee).", "!"] + words(branch.chain)
     let sound = audio.map { [("sound", words($0.source + $0.encoding) + ["!", "\(Self.muxerName)."])] } ?? []
     let preRoll = self.preRoll.map { _ in [("pre-roll", preRollWords(namingCapsFilters: true))] } ?? []
-    let streamChains = streamChains(streams, namingCapsFilters: true)
-    if continuousBacklog != nil {
-      if self.preRoll != nil { bounded += continuousEncoding.first?.name.map { [$0] } ?? [] }
-      bounded += streamEncodings(streams).compactMap { streamEncoding(for: $0).chain.first?.name }
-    }
+    let streams = streamChains(streams, namingCapsFilters: true).map { ($0.title, $0.words) }
     let lines =
       ([("camera", camera), ("photo", words(photoPipeline))] + preRoll + [("recording", recording)] + sound
-      + streamChains.map { ($0.title, $0.words) })
+      + streams)
       .map { "\($0.0): " + $0.1.map(LaunchQuoting.shellWord).joined(separator: " ") }
-    let limit = backlog ?? continuousBacklog
-    return (lines + (bounded.isEmpty ? [] : ["slow encoder: " + (limit ?? .standard).summary(queues: bounded)]))
-      .joined(separator: "\n")
+    let policy = continuousBacklog.flatMap { bounded.isEmpty ? nil : "slow encoder: " + $0.summary(queues: bounded) }
+    return (lines + (policy.map { [$0] } ?? [])).joined(separator: "\n")
   }
 
   /// ``engineDescription(movie:streams:slowEncoderPolicy:)`` of a recording under the default policy,
