@@ -47,6 +47,11 @@ struct CameraOptions {
   static let maxDuration = CommandLineParser.Option(
     names: ["--max-duration"], valueName: "SECONDS",
     help: "Stop recording after this long, \(HVTCaptureLimits.recordingDuration) (default 600).")
+  static let startTimeout = CommandLineParser.Option(
+    names: ["--start-timeout"], valueName: "SECONDS",
+    help:
+      "Give up when the camera has not started after this long, \(HVTCaptureLimits.stallTimeout) (default 10; "
+      + "HVTCameraController.startTimeout).")
   static let keepEveryFrame = CommandLineParser.Option(
     names: ["--keep-every-frame"], valueName: nil,
     help:
@@ -101,6 +106,8 @@ struct CameraOptions {
   let verbose: Bool
   /// `--keep-every-frame`: recordings keep every frame, the camera waiting for a slow encoder.
   let keepsEveryFrame: Bool
+  /// `--start-timeout`'s seconds, or `nil`.
+  let startTimeout: Double?
   let location: HVTLocation?
   let tags: HVTMediaTags
 
@@ -121,6 +128,7 @@ struct CameraOptions {
       copyright: arguments["--copyright"])
     verbose = arguments.flag("--verbose")
     keepsEveryFrame = arguments.flag("--keep-every-frame")
+    startTimeout = try arguments.seconds("--start-timeout", in: HVTCaptureLimits.stallTimeout)
     preRoll = try arguments.seconds("--pre-roll", in: HVTCaptureLimits.preRollDuration)
     microphone = arguments["--microphone"]
     preview = try Self.previewOutput(arguments)
@@ -234,6 +242,7 @@ struct CameraOptions {
     controller.location = location
     controller.mediaTags = tags
     if keepsEveryFrame { controller.slowEncoderPolicy = .keepEveryFrame }
+    if let startTimeout { controller.startTimeout = startTimeout }
     // photo and record take no input: a window shows the camera only (hvtcam run turns the controls on).
     controller.showsCameraControls = false
     if mode == .video { try controller.setMediaTypes([.image, .movie]) }

@@ -17,7 +17,7 @@ enum GraphCommand {
       .init(names: ["--recording"], valueName: nil, help: "Attach the recording branch (video mode) first."),
       .init(names: ["--photo"], valueName: nil, help: "Draw the photo pipeline, after taking one photo."),
       .init(names: ["-o", "--output"], valueName: "FILE", help: "FILE.dot, FILE.svg or FILE.png."),
-      CameraOptions.verbose,
+      CameraOptions.startTimeout, CameraOptions.verbose,
     ])
 
   static func run(_ arguments: ParsedArguments) async throws {

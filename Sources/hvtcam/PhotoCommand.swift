@@ -15,7 +15,7 @@ enum PhotoCommand {
       CameraOptions.windowID,
       CameraOptions.flash,
       .init(names: ["--count"], valueName: "N", help: "How many photos to take, 1 to \(maximumCount) (default 1)."),
-      CameraOptions.output, CameraOptions.overwrite, CameraOptions.verbose,
+      CameraOptions.output, CameraOptions.overwrite, CameraOptions.startTimeout, CameraOptions.verbose,
     ] + CameraOptions.tagging)
 
   /// The most photos one command takes.

@@ -24,7 +24,7 @@ enum StreamCommand {
           help: "Stop after this long, \(HVTCaptureLimits.recordingDuration)."),
         CameraOptions.bitRate,
         CameraOptions.keepEveryFrame,
-        CameraOptions.verbose,
+        CameraOptions.startTimeout, CameraOptions.verbose,
       ])
 
   static func run(_ arguments: ParsedArguments) async throws {

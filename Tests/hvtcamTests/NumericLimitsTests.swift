@@ -23,6 +23,8 @@ struct NumericLimitsTests {
       (["record", "--bitrate", "5"], "must be a whole number from 100000 to 200000000"),
       (["record", "--bitrate", "2.5e6"], "must be a whole number from 100000 to 200000000"),
       (["record", "--keyframe-interval", "61"], "must be 0.03333 to 60 seconds"),
+      (["photo", "--start-timeout", "0"], "must be 0.1 to 3600 seconds"),
+      (["stream", "--start-timeout", "nan"], "must be 0.1 to 3600 seconds"),
     ])
   func refused(arguments: [String], message: String) async throws {
     let result = try await HVTCam.run(arguments + ["--device", "simulated"].filter { _ in arguments[0] != "demo" })

@@ -36,8 +36,10 @@ enum HVTCam {
   /// The capture options of the tests that record (`hvtcam record`, `hvtcam run`): ``simulated``, every
   /// frame kept (`--keep-every-frame`). They read their movies back frame by frame, and on a loaded
   /// two-core machine the encoder falls behind real time for seconds, when the default policy leaves
-  /// frames out (which `RecordCommandTests` and the library's `RecordingDrainTests` test).
-  static let recording = simulated + ["--keep-every-frame"]
+  /// frames out (which `RecordCommandTests` and the library's `RecordingDrainTests` test). The camera may
+  /// take a minute to start (`--start-timeout 60`): beside the whole suite, a window's first frame on
+  /// Xvfb (Mesa's GL compiling its shaders under the leaks tracer) once took longer than the default 10 s.
+  static let recording = simulated + ["--keep-every-frame", "--start-timeout", "60"]
 }
 
 /// A file name with every character that needs quoting somewhere: spaces, both quotes, `!`, `=` and a
