@@ -42,6 +42,12 @@ public class Bin: Element, @unchecked Sendable {
     }
   }
 
+  /// Brings every child to the bin's state (children added to a running bin start in NULL). Returns
+  /// whether every one got there. Wraps `gst_bin_sync_children_states`.
+  public func syncChildrenStates() -> Bool {
+    gst_bin_sync_children_states(bin) != 0
+  }
+
   /// Removes a pad of the bin's own (a ghost pad) it no longer exposes. Wraps `gst_element_remove_pad`.
   public func removePad(_ pad: Pad) {
     gst_element_remove_pad(pointer, pad.pointer)

@@ -81,6 +81,20 @@ public final class Pad: @unchecked Sendable {
     gst_pad_send_event(pointer, gst_event_new_eos()) != 0
   }
 
+  /// Sends `target` (a sink pad) this pad's sticky stream-start, caps and segment events, in that order:
+  /// what a pad linked after this one receives before its first buffer. The elements after `target`
+  /// negotiate on them before any buffer comes (an encoder opens). They are the same events, not copies,
+  /// so a pad that gives `target` this pad's events later (a `tee`'s new source pad) changes nothing.
+  /// Returns false when this pad does not hold all three yet or `target` refused one. Wraps
+  /// `gst_pad_get_sticky_event` and `gst_pad_send_event`.
+  public func sendStickyEvents(to target: Pad) -> Bool {
+    for type in [GST_EVENT_STREAM_START, GST_EVENT_CAPS, GST_EVENT_SEGMENT] {
+      guard let event = gst_pad_get_sticky_event(pointer, type, 0), gst_pad_send_event(target.pointer, event) != 0
+      else { return false }
+    }
+    return true
+  }
+
   /// Every format the pad could carry now (for a source in READY: what the device offers).
   /// Wraps `gst_pad_query_caps`.
   public func queryCaps() -> Caps {

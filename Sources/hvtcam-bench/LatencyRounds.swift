@@ -55,6 +55,11 @@ struct LatencyRounds {
   /// preview frame is one made after it).
   static let settle = Duration.milliseconds(150)
 
+  /// How long each engine is in video mode before its recording starts, as a person switches to video and
+  /// then presses record: camerabin renegotiates its video branch then, HVTCamera makes the next
+  /// recording's encoding ready (``ArmedRecording``).
+  static let videoModeSettle = Duration.milliseconds(500)
+
   /// Reads our pipeline model at `resolution` on `camera` for the encoders camerabin must match.
   init(resolution: String, plan: BenchPlan, directory: URL, camera: BenchCamera = .simulated) throws {
     self.resolution = resolution
@@ -129,6 +134,7 @@ struct LatencyRounds {
     round.previewLostStills.add(Double(beforeStills.framesLost(until: camera.previewCount, frameRate: frameRate)))
 
     camera.setVideoMode(true)
+    waitForSchedule(until: .now + Self.videoModeSettle)
     let beforeRecording = camera.previewCount
     let start = try camera.startRecording()
     for still in 1..<(seconds * 2) {
@@ -172,6 +178,7 @@ struct LatencyRounds {
     round.previewLostStills.add(Double(beforeStills.framesLost(until: camera.viewfinderCount, frameRate: frameRate)))
 
     try camera.setVideoMode(true)
+    waitForSchedule(until: .now + Self.videoModeSettle)
     let beforeRecording = camera.viewfinderCount
     let start = ContinuousClock.now
     round.recordStart.add(try camera.startRecording().milliseconds)

@@ -186,8 +186,19 @@ final class OurCamera {
     return (start.duration(to: delivery.arrival), delivery)
   }
 
-  /// `dismiss()`.
+  /// `dismissAndWait()`, waited for here: the camera's device is closed when this returns, so that the
+  /// next camera (ours, camerabin or a launch line) can open it (a camera still stopping made the next
+  /// one's `S_FMT` fail with "busy" under debug logging in the VM).
   func dismiss() {
-    controller.dismiss()
+    let stopped = Awaited<Void>()
+    Task { [controller] in
+      await controller.dismissAndWait()
+      stopped.fulfill(())
+    }
+    do {
+      try stopped.wait("the camera's stop")
+    } catch {
+      FileHandle.standardError.write(Data("hvtcam-bench: \(error)\n".utf8))
+    }
   }
 }

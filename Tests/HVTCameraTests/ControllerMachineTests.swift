@@ -83,6 +83,7 @@ struct ControllerMachineTests {
         driver.present()
         driver.completeAll()
         driver.startRecording(toDelegate: true)
+        driver.completeFirst()  // the worker builds its branch
         presentedSince = (0, false)
       }
       for _ in 0..<80 {

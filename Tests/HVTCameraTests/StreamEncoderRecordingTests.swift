@@ -26,9 +26,7 @@ extension AudioRecordingTests {
     let encoders = Task {
       var playing: [String] = []
       for await message in messages
-      where message.element.contains("GstX264Enc") && message.details.contains("PLAYING")
-        && !playing.contains(message.element)
-      {
+      where message.element.contains("GstX264Enc") && message.details.hasPrefix("PAUSED -> PLAYING") {
         playing.append(message.element)
       }
       return playing
@@ -73,7 +71,10 @@ extension AudioRecordingTests {
     _ = try await camera.controller.recordMovie(maximumDuration: 0.5)
     await camera.controller.dismissAndWait()
     encoders.cancel()
+    // The movies' own encoder, armed when the camera started (before the stream), runs again after the
+    // streams' encoder: for the last movie.
     let seen = await encoders.value.map { $0.split(separator: ":").last.map(String.init) ?? $0 }
-    #expect(seen == ["stream-encoding-encoder", "movie-encoder"], "the encoders that ran, in order: \(seen)")
+    let stream = try #require(seen.firstIndex(of: "stream-encoding-encoder"), "the encoders that ran: \(seen)")
+    #expect(seen[stream...].contains("movie-encoder"), "the encoders that ran, in order: \(seen)")
   }
 }

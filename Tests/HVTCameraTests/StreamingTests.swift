@@ -62,20 +62,24 @@ struct StreamingTests {
     camera.controller.preRollDuration = preRoll
     let messages = camera.controller.busMessages
     let encoders = Task {
-      var playing = Set<String>()
-      for await message in messages where message.element.contains("GstX264Enc") && message.details.contains("PLAYING")
-      {
-        playing.insert(message.element)
+      var changes: [HVTBusMessage] = []
+      for await message in messages where message.element.contains("GstX264Enc") && message.type == "state-changed" {
+        changes.append(message)
       }
-      return playing
+      return changes
     }
     try await camera.controller.presentAndWait()
     let url = try await camera.controller.startStreaming(to: .rtspServer(port: 0, address: "127.0.0.1"))
+    let streaming = Date()
     let movie = try await camera.controller.recordMovie(maximumDuration: 1)
     #expect(try await Self.probe(url) == "h264,640,480")
     await camera.controller.dismissAndWait()
     encoders.cancel()
-    let seen = await encoders.value
+    // The encoders running while the stream ran: the movies' own, armed when the camera started in video
+    // mode, was stopped when the stream's encoder came (`READY -> NULL` before startStreaming returned).
+    let changes = await encoders.value
+    let stopped = Set(changes.filter { $0.details.hasPrefix("READY -> NULL") && $0.date < streaming }.map(\.element))
+    let seen = Set(changes.filter { $0.details.hasPrefix("PAUSED -> PLAYING") }.map(\.element)).subtracting(stopped)
     #expect(seen.count == 1, "the encoders that ran: \(seen)")
     let count = try await MediaInspector.frameCount(movie.url.path)
     #expect(count.frames >= 30, "\(count.frames) frames\n\(count.output)")

@@ -87,6 +87,8 @@ final class RecordingBranch: @unchecked Sendable {
   /// The wall-clock time when the branch was linked.
   private(set) var linkDate = Date()
   private let bin: Bin
+  /// Whether the bin is an ``ArmedRecording``'s, already in the pipeline and running.
+  private let isArmed: Bool
   private let entry: Pad
   private var teePad: Pad?
   /// The tee ``teePad`` belongs to: the camera's, or the encoded tee of the ``feed``.
@@ -116,11 +118,14 @@ final class RecordingBranch: @unchecked Sendable {
   /// maximum duration in seconds; `frameInterval` the expected duration of a frame when buffers carry
   /// none. `tags` are given to the muxer (``CaptureTags/write(into:)``), dated with the movie's first
   /// frame. With `feed`, `chain` is the queue and muxer that take its encoded video
-  /// (``HVTPipelineModel/encodedRecording(holding:)``). `worker` is the only queue that attaches and
-  /// removes it. `onEvent` is called on streaming threads.
+  /// (``HVTPipelineModel/encodedRecording(holding:)``). With `armed` (the camera's frames only), the
+  /// branch is that bin, `chain` made and its encoder opened ahead (``ArmedRecording``): it adds the file
+  /// sink. `worker` is the only queue that attaches and removes it.
+  /// `onEvent` is called on streaming threads.
   init(
     chain: [HVTElementDescription], audio: HVTPipelineModel.Audio? = nil, feed: EncodedFeed? = nil,
-    file: CaptureFiles.Reservation, name: String, limit: Double, backlog: RecordingBacklog.Limit? = nil,
+    armed: ArmedRecording? = nil, file: CaptureFiles.Reservation, name: String, limit: Double,
+    backlog: RecordingBacklog.Limit? = nil,
     frameInterval: Double, tags: CaptureTags? = nil, worker: DispatchQueue,
     onEvent: @escaping @Sendable (Event) -> Void
   ) throws {
@@ -131,26 +136,39 @@ final class RecordingBranch: @unchecked Sendable {
     self.feed = feed
     timing = Locked(
       Timing(clock: RecordingClock(limit: ClockTime.from(seconds: limit), encoded: feed != nil, backlog: backlog)))
-    bin = Bin(name: name)
+    isArmed = armed != nil
     // With a bounded backlog the queue's own limits are set past it, so that it never fills.
     let bounded = feed == nil ? backlog.map { HVTPipelineModel.encoderQueue(bounding: $0, chain) } : nil
-    let elements = try ElementChain(
-      (bounded ?? chain) + [HVTPipelineModel.movieFileSink(location: file.partial.path)], in: bin, link: feed == nil)
-    if feed != nil { try Self.linkEncoded(elements) }
-    guard let entry = elements.first.staticPad("sink"), let fileSinkPad = elements.last.staticPad("sink"),
+    let descriptions = (bounded ?? chain) + [HVTPipelineModel.movieFileSink(location: file.partial.path)]
+    let elements: [Element]
+    if let armed {
+      bin = armed.bin
+      // The armed queue takes the policy's limits; the file sink follows the muxer.
+      for property in descriptions[0].properties {
+        try armed.elements[0].setProperty(property.name, fromString: property.value)
+      }
+      let rest = try ElementChain(Array(descriptions[armed.elements.count...]), in: bin)
+      try armed.elements[armed.elements.count - 1].link(to: rest.first)
+      elements = armed.elements + rest.elements
+    } else {
+      bin = Bin(name: name)
+      elements = try ElementChain(descriptions, in: bin, link: feed == nil).elements
+      if feed != nil { try Self.linkEncoded(elements) }
+    }
+    guard let entry = elements[0].staticPad("sink"), let fileSinkPad = elements[elements.count - 1].staticPad("sink"),
       let encoderPad = bin.element(named: HVTPipelineModel.movieEncoderName)?.staticPad("sink")
         ?? (feed == nil ? nil : entry)
     else {
       throw HVTCameraError.pipelineSetupFailed(.missingPad(element: name, pad: "sink"))
     }
-    try bin.addGhostPad("sink", target: entry)
+    if armed == nil { try bin.addGhostPad("sink", target: entry) }
     self.entry = entry
     if let audio {
       // The video is held at the muxer's door: after the parser or the encoder, or after a pre-roll the
       // queue that takes its encoded frames.
       let feeding =
         bin.element(named: HVTPipelineModel.movieParserName) ?? bin.element(named: HVTPipelineModel.movieEncoderName)
-        ?? (feed == nil ? nil : elements.first)
+        ?? (feed == nil ? nil : elements[0])
       guard let muxer = bin.element(named: HVTPipelineModel.muxerName), let video = feeding?.staticPad("src") else {
         throw HVTCameraError.pipelineSetupFailed(.missingPad(element: name, pad: HVTPipelineModel.muxerName))
       }
@@ -186,7 +204,7 @@ final class RecordingBranch: @unchecked Sendable {
     }
     let fallbackDuration = ClockTime.from(seconds: frameInterval)
     installTimestampProbe(fallbackDuration: fallbackDuration)
-    if bounded != nil { try installBacklogProbe(on: elements.first, fallbackDuration: fallbackDuration) }
+    if bounded != nil { try installBacklogProbe(on: elements[0], fallbackDuration: fallbackDuration) }
   }
 
   /// The probe at the output of the branch's queue (its first element): each raw frame leaving it leaves
@@ -213,8 +231,8 @@ final class RecordingBranch: @unchecked Sendable {
   /// Links a branch that takes encoded video (queue, muxer, file sink): the queue's output carries any
   /// caps, so it is linked to the muxer's video pad by name (`video_%u`, in `mp4mux`, `qtmux`,
   /// `matroskamux` and `webmmux`), which linking by caps would not choose over its sound pad.
-  private static func linkEncoded(_ chain: ElementChain) throws {
-    let (queue, muxer, sink) = (chain.elements[0], chain.elements[chain.elements.count - 2], chain.last)
+  private static func linkEncoded(_ chain: [Element]) throws {
+    let (queue, muxer, sink) = (chain[0], chain[chain.count - 2], chain[chain.count - 1])
     guard let output = queue.staticPad("src"), let input = muxer.requestPad("video_%u") else {
       throw HVTCameraError.pipelineSetupFailed(.missingPad(element: muxer.path, pad: "video_%u"))
     }
@@ -304,16 +322,18 @@ final class RecordingBranch: @unchecked Sendable {
     onEvent(.started)
   }
 
-  /// Adds the branch to the session's running pipeline and links it to a new tee pad, starting with the
-  /// frame of the moment (after a pre-roll: with what the pre-roll kept). Takes as long as the branch's
+  /// Adds the branch to the session's running pipeline (an armed one is there: the elements added to it
+  /// start) and links it to a new tee pad, starting with the frame of the moment (after a pre-roll: with
+  /// what the pre-roll kept). Takes as long as the branch's
   /// elements need to start (the file sink opens its file): call it off the controller queue.
   func attach(to session: CaptureSession) throws {
     assertOnQueue(worker)
     var silence = audio?.open()
     if silence != nil { audio?.detach() }
-    try session.pipeline.add(bin)
+    if !isArmed { try session.pipeline.add(bin) }
     session.onError(inside: bin.path) { [timing] _ in timing.withLock { $0.clock.fail() } }
-    guard bin.syncStateWithParent() else {
+    // An armed bin runs already: the elements added to it start.
+    guard isArmed ? bin.syncChildrenStates() : bin.syncStateWithParent() else {
       remove(from: session)
       throw HVTCameraError.fileWriteFailed(
         path: file.partial.path, reason: "the recording branch did not start (the file could not be opened)")

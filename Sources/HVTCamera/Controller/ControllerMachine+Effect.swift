@@ -90,10 +90,15 @@ extension ControllerMachine {
     /// Takes a photo on the session: its frame of the moment, or the session's first frame when it came
     /// from another; with the flash, a lit frame. ``Input/photoTaken(_:_:frame:)`` follows.
     case takePhoto(PhotoRequest, on: UInt64)
-    /// Builds recording `request.id`'s branch (``Input/recordingBuilt(id:_:)``) and attaches it on the
-    /// worker (``Input/recordingAttached(id:_:)``).
+    /// Builds recording `request.id`'s branch (``Input/recordingBuilt(id:_:)``) and attaches it
+    /// (``Input/recordingAttached(id:_:)``), both on the worker.
     case attachRecording(RecordingRequest, on: UInt64, name: String, paused: Bool, onStreamEncoder: Bool)
     case pauseRecording(UInt64, Bool)
+    /// Makes the next recording's encoding ready on the session, on the worker (``ArmedRecording``): its
+    /// start then only adds the muxer and the file.
+    case armRecording(UInt64)
+    /// Takes the session's ready encoding out (no recording comes in photo mode, or it failed).
+    case disarmRecording(UInt64)
     /// Makes a recording's thumbnail on the photo queue, from its first frame or from its complete file.
     case makeThumbnail(UInt64, fromFile: Bool)
     /// Announces ``HVTCameraEvent/recordingStopped(elapsed:reason:)`` and sends the end of stream into the

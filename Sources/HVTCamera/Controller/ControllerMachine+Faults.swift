@@ -63,6 +63,9 @@ extension ControllerMachine.Transition {
       return effects.append(.microphoneFailed(id, error))
     case .recording(let id) where hasBranch(id):
       return recordingFailed(id, error)
+    case .armedRecording:
+      if let session = state.phase.session { effects.append(.disarmRecording(session.id)) }
+      return
     case .preRollMicrophone, .microphone, .recording, .pipeline:
       break
     }

@@ -134,6 +134,8 @@ extension ControllerMachine {
     case microphone(of: UInt64)
     /// Recording `id`'s branch: that recording ends.
     case recording(UInt64)
+    /// The next recording's encoding, ready and unused (``ArmedRecording``): it is taken out.
+    case armedRecording
     /// Anywhere else in the pipeline (the camera, the preview, a stream's branch).
     case pipeline
   }

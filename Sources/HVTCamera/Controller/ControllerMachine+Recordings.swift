@@ -42,7 +42,20 @@ extension ControllerMachine.Transition {
   /// pipeline.
   func branchName(for id: UInt64) -> String {
     let others = state.endingRecordings.contains { $0.branchSession != nil } || state.recording?.branchSession != nil
-    return others ? "recording\(id)" : "recording"
+    let name = HVTPipelineModel.recordingBranchName
+    return others ? "\(name)\(id)" : name
+  }
+
+  /// Has the interpreter make the next recording's encoding ready on the running session
+  /// (``ArmedRecording``) when one may come there and would encode for itself: in video mode, with no
+  /// recording's branch in the pipeline (it would hold the name the next one takes), and neither a
+  /// pre-roll nor the streams' encoder to take encoded video from.
+  mutating func armNextRecording() {
+    guard let session = state.phase.running, state.settings.cameraCaptureMode == .video,
+      !session.encoding.preRoll, !session.recordsOnStreamEncoder(among: state.streamEncoders),
+      state.recording?.branchSession == nil, state.endingRecordings.allSatisfy({ $0.branchSession == nil })
+    else { return }
+    effects.append(.armRecording(session.id))
   }
 
   /// Has the interpreter build and attach the current recording's branch on `session`. With a pre-roll the

@@ -95,6 +95,7 @@ extension ControllerMachine.Transition {
     state.photos.awaitingCamera = []
     awaiting.forEach { beginPhoto($0) }
     attachStreams(to: session)
+    armNextRecording()
   }
 
   /// The camera did not start: reports why and stops what was built.

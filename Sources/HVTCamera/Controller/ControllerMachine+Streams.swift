@@ -42,6 +42,8 @@ extension ControllerMachine.Transition {
       use = .preRoll
     } else if state.streamEncoders.insert(stream.encoding).inserted {
       use = .make
+      // The next movie takes the streams' encoder's video: the encoding armed for it goes.
+      if session.recordsOnStreamEncoder(among: state.streamEncoders) { effects.append(.disarmRecording(session.id)) }
     } else {
       use = .existing
     }
@@ -153,6 +155,7 @@ extension ControllerMachine.Transition {
     else { return }
     state.streamEncoders.remove(encoding)
     effects.append(.removeStreamEncoder(encoding))
+    armNextRecording()
   }
 
   /// The camera stops: the streams' branches and encoders go with its pipeline. With `ending` (the camera

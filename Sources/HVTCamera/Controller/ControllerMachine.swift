@@ -151,6 +151,7 @@ extension ControllerMachine.Transition {
       let ending = state.endingRecordings.remove(at: index)
       if ending.onStreamEncoder { releaseStreamEncoder(.movie) }
       continueStopping()
+      armNextRecording()
     case .streamAttached(let number, let name, let result, let moment):
       streamAttached(number, name: name, result, at: moment)
     case .streamFlowing(let number, let name, let moment):
@@ -199,6 +200,11 @@ extension ControllerMachine.Transition {
     if state.settings.cameraCaptureMode != mode {
       state.settings.cameraCaptureMode = mode
       state.settingsVersion &+= 1
+      if mode == .video {
+        armNextRecording()
+      } else if let session = state.phase.running {
+        effects.append(.disarmRecording(session.id))
+      }
     }
     if mode == .photo { finishRecording(reason: .cameraStopped) }
     refreshControls()

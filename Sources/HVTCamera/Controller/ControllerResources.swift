@@ -18,6 +18,9 @@ struct ControllerResources {
   var sessions: [UInt64: CaptureSession] = [:]
   /// The recordings' branches, by recording number.
   var recordings: [UInt64: RecordingObjects] = [:]
+  /// Pauses asked for while a recording's branch was being built on the worker, by recording number:
+  /// the branch starts with the last.
+  var pendingPauses: [UInt64: Bool] = [:]
   /// The streams' branches, by branch name, with the session each is in.
   var streamBranches: [String: (branch: StreamBranch, session: CaptureSession)] = [:]
   /// The streams' RTSP servers, by stream number.

@@ -29,7 +29,8 @@ extension HVTCameraController {
 
 extension HVTCameraController {
   /// Where the element at `source` (an object path) is among the objects of session `id` the controller
-  /// holds: the pre-roll's microphone, a recording's microphone or branch, or elsewhere.
+  /// holds: the pre-roll's microphone, a recording's microphone or branch, the next recording's encoding,
+  /// or elsewhere.
   func origin(of source: String, in id: UInt64) -> ControllerMachine.ErrorOrigin {
     let inside = { (path: String) in source.hasPrefix(path + "/") }
     if let sound = session(id)?.preRoll?.sound, inside(sound.path) { return .preRollMicrophone }
@@ -38,6 +39,7 @@ extension HVTCameraController {
       return .microphone(of: recording)
     }
     if let (recording, _) = recordings.first(where: { inside($0.value.branch.path) }) { return .recording(recording) }
+    if session(id)?.armedRecordingPath.map(inside) == true { return .armedRecording }
     return .pipeline
   }
 

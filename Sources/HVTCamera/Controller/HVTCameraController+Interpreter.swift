@@ -129,7 +129,11 @@ extension HVTCameraController {
     case .attachRecording(let request, let id, let branchName, let paused, let onStreamEncoder):
       attachRecording(request, on: id, name: branchName, paused: paused, onStreamEncoder: onStreamEncoder)
     case .pauseRecording(let id, let paused):
-      recordingObjects(id)?.branch.setPaused(paused)
+      setPaused(id, paused)
+    case .armRecording(let id):
+      armRecording(on: id)
+    case .disarmRecording(let id):
+      disarmRecording(on: id)
     case .makeThumbnail(let id, let fromFile):
       makeThumbnail(of: id, fromFile: fromFile)
     case .sendEndOfStream(let id, let reason):

@@ -117,8 +117,9 @@ extension HVTCameraController {
   }
 
   /// Builds the branch of a recording (``ControllerMachine/Input/recordingBuilt(id:_:)``) and attaches it
-  /// on the worker (``ControllerMachine/Input/recordingAttached(id:_:)``). With a pre-roll the movie takes
-  /// its encoded video; `onStreamEncoder`, the streams' encoder's.
+  /// (``ControllerMachine/Input/recordingAttached(id:_:)``), both on the worker. With a pre-roll the movie
+  /// takes its encoded video; `onStreamEncoder`, the streams' encoder's; else the session's armed
+  /// encoding when it has one under `name` (``ArmedRecording``).
   func attachRecording(
     _ request: ControllerMachine.RecordingRequest, on id: UInt64, name: String, paused: Bool, onStreamEncoder: Bool
   ) {
@@ -126,47 +127,79 @@ extension HVTCameraController {
       send(.recordingBuilt(id: request.id, .failure(.notPresented)))
       return
     }
-    debugLog.log(.debug, "recording \(request.id): building the branch", object: session.pipeline)
     let encoder = onStreamEncoder ? resources.withLock { $0.streamEncoders[.movie]?.encoder } : nil
-    let chain = encoder.flatMap { _ in session.model.recordingOnStreams }
-    let feed = session.preRoll.map(EncodedFeed.preRoll) ?? encoder.map(EncodedFeed.streams)
-    let branch: RecordingBranch
-    do {
-      let controller = WeakReference(self)
-      let recording = request.id
-      branch = try RecordingBranch(
-        chain: chain ?? session.model.recording,
-        // After a pre-roll whose microphone failed or did not start, the movie is silent.
-        audio: session.preRoll.map { $0.sound?.isRunning ?? false } ?? true ? session.model.audio : nil,
-        feed: feed, file: request.file, name: name, limit: request.limit,
-        backlog: request.slowEncoderPolicy.backlog,
-        frameInterval: 1 / session.model.configuration.frameRate.framesPerSecond,
-        tags: CaptureTags(
-          date: Date(), configuration: session.model.configuration, location: request.location,
-          tags: request.mediaTags),
-        worker: worker
-      ) { [queue] event in
-        queue.async { controller.target?.send(.recording(id: recording, event)) }
+    let controller = WeakReference(self)
+    worker.async { [queue, worker] in
+      debugLog.log(.debug, "recording \(request.id): building the branch", object: session.pipeline)
+      let chain = encoder.flatMap { _ in session.model.recordingOnStreams }
+      let feed = session.preRoll.map(EncodedFeed.preRoll) ?? encoder.map(EncodedFeed.streams)
+      // A movie taking encoded video has no use for the armed encoding, which holds the branch's name.
+      var armed = session.takeArmedRecording(named: name)
+      if feed != nil {
+        armed?.discard(from: session)
+        armed = nil
       }
-    } catch {
-      send(.recordingBuilt(id: request.id, .failure(HVTCameraError(error))))
-      return
-    }
-    branch.pauses.request(paused: paused)
-    resources.withLock {
-      $0.recordings[request.id] = .init(branch: branch, session: session, streamEncoder: chain == nil ? nil : encoder)
-    }
-    send(
-      .recordingBuilt(
-        id: request.id,
-        .success(
-          .init(session: id, takesEncodedVideo: branch.takesEncodedVideo))))
-    debugLog.log(.debug, "recording \(request.id): branch built", object: session.pipeline)
-    worker.async {
+      let branch: RecordingBranch
+      do {
+        let recording = request.id
+        branch = try RecordingBranch(
+          chain: chain ?? session.model.recording,
+          // After a pre-roll whose microphone failed or did not start, the movie is silent.
+          audio: session.preRoll.map { $0.sound?.isRunning ?? false } ?? true ? session.model.audio : nil,
+          feed: feed, armed: armed, file: request.file, name: name, limit: request.limit,
+          backlog: request.slowEncoderPolicy.backlog,
+          frameInterval: 1 / session.model.configuration.frameRate.framesPerSecond,
+          tags: CaptureTags(
+            date: Date(), configuration: session.model.configuration, location: request.location,
+            tags: request.mediaTags),
+          worker: worker
+        ) { event in
+          queue.async { controller.target?.send(.recording(id: recording, event)) }
+        }
+      } catch {
+        armed?.discard(from: session)
+        _ = self.resources.withLock { $0.pendingPauses.removeValue(forKey: request.id) }
+        self.post(.recordingBuilt(id: request.id, .failure(HVTCameraError(error))))
+        return
+      }
+      let pending = self.resources.withLock { resources in
+        resources.recordings[request.id] = .init(
+          branch: branch, session: session, streamEncoder: chain == nil ? nil : encoder)
+        return resources.pendingPauses.removeValue(forKey: request.id)
+      }
+      branch.pauses.request(paused: pending ?? paused)
+      self.post(
+        .recordingBuilt(id: request.id, .success(.init(session: id, takesEncodedVideo: branch.takesEncodedVideo))))
+      debugLog.log(
+        .debug, "recording \(request.id): branch built\(armed == nil ? "" : " on the armed encoding")",
+        object: session.pipeline)
       let result = Result { try branch.attach(to: session) }
       debugLog.log(.debug, "recording \(request.id): branch attached", object: session.pipeline)
       self.post(.recordingAttached(id: request.id, result.mapError(HVTCameraError.init)))
     }
+  }
+
+  /// Pauses recording `id` or lets it go on (``RecordingBranch/setPaused(_:)``); while its branch is being
+  /// built, the branch starts that way.
+  func setPaused(_ id: UInt64, _ paused: Bool) {
+    let branch = resources.withLock { resources -> RecordingBranch? in
+      if let branch = resources.recordings[id]?.branch { return branch }
+      resources.pendingPauses[id] = paused
+      return nil
+    }
+    branch?.setPaused(paused)
+  }
+
+  /// Arms the next recording's encoding on session `id`, on the worker (``CaptureSession/armRecording()``).
+  func armRecording(on id: UInt64) {
+    guard let session = session(id) else { return }
+    worker.async { session.armRecording() }
+  }
+
+  /// Takes session `id`'s armed encoding out, on the worker (``CaptureSession/disarmRecording()``).
+  func disarmRecording(on id: UInt64) {
+    guard let session = session(id) else { return }
+    worker.async { session.disarmRecording() }
   }
 
   /// Makes the thumbnail of recording `id` on the photo queue (as photos' are): from its first frame, or

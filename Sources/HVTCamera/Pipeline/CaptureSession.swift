@@ -37,6 +37,9 @@ final class CaptureSession: Sendable {
   /// The thumbnail pipeline (``Thumbnail``), made at the first thumbnail, for the size it makes; none is
   /// made once the session stopped.
   private let thumbnails = Locked<(current: (size: HVTFrameSize, encoder: PhotoEncoder)?, stopped: Bool)>((nil, false))
+  /// The next recording's encoding, ready in the pipeline (``ArmedRecording``); `stopped` once the session
+  /// stopped, when none is armed again.
+  private let armed = Locked<(recording: ArmedRecording?, stopped: Bool)>((nil, false))
   /// What to do, on the posting thread, when an element inside a bin (by its path) posts an error.
   private let errorHandlers = Locked<[String: @Sendable (MessageReport) -> Void]>([:])
 
@@ -184,6 +187,50 @@ final class CaptureSession: Sendable {
   /// The photo pipeline once started, without starting it; `nil` before, and once the session stopped.
   var startedPhotoEncoder: PhotoEncoder? { photo.withLock { $0.encoder } }
 
+  /// Arms the next recording's encoding (``ArmedRecording``) from the model's recording chain, unless one
+  /// is armed, a branch holds the name ``HVTPipelineModel/recordingBranchName``, or the session stopped.
+  /// A failure is logged: the next recording builds its own. Call it on the worker queue.
+  func armRecording() {
+    guard armed.withLock({ $0.recording == nil && !$0.stopped }) else { return }
+    do {
+      guard
+        let recording = try ArmedRecording.arm(model.recording, named: HVTPipelineModel.recordingBranchName, on: self)
+      else { return }
+      armed.withLock { $0.recording = recording }
+    } catch {
+      debugLog.log(.warning, "the next recording's encoding could not be armed: \(error)", object: pipeline)
+    }
+  }
+
+  /// Hands the armed encoding to the recording whose branch is called `name`; `nil` when none is armed
+  /// under that name, or it failed (then it is taken out). Call it on the worker queue.
+  func takeArmedRecording(named name: String) -> ArmedRecording? {
+    guard
+      let recording = armed.withLock({ armed -> ArmedRecording? in
+        guard armed.recording?.bin.name == name else { return nil }
+        defer { armed.recording = nil }
+        return armed.recording
+      })
+    else { return nil }
+    guard recording.isUsable else {
+      recording.discard(from: self)
+      return nil
+    }
+    return recording
+  }
+
+  /// The armed encoding's bin's object path, while one is armed.
+  var armedRecordingPath: String? { armed.withLock { $0.recording?.bin.path } }
+
+  /// Takes the armed encoding out of the pipeline (photo mode, where no recording comes). Call it on the
+  /// worker queue.
+  func disarmRecording() {
+    armed.withLock { armed in
+      defer { armed.recording = nil }
+      return armed.recording
+    }?.discard(from: self)
+  }
+
   /// Whether this camera has a light the engine can fire: the simulated camera's, or a V4L2 flash LED.
   var canLight: Bool { light != nil || flashNode != nil }
 
@@ -228,6 +275,7 @@ final class CaptureSession: Sendable {
   @discardableResult
   func stop() -> Bool {
     tap.cancelWaiters()
+    armed.withLock { $0 = (nil, true) }
     photo.withLock { photo in
       defer { photo = (nil, true) }
       return photo.encoder

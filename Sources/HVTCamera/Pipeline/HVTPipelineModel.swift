@@ -73,4 +73,6 @@ public struct HVTPipelineModel: Sendable, Hashable {
   static let movieParserName = "movie-parser"
   static let muxerName = "muxer"
   static let photoEncoderName = "photo-encoder"
+  /// The bin of a recording's branch, when no other is in the pipeline.
+  static let recordingBranchName = "recording"
 }

@@ -85,6 +85,7 @@ final class MachineDriver {
     case .reply, .log, .dumpGraph, .delegateCancelled, .discard, .perform, .discardSession,
       .watchFrames, .stopWatchingFrames, .watchDevices, .stopWatchingDevices, .startPreRollSound, .stopPreRollSound,
       .cancelFrameWaiters, .updatePreview, .showStillFrame, .turnTorchOff, .closeLibraryWindow, .pauseRecording,
+      .armRecording, .disarmRecording,
       .endAudio, .microphoneFailed, .forgetRecording, .removeStreamBranch, .dropStreamBranch, .stopStreamServer,
       .removeStreamEncoder, .forgetStreamEncoders:
       return []
@@ -128,12 +129,8 @@ final class MachineDriver {
     case .takePhoto(let request, _):
       owed.append(.work(.photoTaken(request, .success(Self.capture(.image)), frame: nil)))
     case .attachRecording(let request, let session, _, _, _):
-      // The branch's first frames may be reported before the worker says it is attached.
-      owed += [
-        .work(.recordingAttached(id: request.id, .success(()))), .work(.recording(id: request.id, .started)),
-        .work(.recording(id: request.id, .enoughFrames)),
-      ]
-      return [.recordingBuilt(id: request.id, .success(.init(session: session, takesEncodedVideo: false)))]
+      // The worker builds the branch, then attaches it (``complete(_:succeeding:)``).
+      owed.append(.work(.recordingBuilt(id: request.id, .success(.init(session: session, takesEncodedVideo: false)))))
     case .makeThumbnail(let id, _):
       owed.append(.work(.thumbnailMade(id: id, nil)))
     case .sendEndOfStream(let id, _):
@@ -179,6 +176,13 @@ final class MachineDriver {
       send(.photoHandedOver(id: id))
     case .work(let input):
       send(succeeding ? input : Self.failed(input, at: moment))
+      // A branch built is attached next; its first frames may be reported before the worker says so.
+      if succeeding, case .recordingBuilt(let id, .success) = input {
+        owed += [
+          .work(.recordingAttached(id: id, .success(()))), .work(.recording(id: id, .started)),
+          .work(.recording(id: id, .enoughFrames)),
+        ]
+      }
     }
   }
 
@@ -196,6 +200,8 @@ final class MachineDriver {
         .error(report("/GstPipeline:test/GstV4l2Src:source"), origin: .pipeline, vanished: nil, at: moment))
     case .photoTaken(let request, _, let frame):
       return .photoTaken(request, .failure(error), frame: frame)
+    case .recordingBuilt(let id, _):
+      return .recordingBuilt(id: id, .failure(error))
     case .recordingAttached(let id, _):
       return .recordingAttached(id: id, .failure(error))
     case .streamAttached(let number, let name, _, let moment):
