@@ -128,36 +128,13 @@ extension HVTCameraController {
       return
     }
     let encoder = onStreamEncoder ? resources.withLock { $0.streamEncoders[.movie]?.encoder } : nil
-    let controller = WeakReference(self)
-    worker.async { [queue, worker] in
+    worker.async {
       debugLog.log(.debug, "recording \(request.id): building the branch", object: session.pipeline)
       let chain = encoder.flatMap { _ in session.model.recordingOnStreams }
-      let feed = session.preRoll.map(EncodedFeed.preRoll) ?? encoder.map(EncodedFeed.streams)
-      // A movie taking encoded video has no use for the armed encoding, which holds the branch's name.
-      var armed = session.takeArmedRecording(named: name)
-      if feed != nil {
-        armed?.discard(from: session)
-        armed = nil
-      }
-      let branch: RecordingBranch
+      let (branch, armed): (RecordingBranch, Bool)
       do {
-        let recording = request.id
-        branch = try RecordingBranch(
-          chain: chain ?? session.model.recording,
-          // After a pre-roll whose microphone failed or did not start, the movie is silent.
-          audio: session.preRoll.map { $0.sound?.isRunning ?? false } ?? true ? session.model.audio : nil,
-          feed: feed, armed: armed, file: request.file, name: name, limit: request.limit,
-          backlog: request.slowEncoderPolicy.backlog,
-          frameInterval: 1 / session.model.configuration.frameRate.framesPerSecond,
-          tags: CaptureTags(
-            date: Date(), configuration: session.model.configuration, location: request.location,
-            tags: request.mediaTags),
-          worker: worker
-        ) { event in
-          queue.async { controller.target?.send(.recording(id: recording, event)) }
-        }
+        (branch, armed) = try self.makeBranch(request, on: session, name: name, onStreams: chain, of: encoder)
       } catch {
-        armed?.discard(from: session)
         _ = self.resources.withLock { $0.pendingPauses.removeValue(forKey: request.id) }
         self.post(.recordingBuilt(id: request.id, .failure(HVTCameraError(error))))
         return
@@ -171,11 +148,45 @@ extension HVTCameraController {
       self.post(
         .recordingBuilt(id: request.id, .success(.init(session: id, takesEncodedVideo: branch.takesEncodedVideo))))
       debugLog.log(
-        .debug, "recording \(request.id): branch built\(armed == nil ? "" : " on the armed encoding")",
+        .debug, "recording \(request.id): branch built\(armed ? " on the armed encoding" : "")",
         object: session.pipeline)
       let result = Result { try branch.attach(to: session) }
       debugLog.log(.debug, "recording \(request.id): branch attached", object: session.pipeline)
       self.post(.recordingAttached(id: request.id, result.mapError(HVTCameraError.init)))
+    }
+  }
+
+  /// Makes recording `request`'s branch on `session` (on the worker): after a pre-roll, or on the streams'
+  /// `streamEncoder` (with `chain`, the model's ``HVTPipelineModel/recordingOnStreams``), one that takes
+  /// their encoded video; else on the session's armed encoding when it has one under `name`, which is
+  /// taken out otherwise (it holds the name). Returns the branch and whether it took the armed encoding.
+  private func makeBranch(
+    _ request: ControllerMachine.RecordingRequest, on session: CaptureSession, name: String,
+    onStreams chain: [HVTElementDescription]?, of streamEncoder: StreamEncoder?
+  ) throws -> (RecordingBranch, armed: Bool) {
+    let feed = session.preRoll.map(EncodedFeed.preRoll) ?? streamEncoder.map(EncodedFeed.streams)
+    let armed = session.takeArmedRecording(named: name)
+    if feed != nil { armed?.discard(from: session) }
+    let (controller, recording) = (WeakReference(self), request.id)
+    do {
+      let branch = try RecordingBranch(
+        chain: chain ?? session.model.recording,
+        // After a pre-roll whose microphone failed or did not start, the movie is silent.
+        audio: session.preRoll.map { $0.sound?.isRunning ?? false } ?? true ? session.model.audio : nil,
+        feed: feed, armed: feed == nil ? armed : nil, file: request.file, name: name, limit: request.limit,
+        backlog: request.slowEncoderPolicy.backlog,
+        frameInterval: 1 / session.model.configuration.frameRate.framesPerSecond,
+        tags: CaptureTags(
+          date: Date(), configuration: session.model.configuration, location: request.location,
+          tags: request.mediaTags),
+        worker: worker
+      ) { [queue] event in
+        queue.async { controller.target?.send(.recording(id: recording, event)) }
+      }
+      return (branch, feed == nil && armed != nil)
+    } catch {
+      if feed == nil { armed?.discard(from: session) }
+      throw error
     }
   }
 
