@@ -10,9 +10,8 @@ import HVTSupport
 /// sound, and links the bin to the tee.
 ///
 /// An encoding is used once (a recording's end of stream ends it): the controller arms the next one
-/// after a recording's branch is removed. `@unchecked Sendable`: made and taken on the controller's worker
-/// queue; what its bus handler records is `Locked`.
-final class ArmedRecording: @unchecked Sendable {
+/// after a recording's branch is removed. Made, taken and discarded on the controller's worker queue.
+final class ArmedRecording: Sendable {
   /// The bin, named as the branch that takes it.
   let bin: Bin
   /// The elements, in chain order: the queue first, the muxer last.
@@ -28,9 +27,9 @@ final class ArmedRecording: @unchecked Sendable {
   static func arm(_ chain: [HVTElementDescription], named name: String, on session: CaptureSession) throws
     -> ArmedRecording?
   {
-    guard session.pipeline.element(named: name) == nil, chain.count > 1,
-      chain.last?.name == HVTPipelineModel.muxerName
-    else { return nil }
+    guard session.pipeline.element(named: name) == nil, chain.last?.name == HVTPipelineModel.muxerName else {
+      return nil
+    }
     let bin = Bin(name: name)
     let elements = try ElementChain(chain, in: bin)
     guard let entry = elements.first.staticPad("sink") else {
@@ -39,10 +38,8 @@ final class ArmedRecording: @unchecked Sendable {
     try bin.addGhostPad("sink", target: entry)
     let armed = ArmedRecording(bin: bin, elements: elements.elements)
     try session.pipeline.add(bin)
-    session.onError(inside: bin.path) { [failed = armed.failed] report in
-      failed.withLock { $0 = true }
-      debugLog.log(.warning, "the next recording's encoding failed, a recording will build its own: \(report.message)")
-    }
+    // The error itself reaches the controller, which logs it and has the encoding taken out.
+    session.onError(inside: bin.path) { [failed = armed.failed] _ in failed.withLock { $0 = true } }
     guard bin.syncStateWithParent(), let ghost = bin.staticPad("sink"),
       session.tee.staticPad("sink")?.sendStickyEvents(to: ghost) == true
     else {

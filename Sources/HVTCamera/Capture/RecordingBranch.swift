@@ -144,7 +144,7 @@ final class RecordingBranch: @unchecked Sendable {
     if let armed {
       bin = armed.bin
       // The armed queue takes the policy's limits; the file sink follows the muxer.
-      for property in descriptions[0].properties {
+      for property in bounded?.first?.properties ?? [] {
         try armed.elements[0].setProperty(property.name, fromString: property.value)
       }
       let rest = try ElementChain(Array(descriptions[armed.elements.count...]), in: bin)
@@ -324,8 +324,8 @@ final class RecordingBranch: @unchecked Sendable {
 
   /// Adds the branch to the session's running pipeline (an armed one is there: the elements added to it
   /// start) and links it to a new tee pad, starting with the frame of the moment (after a pre-roll: with
-  /// what the pre-roll kept). Takes as long as the branch's
-  /// elements need to start (the file sink opens its file): call it off the controller queue.
+  /// what the pre-roll kept). Takes as long as the branch's elements need to start (the file sink opens
+  /// its file): call it off the controller queue.
   func attach(to session: CaptureSession) throws {
     assertOnQueue(worker)
     var silence = audio?.open()

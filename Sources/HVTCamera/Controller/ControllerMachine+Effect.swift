@@ -95,7 +95,7 @@ extension ControllerMachine {
     case attachRecording(RecordingRequest, on: UInt64, name: String, paused: Bool, onStreamEncoder: Bool)
     case pauseRecording(UInt64, Bool)
     /// Makes the next recording's encoding ready on the session, on the worker (``ArmedRecording``): its
-    /// start then only adds the muxer and the file.
+    /// start then only adds the file sink and the sound.
     case armRecording(UInt64)
     /// Takes the session's ready encoding out (no recording comes in photo mode, or it failed).
     case disarmRecording(UInt64)

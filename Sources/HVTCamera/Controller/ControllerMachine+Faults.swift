@@ -64,6 +64,7 @@ extension ControllerMachine.Transition {
     case .recording(let id) where hasBranch(id):
       return recordingFailed(id, error)
     case .armedRecording:
+      effects.append(.log(.info, "the next recording's encoding failed: a recording builds its own", session: nil))
       if let session = state.phase.session { effects.append(.disarmRecording(session.id)) }
       return
     case .preRollMicrophone, .microphone, .recording, .pipeline:

@@ -165,15 +165,17 @@ extension HVTCameraController {
     onStreams chain: [HVTElementDescription]?, of streamEncoder: StreamEncoder?
   ) throws -> (RecordingBranch, armed: Bool) {
     let feed = session.preRoll.map(EncodedFeed.preRoll) ?? streamEncoder.map(EncodedFeed.streams)
-    let armed = session.takeArmedRecording(named: name)
-    if feed != nil { armed?.discard(from: session) }
+    let taken = session.takeArmedRecording(named: name)
+    // A movie taking encoded video has no use for it, and it holds the branch's name.
+    if feed != nil { taken?.discard(from: session) }
+    let armed = feed == nil ? taken : nil
     let (controller, recording) = (WeakReference(self), request.id)
     do {
       let branch = try RecordingBranch(
         chain: chain ?? session.model.recording,
         // After a pre-roll whose microphone failed or did not start, the movie is silent.
         audio: session.preRoll.map { $0.sound?.isRunning ?? false } ?? true ? session.model.audio : nil,
-        feed: feed, armed: feed == nil ? armed : nil, file: request.file, name: name, limit: request.limit,
+        feed: feed, armed: armed, file: request.file, name: name, limit: request.limit,
         backlog: request.slowEncoderPolicy.backlog,
         frameInterval: 1 / session.model.configuration.frameRate.framesPerSecond,
         tags: CaptureTags(
@@ -183,9 +185,9 @@ extension HVTCameraController {
       ) { [queue] event in
         queue.async { controller.target?.send(.recording(id: recording, event)) }
       }
-      return (branch, feed == nil && armed != nil)
+      return (branch, armed != nil)
     } catch {
-      if feed == nil { armed?.discard(from: session) }
+      armed?.discard(from: session)
       throw error
     }
   }

@@ -205,13 +205,7 @@ final class CaptureSession: Sendable {
   /// Hands the armed encoding to the recording whose branch is called `name`; `nil` when none is armed
   /// under that name, or it failed (then it is taken out). Call it on the worker queue.
   func takeArmedRecording(named name: String) -> ArmedRecording? {
-    guard
-      let recording = armed.withLock({ armed -> ArmedRecording? in
-        guard armed.recording?.bin.name == name else { return nil }
-        defer { armed.recording = nil }
-        return armed.recording
-      })
-    else { return nil }
+    guard let recording = takeArmed(where: { $0.bin.name == name }) else { return nil }
     guard recording.isUsable else {
       recording.discard(from: self)
       return nil
@@ -225,10 +219,16 @@ final class CaptureSession: Sendable {
   /// Takes the armed encoding out of the pipeline (photo mode, where no recording comes). Call it on the
   /// worker queue.
   func disarmRecording() {
+    takeArmed { _ in true }?.discard(from: self)
+  }
+
+  /// The armed encoding, no longer held here, when it `matches`.
+  private func takeArmed(where matches: (ArmedRecording) -> Bool) -> ArmedRecording? {
     armed.withLock { armed in
-      defer { armed.recording = nil }
-      return armed.recording
-    }?.discard(from: self)
+      guard let recording = armed.recording, matches(recording) else { return nil }
+      armed.recording = nil
+      return recording
+    }
   }
 
   /// Whether this camera has a light the engine can fire: the simulated camera's, or a V4L2 flash LED.
