@@ -26,13 +26,12 @@ package enum MatroskaTagStrings {
   /// the same, with its tags as `matroskamux` wrote them.
   @discardableResult
   package static func unquote(in url: URL) -> Int {
+    // Any other file (an MP4's `ftyp` box) is left alone after one small read.
+    guard mayBeMatroska(url) else { return 0 }
     do {
       let handle = try FileHandle(forUpdating: url)
       defer { try? handle.close() }
       let file = EBMLReader(handle: handle, end: try handle.seekToEnd())
-      // Any other file (an MP4's `ftyp` box) is left alone without reading further.
-      let magic = withUnsafeBytes(of: ID.header.bigEndian) { [UInt8]($0) }
-      guard file.end >= 4, try file.bytes(at: 0, count: 4) == magic else { return 0 }
       guard let header = try file.element(at: 0), header.id == ID.header,
         let segment = try file.element(at: header.end), segment.id == ID.segment
       else { return 0 }
@@ -47,6 +46,18 @@ package enum MatroskaTagStrings {
       debugLog.log(.warning, "\(url.path) keeps its tags as the muxer quoted them: \(error)")
       return 0
     }
+  }
+
+  /// Whether `url` begins with the EBML header's ID, read with `pread(2)` alone: a recording's stop
+  /// asks this of every movie, most of them MP4. A file that cannot be opened here says yes, so that
+  /// the mending's own attempt logs why.
+  private static func mayBeMatroska(_ url: URL) -> Bool {
+    let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return true }
+    defer { close(descriptor) }
+    var first = [UInt8](repeating: 0, count: 4)
+    return pread(descriptor, &first, first.count, 0) == first.count
+      && first == withUnsafeBytes(of: ID.header.bigEndian) { [UInt8]($0) }
   }
 
   /// Mends the `TagString`s of the `SimpleTag`s in `parent`, and of those nested in them.

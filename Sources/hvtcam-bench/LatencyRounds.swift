@@ -248,19 +248,23 @@ struct LatencyRounds {
       Row(
         id: "startup-gst-launch", title: Self.startupTitle, resolution: resolution,
         unit: "ms", hvtcamera: ours.startup,
-        reference: (engine, "the photo line: PLAYING → first frame at the preview sink", launch.startup)),
+        reference: (engine, "the photo line: parsed, then PLAYING → first frame at the preview sink", launch.startup)),
       Row(
         id: "shutter-gst-launch", title: Self.shutterTitle,
         resolution: resolution, unit: "ms", hvtcamera: ours.shutter,
-        reference: (engine, "a photo is a new run of the photo line: PLAYING → JPEG written", launch.shutter)),
+        reference: (
+          engine, "a photo is a new run of the photo line: parsed, then PLAYING → JPEG written", launch.shutter
+        )),
       Row(
         id: "record-start-gst-launch", title: Self.recordStartTitle,
         resolution: resolution, unit: "ms", hvtcamera: ours.recordStart,
-        reference: (engine, "the movie line: PLAYING → first frame entering x264enc", launch.recordStart)),
+        reference: (engine, "the movie line: parsed, then PLAYING → first frame entering x264enc", launch.recordStart)),
       Row(
         id: "record-stop-gst-launch", title: Self.recordStopTitle,
         resolution: resolution, unit: "ms", hvtcamera: ours.recordStop,
-        reference: (engine, "the movie line (-e): end of stream → EOS on the bus", launch.recordStop)),
+        reference: (
+          engine, "the movie line (-e): end of stream → EOS from the bus on the waiting thread", launch.recordStop
+        )),
       Row(
         id: "driver-lost-recording-gst-launch",
         title: driverLostTitle,

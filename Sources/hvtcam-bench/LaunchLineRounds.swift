@@ -27,11 +27,12 @@ struct LaunchLineRounds {
     try recording(into: &round)
   }
 
-  /// A photo, as `gst-launch-1.0` takes one: from PLAYING, the first frame at the preview sink
-  /// (start-up) and the end of stream reaching the JPEG's file sink (`jpegenc snapshot=true` ends its
-  /// branch after one frame).
+  /// A photo, as `gst-launch-1.0` takes one: from parsing the line (as `present()` builds ours), the
+  /// first frame at the preview sink (start-up) and the end of stream reaching the JPEG's file sink
+  /// (`jpegenc snapshot=true` ends its branch after one frame).
   func photo(into round: inout Round) throws {
     let path = directory.appendingPathComponent("launch-\(UUID().uuidString.prefix(8)).jpg").path
+    let start = ContinuousClock.now
     let pipeline = try Pipeline(launch: model.launchDescription(mode: .photo, output: path, frames: nil))
     defer { pipeline.setState(.null) }
     let firstFrame = try awaitBuffer(at: "preview", in: pipeline)
@@ -41,17 +42,18 @@ struct LaunchLineRounds {
       return .ok
     }
     failOnError(pipeline, [firstFrame, written])
-    let start = ContinuousClock.now
     guard pipeline.setState(.playing) != .failure else { throw BenchError.failed("the photo line did not start") }
     round.startup.add(start.duration(to: try firstFrame.wait("the photo line's first preview frame")).milliseconds)
     round.shutter.add(start.duration(to: try written.wait("the photo line's JPEG")).milliseconds)
   }
 
-  /// A recording, as `gst-launch-1.0 -e` makes one: from PLAYING to the first frame entering the encoder
-  /// (the camera opens with it), then `recordingSeconds` later an end of stream, and the time until it
-  /// reaches the bus (the movie finalized); with the V4L2 sequence gaps at the source meanwhile.
+  /// A recording, as `gst-launch-1.0 -e` makes one: from parsing the line to the first frame entering the
+  /// encoder (the camera opens with it), then `recordingSeconds` later an end of stream, and the time
+  /// until this thread learns from the bus that it came out (the movie finalized), as an app's bus watch
+  /// would, and ours learns from its delegate; with the V4L2 sequence gaps at the source meanwhile.
   func recording(into round: inout Round) throws {
     let path = directory.appendingPathComponent("launch-\(UUID().uuidString.prefix(8)).mp4").path
+    let start = ContinuousClock.now
     let pipeline = try Pipeline(launch: model.launchDescription(mode: .video, output: path, frames: nil))
     defer { pipeline.setState(.null) }
     guard let encoder = model.movieEncoderElement?.name else {
@@ -68,13 +70,13 @@ struct LaunchLineRounds {
     failOnError(pipeline, [entered, finished]) { message in
       if case .endOfStream = message { finished.fulfill(.now) }
     }
-    let start = ContinuousClock.now
     guard pipeline.setState(.playing) != .failure else { throw BenchError.failed("the movie line did not start") }
     round.recordStart.add(start.duration(to: try entered.wait("the movie line's encoder input")).milliseconds)
     waitForSchedule(until: start + .seconds(recordingSeconds))
     let stop = ContinuousClock.now
     guard pipeline.sendEndOfStream() else { throw BenchError.failed("the movie line refused end of stream") }
-    round.recordStop.add(stop.duration(to: try finished.wait("the movie line's end of stream")).milliseconds)
+    _ = try finished.wait("the movie line's end of stream")
+    round.recordStop.add(stop.duration(to: .now).milliseconds)
     round.driverLost.add(Double(gaps.withLock { $0.lost }))
   }
 

@@ -192,9 +192,10 @@ final class RecordingBranch: @unchecked Sendable {
       if first { debugLog.log(.debug, "\(path): the first frame entered the encoder") }
       return .ok
     }
-    fileSinkPad.addProbe([.buffer, .eventDownstream]) { [timing] _, info in
+    fileSinkPad.addProbe([.buffer, .eventDownstream]) { [timing, path = bin.path] _, info in
       if info.event == .endOfStream {
         timing.withLock { $0.drained = true }
+        debugLog.log(.debug, "\(path): the end of stream reached the file")
         onEvent(.drained)
       } else if info.buffer != nil {
         let now = ContinuousClock.now
@@ -457,9 +458,10 @@ final class RecordingBranch: @unchecked Sendable {
   /// when the file is complete. Wraps an idle pad probe.
   func sendEndOfStream() {
     guard let teePad, let ghost = bin.staticPad("sink") else { return }
-    teePad.addProbe(.idle) { [timing, weak audio] pad, _ in
+    teePad.addProbe(.idle) { [timing, weak audio, path = bin.path] pad, _ in
       pad.unlink(from: ghost)
       audio?.videoEnded(after: timing.withLock { $0.clock.end })
+      debugLog.log(.debug, "\(path): unlinked from the tee, the end of stream sent")
       ghost.sendEndOfStream()
       return .remove
     }

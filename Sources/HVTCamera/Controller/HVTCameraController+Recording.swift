@@ -249,6 +249,7 @@ extension HVTCameraController {
   /// complete.
   func sendEndOfStream(_ id: UInt64, reason: HVTRecordingStopReason) {
     guard let branch = recordingObjects(id)?.branch else { return }
+    debugLog.log(.debug, "\(branch.path): stopping (\(reason))")
     publish(.recordingStopped(elapsed: branch.summary.duration, reason: reason))
     branch.sendEndOfStream()
     send(.endOfStreamSent(id: id, at: .now))
@@ -302,6 +303,7 @@ extension HVTCameraController {
       capture.thumbnail = delivery.thumbnail
       return capture
     }
+    debugLog.log(.debug, "\(recording.branch.path): the movie is complete")
     send(.movieFinished(result.mapError(HVTCameraError.init), delivery))
   }
 
