@@ -10,7 +10,9 @@ public enum HVTCameraEvent: Sendable {
   case configured(HVTCaptureConfiguration)
   /// The first frame since the camera (re)started reached the preview sink, at `at` on `ContinuousClock`
   /// (taken on the streaming thread as the frame arrived; the event itself arrives a little later).
-  /// `at` minus a `ContinuousClock.now` taken before `present()` is the camera's start-up time.
+  /// `at` minus a `ContinuousClock.now` taken before `present()` is the camera's start-up time. It follows
+  /// ``configured(_:)``: whoever receives it finds the camera's configuration on the controller, though
+  /// the first frame may have come before the pipeline reported PLAYING.
   case previewStarted(at: ContinuousClock.Instant)
   /// The preview of a presented camera now goes to this output (after ``HVTCameraController/previewOutput``
   /// or ``HVTCameraController/mirrorsFrontPreview`` changed): the new branch is attached to the tee and

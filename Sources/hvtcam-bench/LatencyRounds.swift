@@ -123,7 +123,7 @@ struct LatencyRounds {
     camera.controller.capturesAudio = false
     defer { camera.dismiss() }
     round.startup.add(try camera.present().milliseconds)
-    let frameRate = camera.frameRate
+    let frameRate = try camera.frameRate
     let beforeStills = camera.previewCount
     for _ in 0..<burst {
       let (shutter, age) = try camera.takePicture()

@@ -142,8 +142,16 @@ final class OurCamera {
   /// The preview's frame count now.
   var previewCount: PreviewCount { PreviewCount(controller.previewStatistics) }
 
-  /// The frame rate the camera runs at.
-  var frameRate: Double { controller.configuration?.frameRate.framesPerSecond ?? 30 }
+  /// The frame rate the camera runs at (known once `present()` returned: the preview's start is announced
+  /// after the configuration).
+  var frameRate: Double {
+    get throws {
+      guard let configuration = controller.configuration else {
+        throw BenchError.failed("the camera runs with no configuration")
+      }
+      return configuration.frameRate.framesPerSecond
+    }
+  }
 
   /// `takePicture()`; returns the time until the delegate holds the JPEG on disk, and the frame's age at
   /// the call (`HVTMediaMetadata.frameAge`).

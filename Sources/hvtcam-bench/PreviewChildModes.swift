@@ -46,7 +46,7 @@ extension ChildMode {
     }
     let cpu = processCPUSeconds() - cpuStart
     let wall = wallStart.duration(to: .now).seconds
-    let lost = before.framesLost(until: camera.previewCount, frameRate: camera.frameRate)
+    let lost = before.framesLost(until: camera.previewCount, frameRate: try camera.frameRate)
     camera.dismiss()
     var report = ChildReport()
     report.cpuPercent = cpu / wall * 100

@@ -140,6 +140,36 @@ struct ControllerMachineTests {
     Self.expectDismissal(of: driver, using: &random, "two recordings")
   }
 
+  @Test(
+    "the preview's first frame, before or after the pipeline's PLAYING, is announced once, after the configuration")
+  func previewStartedAfterConfiguration() throws {
+    for previewFirst in [true, false] {
+      let driver = try MachineDriver()
+      driver.present()
+      let isFirstFrame = { (owed: MachineDriver.Owed) in
+        if case .work(.previewStarted) = owed { true } else { false }
+      }
+      let isPlaying = { (owed: MachineDriver.Owed) in
+        if case .work(.bus(_, .stateChanged(_, _, .playing))) = owed { true } else { false }
+      }
+      driver.completeAll(except: { isFirstFrame($0) || isPlaying($0) })
+      let first = try #require(driver.owed.firstIndex(where: previewFirst ? isFirstFrame : isPlaying))
+      driver.complete(first)
+      let announced = { driver.ledger.events.filter { if case .previewStarted = $0 { true } else { false } }.count }
+      #expect(announced() == 0, "announced before both came (first frame first: \(previewFirst))")
+      driver.completeAll()
+      let kinds = driver.ledger.events.compactMap { event -> String? in
+        switch event {
+        case .configured: "configured"
+        case .previewStarted: "previewStarted"
+        default: nil
+        }
+      }
+      #expect(kinds == ["configured", "previewStarted"], "first frame first: \(previewFirst)")
+      #expect(driver.state.earlyPreviewStart == nil)
+    }
+  }
+
   @Test("takePicture(): in flight from the call until the delegate receives the photo; a call meanwhile is announced")
   func photoInFlight() throws {
     let driver = try MachineDriver()

@@ -85,6 +85,10 @@ extension ControllerMachine.Transition {
     if session.encoding.preRoll { effects.append(.startPreRollSound(session.id)) }
     effects.append(.publish(.configured(session.configuration)))
     announceReadiness()
+    if let early = state.earlyPreviewStart {
+      state.earlyPreviewStart = nil
+      if early.session == session.id { effects.append(.publish(.previewStarted(at: early.at))) }
+    }
     resolveReadyWaiters(.success(()))
     if session.isRealCamera { effects.append(.watchDevices(session)) }
     for index in state.endingRecordings.indices {

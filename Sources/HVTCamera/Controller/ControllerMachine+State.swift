@@ -17,6 +17,10 @@ extension ControllerMachine {
     /// The library window `present()` opened for a library ``HVTCameraController/sourceType`` is open.
     var showsLibrary = false
     var phase = Phase.idle
+    /// The first preview frame of the session starting, when it came before the pipeline's PLAYING: its
+    /// ``HVTCameraEvent/previewStarted(at:)`` waits for the session to run, so that whoever receives it
+    /// sees the camera's configuration and readiness.
+    var earlyPreviewStart: (session: UInt64, at: ContinuousClock.Instant)?
     /// The recording asked for and not stopped: at most one.
     var recording: Recording?
     /// Recordings stopped and not yet delivered (or given up) and removed, in the order they stopped.

@@ -107,8 +107,14 @@ extension ControllerMachine.Transition {
     case .stopped(let id):
       stopped(id)
     case .previewStarted(let id, let instant):
-      guard state.phase.session?.id == id else { return }
-      effects.append(.publish(.previewStarted(at: instant)))
+      switch state.phase {
+      case .running(let session, _) where session.id == id:
+        effects.append(.publish(.previewStarted(at: instant)))
+      case .starting(let session, _, _) where session.id == id:
+        state.earlyPreviewStart = (id, instant)
+      default:
+        break
+      }
     case .controlsApplied(let id, let applied, let failed):
       guard state.phase.session?.id == id, !applied.isEmpty || !failed.isEmpty else { return }
       effects.append(.publish(.cameraControlsApplied(applied: applied, failed: failed)))

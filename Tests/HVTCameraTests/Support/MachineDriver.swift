@@ -90,6 +90,9 @@ final class MachineDriver {
       .removeStreamEncoder, .forgetStreamEncoders:
       return []
     case .publish(let event):
+      if case .previewStarted = event, state.phase.running == nil {
+        Issue.record("the preview's start announced before the camera runs: \(state.phase)", sourceLocation: location)
+      }
       ledger.record(event: event)
     case .removeFile(let url):
       ledger.record(removed: url)
@@ -122,6 +125,7 @@ final class MachineDriver {
     case .startSession(let session):
       owed.append(.work(.playingRequested(session: session.id, .async)))
       owed.append(.work(.bus(session: session.id, .stateChanged(source: session.path, old: .paused, new: .playing))))
+      owed.append(.work(.previewStarted(session: session.id, at: .now)))
     case .stopSession(let id):
       owed.append(.work(.stopped(session: id)))
     case .lightTorch(let id, _):
