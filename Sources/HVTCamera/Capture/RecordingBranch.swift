@@ -181,7 +181,8 @@ final class RecordingBranch: @unchecked Sendable {
     }
     // Buffers entering the encoder (the branch, after a pre-roll) and the file sink show a drain's
     // progress; the first one into the encoder is the recording's start latency.
-    encoderPad.addProbe(.buffer) { [timing, path = bin.path] _, info in
+    encoderPad.addProbe([.buffer, .eventDownstream]) { [timing, path = bin.path] _, info in
+      if info.event == .endOfStream { debugLog.log(.debug, "\(path): the end of stream reached the encoder") }
       guard info.buffer != nil else { return .ok }
       let now = ContinuousClock.now
       let first = timing.withLock { timing in
@@ -458,13 +459,20 @@ final class RecordingBranch: @unchecked Sendable {
   /// when the file is complete. Wraps an idle pad probe.
   func sendEndOfStream() {
     guard let teePad, let ghost = bin.staticPad("sink") else { return }
-    teePad.addProbe(.idle) { [timing, weak audio, path = bin.path] pad, _ in
+    teePad.addProbe(.idle) { [timing, weak audio, path = bin.path, entry] pad, _ in
       pad.unlink(from: ghost)
       audio?.videoEnded(after: timing.withLock { $0.clock.end })
-      debugLog.log(.debug, "\(path): unlinked from the tee, the end of stream sent")
+      debugLog.log(
+        .debug,
+        "\(path): unlinked from the tee, the end of stream sent behind \(Self.waiting(at: entry)) frames in its queue")
       ghost.sendEndOfStream()
       return .remove
     }
+  }
+
+  /// The buffers waiting in the queue whose sink pad is `entry` (its `current-level-buffers`), for the log.
+  private static func waiting(at entry: Pad) -> String {
+    (try? entry.parentElement?.propertyString("current-level-buffers")) ?? "?"
   }
 
   /// Stops the branch, closing the file, removes it from the pipeline and gives the tee pad back. Takes as
