@@ -193,17 +193,24 @@ struct RecordingDrainTests {
     await camera.controller.dismissAndWait()
   }
 
-  /// Records 9 s with `policy`, the encoder's thread stopped for 7.5 s at the first frame after the
-  /// recording started (a probe on the converter before it), and returns the movie, delivered with no
-  /// failure reported, and the movie's time of the frame held.
+  /// Records 9 s with `policy`, the encoder's thread stopped for 7.5 s at the movie's first frame (a probe
+  /// on the converter before the encoder), and returns the movie, delivered with no failure reported, and
+  /// the movie's time of the frame held. The probe goes on the next recording's encoding, made ahead in
+  /// video mode (``ArmedRecording``: its encoder's `latency` message says it is open), before the
+  /// recording starts: however late this task runs on a loaded machine, the stall is at the movie's start
+  /// (a probe added after the start once held a frame 7.8 s into the movie).
   static func recordWithEncoderStall(policy: HVTSlowEncoderPolicy) async throws -> (
     TestCamera, Capture, stalledAt: Double
   ) {
     let camera = try TestCamera(mode: .video, present: false)
     camera.controller.videoMaximumDuration = 9
     camera.controller.slowEncoderPolicy = policy
+    var messages = camera.controller.busMessages.makeAsyncIterator()
     try await camera.controller.presentAndWait()
-    try await camera.startRecording()
+    while let message = await messages.next(),
+      !(message.type == "latency" && message.element.hasSuffix(ArmedRecordingTests.encoder))
+    {
+    }
     let session = try #require(camera.controller.currentSession)
     let converter = try #require(session.pipeline.element(named: "recording-convert")?.staticPad("sink"))
     // The movie's time of the frame held (the branch's entry wrote its timestamp from the movie's start).
@@ -216,6 +223,7 @@ struct RecordingDrainTests {
       if first { Thread.sleep(forTimeInterval: 7.5) }
       return .ok
     }
+    try await camera.startRecording()
     let movie = try await camera.delegate.nextCapture(.movie)
     let failures = camera.delegate.calls.filter { if case .failed = $0 { true } else { false } }
     #expect(failures.isEmpty, "\(failures)")
@@ -242,8 +250,7 @@ struct RecordingDrainTests {
   func encoderStallLeavesFramesOut() async throws {
     // The backlog before the encoder takes 2 s of frames, every other one up to 3 s, then none until the
     // encoder goes on: every frame from 3 s after the one held until the stall's end (or the movie's) is
-    // left out. The frame held is the first after the test's probe, late in the movie on a loaded machine
-    // (3.5 s once, beside the whole Debian 13 tier).
+    // left out.
     let (camera, movie, stalledAt) = try await Self.recordWithEncoderStall(policy: .leaveFramesOut)
     let unbuffered = min(stalledAt + 7.5, 9) - (stalledAt + 3)
     try #require(unbuffered >= 1, "the encoder stalled at \(stalledAt) s, too late in the 9 s movie")
