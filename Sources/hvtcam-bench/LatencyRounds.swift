@@ -104,9 +104,9 @@ struct LatencyRounds {
       if let launchLines, round % 2 == 1 { try launchLines.run(into: &launch) }
       if round % 2 == 0 {
         hvtcamera.append(try ours(burst: plan.burst, seconds: plan.recordingSeconds))
-        reference.append(try camerabin(burst: plan.burst, seconds: plan.recordingSeconds).round)
+        reference.append(try camerabinRound(burst: plan.burst, seconds: plan.recordingSeconds, log: log))
       } else {
-        reference.append(try camerabin(burst: plan.burst, seconds: plan.recordingSeconds).round)
+        reference.append(try camerabinRound(burst: plan.burst, seconds: plan.recordingSeconds, log: log))
         hvtcamera.append(try ours(burst: plan.burst, seconds: plan.recordingSeconds))
       }
       if let launchLines, round % 2 == 0 { try launchLines.run(into: &launch) }
@@ -157,6 +157,18 @@ struct LatencyRounds {
     round.previewLostRecording.add(
       Double(beforeRecording.framesLost(until: camera.previewCount, frameRate: frameRate)))
     return round
+  }
+
+  /// A measured round of camerabin, run once more when it fails: in the VM its own `v4l2src` once stopped
+  /// at a round's start ("Internal data stream error", not-linked, inside camerabin), which ended the
+  /// whole run. The log says so; a second failure ends the run.
+  private func camerabinRound(burst: Int, seconds: Int, log: (String) -> Void) throws -> Round {
+    do {
+      return try camerabin(burst: burst, seconds: seconds).round
+    } catch {
+      log("\(resolution): camerabin failed (\(error)); its round runs once more")
+      return try camerabin(burst: burst, seconds: seconds).round
+    }
   }
 
   /// One round of camerabin, and what its `x264enc` ran with.
