@@ -9,6 +9,7 @@ struct BenchOptions {
            hvtcam-bench --preview-rows [--quick] [--json PATH]
            hvtcam-bench --library-rows [--json PATH]
            hvtcam-bench --overload-rows [--quick] [--json PATH]
+           hvtcam-bench --cpu-rows [--quick] [--json PATH]
            hvtcam-bench --camera NODE [--json PATH]
            hvtcam-bench --render JSON [--markdown PATH]
 
@@ -33,6 +34,9 @@ struct BenchOptions {
                        every frame, the same pipeline under gst-launch-1.0, camerabin) records 15 s at
                        1920x1080 and 3840x2160 with two busy loops beside it while its preview is
                        counted (--quick: 2 s at 1280x720), printed; JSON only with --json
+      --cpu-rows       only the rows of CPU per recorded frame (whole process, steady state, sampled
+                       in the steady state, with sound), at each size of the full run (--quick: 720p),
+                       printed; JSON only with --json
       --render JSON    measure nothing: write the report of an earlier run's JSON (default
                        BENCHMARKS.md), e.g. after editing how the report is laid out
       --camera NODE    the real-camera rows instead, on a V4L2 node at 640x480 (vivid's YUY2 at
@@ -53,6 +57,8 @@ struct BenchOptions {
   var libraryRowsOnly = false
   /// `--overload-rows`: only the overload rows.
   var overloadRowsOnly = false
+  /// `--cpu-rows`: only the rows of CPU per recorded frame.
+  var cpuRowsOnly = false
   var jsonPath: String?
   var markdownPath: String?
   /// An earlier run's JSON to render instead of measuring.
@@ -104,6 +110,7 @@ struct BenchOptions {
       case "--preview-rows": previewRowsOnly = true
       case "--library-rows": libraryRowsOnly = true
       case "--overload-rows": overloadRowsOnly = true
+      case "--cpu-rows": cpuRowsOnly = true
       case "--json": jsonPath = try value(argument)
       case "--markdown": markdownPath = try value(argument)
       case "--render": renderPath = try value(argument)

@@ -84,6 +84,14 @@ struct BenchRun {
     }
   }
 
+  /// Only the rows of CPU per recorded frame (`--cpu-rows`), at each of the plan's sizes
+  /// (``runRows(_:_:)``).
+  func runCPURows() throws {
+    try runRows("CPU rows") { directory, log in
+      try plan.resolutions.flatMap { try CPURows(resolution: $0, plan: plan, directory: directory).run(log: log) }
+    }
+  }
+
   /// Only the library rows (`--library-rows`) (``runRows(_:_:)``).
   func runLibraryRows() throws {
     try runRows("library rows") { directory, log in try LibraryRows(plan: plan, directory: directory).run(log: log) }

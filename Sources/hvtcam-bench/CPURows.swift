@@ -22,6 +22,7 @@ struct CPURows {
     let (long, short) = (plan.cpuFrames, plan.cpuShortFrames)
     var ours = (whole: Series(), steady: Series(), fixed: Series())
     var theirs = (whole: Series(), steady: Series(), fixed: Series())
+    var sampled = (ours: Series(), theirs: Series())
     var silent = Series()
     var sync = (ours: (start: Series(), end: Series()), theirs: (start: Series(), end: Series()))
     func note(_ measured: AVSync, _ series: inout (start: Series, end: Series)) {
@@ -40,13 +41,17 @@ struct CPURows {
           (
             "ours-long",
             {
-              try self.hvtcamera(quality: quality, frames: long, measure: withSound ? { note($0, &sync.ours) } : nil)
+              try self.hvtcamera(
+                quality: quality, frames: long, measure: withSound ? { note($0, &sync.ours) } : nil,
+                steady: { sampled.ours.add($0) })
             }
           ),
           (
             "theirs-long",
             {
-              try self.gstLaunch(model: model, frames: long, measure: withSound ? { note($0, &sync.theirs) } : nil)
+              try self.gstLaunch(
+                model: model, frames: long, measure: withSound ? { note($0, &sync.theirs) } : nil,
+                steady: { sampled.theirs.add($0) })
             }
           ),
           ("ours-short", { try self.hvtcamera(quality: quality, frames: short) }),
@@ -84,8 +89,19 @@ struct CPURows {
         resolution: resolution, unit: "ms", hvtcamera: ours.fixed,
         reference: ("gst-launch-1.0", reference, theirs.fixed)),
     ]
-    guard withSound else { return perFrame }
-    return perFrame + [
+    var sampledRows: [Row] = []
+    if let window = steadyWindow(frames: long), !sampled.ours.values.isEmpty, !sampled.theirs.values.isEmpty {
+      sampledRows.append(
+        Row(
+          id: "cpu-per-frame-sampled",
+          title: "CPU per recorded frame in the steady state: the process's CPU time (/proc/PID/stat) from "
+            + "\(Int(window.from)) s to \(String(format: "%.1f", window.to)) s of the \(long)-frame recording, "
+            + "per frame of that time",
+          resolution: resolution, unit: "ms", hvtcamera: sampled.ours,
+          reference: ("gst-launch-1.0", reference, sampled.theirs)))
+    }
+    guard withSound else { return perFrame + sampledRows }
+    return perFrame + sampledRows + [
       Row(
         id: "cpu-sound", title: "CPU per recorded frame with sound (the simulated microphone, AAC), \(long) frames",
         resolution: resolution, unit: "ms", hvtcamera: ours.whole,
@@ -109,7 +125,8 @@ struct CPURows {
   /// encoder (every frame is kept), so its movie may hold fewer, and the CPU is scaled to `frames` from
   /// those it holds; the simulated camera's holds every one.
   func hvtcamera(
-    quality: HVTCameraController.QualityType, frames: Int, silent: Bool = false, measure: ((AVSync) -> Void)? = nil
+    quality: HVTCameraController.QualityType, frames: Int, silent: Bool = false, measure: ((AVSync) -> Void)? = nil,
+    steady: ((Double) -> Void)? = nil
   ) throws -> Double {
     let output = directory.appendingPathComponent("cpu-ours-\(UUID().uuidString.prefix(8))", isDirectory: true)
     defer { try? FileManager.default.removeItem(at: output) }
@@ -119,6 +136,7 @@ struct CPURows {
         "--child", "record", "--quality", quality.commandLineName, "--frames", String(frames),
         "--directory", output.path,
       ] + (silent ? ["--silent"] : []) + (camera.node.map { ["--camera", $0] } ?? []))
+    let sampler = steady == nil ? nil : steadyCPU(of: child, frames: frames)
     let ending = child.wait(timeout: max(300, Double(frames) / Double(camera.frameRate) * 2))
     guard !ending.signalled, ending.status == 0, let recorded = try ChildReport(output: ending.output).frames,
       camera.node == nil ? recorded == frames : recorded > 0
@@ -130,6 +148,7 @@ struct CPURows {
       }
       measure(try AVSync.measure(movie))
     }
+    sampler.map { report($0, to: steady) }
     return ending.cpuSeconds * Double(frames) / Double(recorded)
   }
 
@@ -137,13 +156,15 @@ struct CPURows {
   /// with `more` (launch words, e.g. another branch of the camera's tee) after it; `measure` is given how
   /// the movie's picture and sound line up.
   func gstLaunch(
-    model: HVTPipelineModel, frames: Int, more: String? = nil, measure: ((AVSync) -> Void)? = nil
+    model: HVTPipelineModel, frames: Int, more: String? = nil, measure: ((AVSync) -> Void)? = nil,
+    steady: ((Double) -> Void)? = nil
   ) throws -> Double {
     let file = directory.appendingPathComponent("cpu-gst-launch-\(UUID().uuidString.prefix(8)).mp4")
     defer { try? FileManager.default.removeItem(at: file) }
     let command = model.launchCommand(mode: .video, output: file.path, frames: frames) + (more.map { " " + $0 } ?? "")
     // exec: the shell becomes gst-launch-1.0, so wait4 reports gst-launch-1.0's own CPU time.
     let child = try ChildProcess("/bin/sh", ["-c", "exec " + command])
+    let sampler = steady == nil ? nil : steadyCPU(of: child, frames: frames)
     let ending = child.wait()
     guard !ending.signalled, ending.status == 0 else {
       throw BenchError.failed("gst-launch-1.0 failed (\(ending.status)): \(ending.output.suffix(3))")
@@ -153,6 +174,26 @@ struct CPURows {
       throw BenchError.failed("gst-launch-1.0 wrote \(written) frames of \(frames) to \(file.path)")
     }
     if let measure { measure(try AVSync.measure(file)) }
+    sampler.map { report($0, to: steady) }
     return ending.cpuSeconds
+  }
+
+  /// The window of a `frames`-frame recording read for its steady cost, in seconds after its process
+  /// started: from 3 s (start-up done, natively) to 1.5 s before its frames end; `nil` when that leaves
+  /// under 3 s (the VM's short recordings).
+  private func steadyWindow(frames: Int) -> (from: Double, to: Double)? {
+    let to = Double(frames) / Double(camera.frameRate) - 1.5
+    return to - 3 >= 3 ? (3, to) : nil
+  }
+
+  /// Reads `child`'s CPU time over the steady window of a `frames`-frame recording.
+  private func steadyCPU(of child: ChildProcess, frames: Int) -> SteadyCPU? {
+    steadyWindow(frames: frames).map { SteadyCPU(pid: child.pid, from: $0.from, to: $0.to) }
+  }
+
+  /// Gives `steady` the milliseconds of CPU per frame `sampler` read, when it read both ends.
+  private func report(_ sampler: SteadyCPU, to steady: ((Double) -> Void)?) {
+    guard let perSecond = sampler.cpuPerSecond else { return }
+    steady?(perSecond / Double(camera.frameRate) * 1000)
   }
 }

@@ -15,6 +15,8 @@ Thread.detachNewThread {
       try BenchRun(options).runLibraryRows()
     } else if options.overloadRowsOnly {
       try BenchRun(options).runOverloadRows()
+    } else if options.cpuRowsOnly {
+      try BenchRun(options).runCPURows()
     } else if let node = options.cameraNode {
       try BenchRun(options).runOnCamera(node)
     } else {
