@@ -29,8 +29,7 @@ final class SteadyCPU: Sendable {
   var cpuPerSecond: Double? {
     let taken = readings.withLock { $0 }
     guard taken.count == 2 else { return nil }
-    let wall = taken[0].wall.duration(to: taken[1].wall)
-    let seconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
+    let seconds = taken[0].wall.duration(to: taken[1].wall).seconds
     return seconds > 0 ? (taken[1].cpu - taken[0].cpu) / seconds : nil
   }
 

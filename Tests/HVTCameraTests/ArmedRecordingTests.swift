@@ -11,6 +11,11 @@ import Testing
 struct ArmedRecordingTests {
   static let encoder = "/GstBin:recording/GstX264Enc:movie-encoder"
 
+  /// Whether `message` says the armed encoding's encoder has opened (its `latency` message).
+  static func saysOpened(_ message: HVTBusMessage) -> Bool {
+    message.type == "latency" && message.element.hasSuffix(encoder)
+  }
+
   @Test(
     "in video mode the movies' encoder opens with no recording asked for; a recording takes it without opening one, the next is ready after it; photo mode takes it out"
   )
@@ -18,8 +23,7 @@ struct ArmedRecordingTests {
     let camera = try TestCamera(mode: .video, present: false)
     var messages = camera.controller.busMessages.makeAsyncIterator()
     try await camera.controller.presentAndWait()
-    while let message = await messages.next(), !(message.type == "latency" && message.element.hasSuffix(Self.encoder)) {
-    }
+    while let message = await messages.next(), !Self.saysOpened(message) {}
     let idle = try #require(camera.controller.pipelineGraph())
     #expect(idle.contains("movie-encoder") && idle.contains("muxer") && !idle.contains("GstFileSink"), "\(idle)")
 
@@ -31,7 +35,7 @@ struct ArmedRecordingTests {
     // recording opened none of its own.
     var branchStopped = false
     while let message = await messages.next() {
-      if message.type == "latency", message.element.hasSuffix(Self.encoder) { break }
+      if Self.saysOpened(message) { break }
       if message.type == "state-changed", message.element.hasSuffix("/GstBin:recording"),
         message.details.hasPrefix("READY -> NULL")
       {

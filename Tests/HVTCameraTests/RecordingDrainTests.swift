@@ -207,10 +207,7 @@ struct RecordingDrainTests {
     camera.controller.slowEncoderPolicy = policy
     var messages = camera.controller.busMessages.makeAsyncIterator()
     try await camera.controller.presentAndWait()
-    while let message = await messages.next(),
-      !(message.type == "latency" && message.element.hasSuffix(ArmedRecordingTests.encoder))
-    {
-    }
+    while let message = await messages.next(), !ArmedRecordingTests.saysOpened(message) {}
     let session = try #require(camera.controller.currentSession)
     let converter = try #require(session.pipeline.element(named: "recording-convert")?.staticPad("sink"))
     // The movie's time of the frame held (the branch's entry wrote its timestamp from the movie's start).
