@@ -94,13 +94,9 @@ struct PipeWireCameraTests {
       #expect(result.succeeded && result.outputLines == [path], "\(result)")
       let discovery = try await MediaInspector.discover(path)
       #expect(discovery.isH264 && discovery.size == "640x480", "\(discovery)")
-      // The virtual camera (a gst-launch-1.0 of its own feeding PipeWire) skips frames when the machine is
-      // loaded: 58 of 60 once, in a CI run with a second VM running, 52 in another beside the whole
-      // suite, 42 in a third. What the producer skips is not HVTCamera's to keep, so the count is only
-      // bounded against a broken capture (every frame is accounted for on the simulated camera and on
-      // vivid); the timestamps and the decodable frames are checked exactly. The movie ends with the last frame before the 2 s limit, which is up to a few frame
-      // intervals before it when the frames skipped were the last ones (1.951 s once, in CI), and never
-      // after the limit's own frame.
+      // The movie ends with the last frame before the 2 s limit, which is up to a few frame intervals before
+      // it when the frames skipped were the last ones (1.951 s once, in CI), and never after the limit's own
+      // frame.
       let duration = try #require(discovery.duration, "\(discovery)")
       #expect(duration >= 2.0 - 4.0 / 30 && duration <= 2.0 + 1.0 / 30 + 1e-6, "duration \(duration) s")
       // Every packet in the file decodes to a frame: FFmpeg counts both (a CI run once saw gst-launch's
@@ -114,7 +110,20 @@ struct PipeWireCameraTests {
         ])
       let fields = probe.output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").map(String.init)
       let frames = fields.count == 3 ? Int(fields[1]) ?? 0 : 0
-      #expect((30...61).contains(frames), "\(frames) frames: \(probe.output)")
+      // The virtual camera (a gst-launch-1.0 of its own feeding PipeWire) falls behind when the machine is
+      // loaded, and what it never sends is not HVTCamera's to keep: 58, 52 and 42 of 60 frames in CI runs
+      // beside the whole suite on Debian 12, 27 in a Debian 13 tier run. So the count is bounded only
+      // against a broken capture (a stream that stalls or sends a frame or two), and what HVTCamera does
+      // own is checked exactly, as PortalCameraTests does: the frames the camera skipped (gaps in the
+      // sequence numbers pipewiresink carries over from videotestsrc's offsets), which hvtcam prints, and
+      // those in the movie are never more than the 2 s hold (a burst that arrives just before the end is
+      // stamped as it arrives, so a frame or two more can fall within it).
+      let lost = result.errorLines.compactMap { line in
+        line.firstMatch(of: #/^frames the camera lost while recording: (\d+)$/#).flatMap { Int($0.1) }
+      }
+      #expect(
+        (20...63).contains(frames) && lost.count <= 1 && frames + (lost.first ?? 0) <= 63,
+        "\(frames) frames, \(lost) lost: \(probe.output) \(result)")
       #expect(fields == ["640", "\(frames)", "\(frames)"], "width, frames decoded, packets: \(probe.output)")
     }
   }
