@@ -3,8 +3,9 @@
 public enum HVTSlowEncoderPolicy: String, Sendable, Hashable, CaseIterable {
   /// Every frame goes into the movie (and the streams): up to 3 s of frames wait for the encoder in the
   /// queue before it, and then the camera's `tee` waits for it, so the preview and photos slow to the
-  /// encoder's pace (and a simulated camera's timeline with them). For a movie read back frame by frame on
-  /// a machine whose encoder may fall behind for a while (a test on a loaded machine).
+  /// encoder's pace (and a simulated camera's timeline with them). A crash loses the frames waiting, too.
+  /// For a movie read back frame by frame on a machine whose encoder may fall behind for a while (a test on
+  /// a loaded machine).
   case keepEveryFrame
   /// The camera never waits for an encoder: frames it has no room for are left out at the queue before
   /// it (the recording branch's, the pre-roll's, the streams' encoder's), the others' timestamps
