@@ -159,12 +159,16 @@ extension ControllerMachine.Transition {
   /// A key or mouse action in the preview's window: the default controls act on it, or, without them,
   /// the app receives it.
   mutating func navigate(_ event: NavigationEvent, size: HVTFrameSize) {
-    guard state.phase.running != nil else { return }
+    guard state.phase.running != nil else {
+      return effects.append(.log(.debug, "\(event) left alone: the camera is not running", session: nil))
+    }
     guard state.settings.showsCameraControls else { return effects.append(.publish(.navigation(event))) }
     guard let look = currentPreview.controls else { return }
     switch event {
     case .keyPress(let key):
-      CameraControls.action(key: key, look: look, size: size).map { perform($0) }
+      let action = CameraControls.action(key: key, look: look, size: size)
+      effects.append(.log(.debug, "key \(key): \(action.map { "\($0)" } ?? "no control")", session: nil))
+      action.map { perform($0) }
     case .mouseButtonPress(1, let x, let y):
       if let crop = state.review?.crop, crop.contains(x: x, y: y) {
         state.cropDrag = Machine.CropDrag(x: x, y: y, crop: crop)

@@ -17,11 +17,14 @@ struct InteractiveCamera: CameraWindow {
   init(_ arguments: [String] = [], tracingLeaks: Bool = false) async throws {
     display = try await PrivateDisplay()
     directory = try TemporaryDirectory()
+    // The engine's debug lines (each key and what it did) go with the rest of stderr into a failure's
+    // message.
+    let debug = ["GST_DEBUG": "hvtcamera:5", "GST_DEBUG_NO_COLOR": "1"]
     process = try HVTCam.start(
       ["run"] + HVTCam.recording + ["-o", directory.url.path] + arguments,
       environment: HVTCam.environment(
         setting: ["DISPLAY": display.name, "XDG_RUNTIME_DIR": directory.url.path].merging(
-          tracingLeaks ? LeakTests.tracer : [:]
+          tracingLeaks ? LeakTests.tracer.merging(["GST_DEBUG": "GST_TRACER:7,hvtcamera:5"]) { $1 } : debug
         ) { $1 },
         removing: ["WAYLAND_DISPLAY"]))
     _ = try await process.requireStandardErrorLine("ready") { $0 == "ready" }
