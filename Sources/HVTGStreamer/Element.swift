@@ -88,6 +88,12 @@ public class Element: @unchecked Sendable {
   /// The state the element is in right now, without waiting (`GST_STATE`).
   public var currentState: ElementState { ElementState(hvt_gst_element_current_state(pointer)) }
 
+  /// Keeps the element's state out of (`true`) or back in (`false`) its parent's state changes. Wraps
+  /// `gst_element_set_locked_state`.
+  public func setLockedState(_ locked: Bool) {
+    gst_element_set_locked_state(pointer, locked ? 1 : 0)
+  }
+
   /// Brings the element to its parent bin's state. Wraps `gst_element_sync_state_with_parent`.
   @discardableResult
   public func syncStateWithParent() -> Bool {

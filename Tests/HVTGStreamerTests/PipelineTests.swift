@@ -98,6 +98,44 @@ struct PipelineTests {
     #expect(count.value == 4)
   }
 
+  /// A branch `queue ! videoconvert ! fakesink` in a bin, fed by a live camera, with the sink failing
+  /// `failing` (`fakesink state-error`), in PLAYING.
+  static func playingBranch(failing: String) throws -> (pipeline: Pipeline, branch: Bin, queue: Element) {
+    let branch = Bin(name: "branch")
+    let queue = try makeElement("queue", "queue")
+    let convert = try makeElement("videoconvert", "convert")
+    let sink = try makeElement("fakesink", "sink", ["state-error": failing, "async": "false"])
+    for element in [queue, convert, sink] { try branch.add(element) }
+    try queue.link(to: convert)
+    try convert.link(to: sink)
+    try branch.addGhostPad("sink", target: try #require(queue.staticPad("sink")))
+    let pipeline = try makePipeline("teardown", [try makeElement("videotestsrc", nil, ["is-live": "true"]), branch])
+    #expect(pipeline.setState(.playing) != .failure)
+    #expect(pipeline.state(timeout: 10).current == .playing)
+    return (pipeline, branch, queue)
+  }
+
+  @Test func stopCompletelyStopsEveryElementInside() throws {
+    let (pipeline, branch, queue) = try Self.playingBranch(failing: "none")
+    #expect(branch.stopCompletely().isEmpty)
+    #expect(queue.currentState == .null)
+    #expect(pipeline.stopCompletely().isEmpty)
+  }
+
+  @Test func stopCompletelyStopsWhatABinLeftRunningAndNamesWhatRefused() throws {
+    let (pipeline, branch, queue) = try Self.playingBranch(failing: "paused-to-ready")
+    // The bin stops at its sink, which fails, and leaves the queue and its streaming thread as they were.
+    #expect(branch.setState(.null) == .failure)
+    #expect(queue.currentState == .paused)
+    #expect(
+      branch.stopCompletely() == [
+        "/GstPipeline:teardown/GstBin:branch (PAUSED)", "/GstPipeline:teardown/GstBin:branch/GstFakeSink:sink (PAUSED)",
+      ])
+    #expect(queue.currentState == .null, "the queue, set to NULL by itself")
+    try #require(branch.element(named: "sink")).setProperty("state-error", fromString: "none")
+    #expect(pipeline.stopCompletely().isEmpty)
+  }
+
   @Test func dotGraphNamesEveryElement() throws {
     let pipeline = try makePipeline(
       "graphed",

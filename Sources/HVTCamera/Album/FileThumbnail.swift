@@ -147,9 +147,7 @@ enum FileThumbnail {
       do { try pad.link(to: input) } catch { debugLog.log(.warning, "thumbnail of \(url.path): \(error)") }
     }
     defer {
-      if pipeline.setState(.null) == .failure {
-        debugLog.log(.warning, "the thumbnail pipeline for \(url.path) refused to stop", object: pipeline)
-      }
+      Teardown.stop(pipeline, what: "the thumbnail pipeline for \(url.path)")
       pipeline.bus.removeSyncHandler()
     }
     guard pipeline.setState(.paused) != .failure else {

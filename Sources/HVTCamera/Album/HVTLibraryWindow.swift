@@ -200,7 +200,7 @@ public final class HVTLibraryWindow: Sendable {
     }
     let shown = Shown(pipeline: pipeline, source: chain.first, caption: chain.elements[4], caps: caps)
     guard pipeline.setState(.playing) != .failure else {
-      _ = pipeline.setState(.null)
+      Teardown.stop(pipeline, what: "the library window")
       pipeline.bus.removeSyncHandler()
       throw HVTCameraError.pipelineSetupFailed(.stateChangeFailed(element: pipeline.name, target: .playing))
     }
@@ -388,9 +388,7 @@ public final class HVTLibraryWindow: Sendable {
   private func takeDown() -> [HVTAlbumItem]? {
     guard let (shown, items) = state.withLock({ state in state.shown.map { ($0, state.items) } }) else { return nil }
     state.withLock { $0.shown = nil }
-    if shown.pipeline.setState(.null) == .failure {
-      debugLog.log(.warning, "the library window refused to stop", object: shown.pipeline)
-    }
+    Teardown.stop(shown.pipeline, what: "the library window")
     shown.pipeline.bus.removeSyncHandler()
     return items
   }

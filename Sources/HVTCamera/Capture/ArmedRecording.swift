@@ -62,7 +62,6 @@ final class ArmedRecording: Sendable {
   /// the worker queue.
   func discard(from session: CaptureSession) {
     session.onError(inside: bin.path, nil)
-    bin.setState(.null)
-    session.pipeline.remove(bin)
+    Teardown.stop(bin, removingFrom: session.pipeline, what: "the armed recording encoding")
   }
 }

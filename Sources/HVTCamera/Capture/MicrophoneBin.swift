@@ -46,11 +46,11 @@ final class MicrophoneBin: Sendable {
     }
     defer { format.removeProbe(probe) }
     guard bin.setState(.paused) != .failure else {
-      bin.setState(.null)
+      Teardown.stop(bin, what: "the microphone")
       return "could not be opened"
     }
     guard format.currentCaps != nil || negotiated.wait(timeout: .now() + Self.startTimeout) == .success else {
-      bin.setState(.null)
+      Teardown.stop(bin, what: "the microphone")
       return "agreed on no format within \(Self.startTimeout) s"
     }
     return nil

@@ -54,9 +54,7 @@ final class PhotoEncoder: Sendable {
 
   /// Stops the encoder pipeline and releases its resources.
   func stop() {
-    if pipeline.setState(.null) == .failure {
-      debugLog.log(.warning, "the photo pipeline \(pipeline.name) refused to stop", object: pipeline)
-    }
+    Teardown.stop(pipeline, what: "the photo pipeline")
     pipeline.bus.removeSyncHandler()
   }
 }

@@ -109,8 +109,8 @@ final class PreRollSound: Sendable {
   /// Takes as long as its streaming thread needs to stop: call it off the controller queue.
   func stop(in pipeline: Pipeline) {
     close()
-    microphone.bin.setState(.null)
-    tee.setState(.null)
+    Teardown.stop(microphone.bin, what: "the pre-roll's microphone")
+    Teardown.stop(tee, what: "the pre-roll's sound tee")
     let added = added.withLock { added in
       defer { added = [] }
       return added

@@ -185,7 +185,7 @@ final class RecordingAudio: Sendable {
       joined.withLock { $0 = true }
       joinedPath.withLock { [microphone] in $0 = microphone.path }
     } catch {
-      microphone.bin.setState(.null)
+      Teardown.stop(microphone.bin, what: "the microphone")
       return "the microphone could not join the pipeline: \(error)"
     }
     guard let output = microphone.bin.staticPad("src"), let input = branch.staticPad("audio"),
@@ -247,10 +247,7 @@ final class RecordingAudio: Sendable {
   /// start: stops and removes its elements and the branch's audio pad.
   func detach() {
     if let ghost = branch.staticPad("audio") { branch.removePad(ghost) }
-    for element in encoding.elements {
-      element.setState(.null)
-      branch.remove(element)
-    }
+    for element in encoding.elements { Teardown.stop(element, removingFrom: branch, what: "the sound encoding") }
     gate.open()
   }
 
@@ -338,10 +335,7 @@ final class RecordingAudio: Sendable {
       preRollPad.withLock { $0 = nil }
     }
     guard let microphone, joined.withLock({ $0 }) else { return }
-    if microphone.bin.setState(.null) == .failure {
-      debugLog.log(.warning, "the microphone \(microphone.path) refused to stop")
-    }
-    session.pipeline.remove(microphone.bin)
+    Teardown.stop(microphone.bin, removingFrom: session.pipeline, what: "the microphone")
     joined.withLock { $0 = false }
   }
 

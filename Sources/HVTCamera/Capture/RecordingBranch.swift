@@ -483,9 +483,7 @@ final class RecordingBranch: @unchecked Sendable {
     assertOnQueue(worker)
     session.onError(inside: bin.path, nil)
     audio?.remove(from: session)
-    let stopped = bin.setState(.null) != .failure
-    if !stopped { debugLog.log(.warning, "the recording branch \(bin.path) refused to stop") }
-    session.pipeline.remove(bin)
+    let stopped = Teardown.stop(bin, removingFrom: session.pipeline, what: "the recording branch")
     if let teePad, let feedingTee {
       feedingTee.releaseRequestPad(teePad)
       self.teePad = nil

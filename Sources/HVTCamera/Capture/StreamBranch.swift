@@ -135,7 +135,6 @@ final class StreamBranch: @unchecked Sendable {
       tee?.releaseRequestPad(teePad)
       self.teePad = nil
     }
-    if bin.setState(.null) == .failure { debugLog.log(.warning, "the stream branch \(bin.path) refused to stop") }
-    session.pipeline.remove(bin)
+    Teardown.stop(bin, removingFrom: session.pipeline, what: "the stream branch")
   }
 }

@@ -83,9 +83,6 @@ final class StreamEncoder: @unchecked Sendable {
       cameraTee?.releaseRequestPad(cameraPad)
       self.cameraPad = nil
     }
-    for element in [bin, tee] {
-      if element.setState(.null) == .failure { debugLog.log(.warning, "\(element.path) refused to stop") }
-      session.pipeline.remove(element)
-    }
+    for element in [bin, tee] { Teardown.stop(element, removingFrom: session.pipeline, what: "the streams' encoder") }
   }
 }

@@ -139,9 +139,7 @@ enum CameraDiscovery {
       if case .error(let report) = message { failure.withLock { $0 = $0 ?? report } }
     }
     defer {
-      if pipeline.setState(.null) == .failure {
-        debugLog.log(.warning, "the probe of \(source.factory) refused to stop", object: pipeline)
-      }
+      Teardown.stop(pipeline, what: "the probe of \(source.factory)")
       pipeline.bus.removeSyncHandler()
     }
     let element = try ElementChain.make(source)

@@ -287,8 +287,7 @@ final class CaptureSession: Sendable {
     // No buffer of the source's pool is held here when it stops streaming.
     tap.close()
     preRoll?.close()
-    let stopped = pipeline.setState(.null) != .failure
-    if !stopped { debugLog.log(.warning, "the camera pipeline \(pipeline.name) refused to stop", object: pipeline) }
+    let stopped = Teardown.stop(pipeline, what: "the camera pipeline")
     pipeline.bus.removeSyncHandler()
     simulatedControls?.detach(session: id)
     return stopped

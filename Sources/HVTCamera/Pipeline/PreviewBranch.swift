@@ -140,20 +140,18 @@ final class PreviewBranch: Sendable {
     do {
       try pipeline.add(bin)
     } catch {
-      _ = bin.setState(.null)
+      Teardown.stop(bin, what: "the preview branch")
       throw error
     }
     guard bin.syncStateWithParent(), let ghost = bin.staticPad("sink"), let pad = tee.requestPad("src_%u") else {
-      _ = bin.setState(.null)
-      pipeline.remove(bin)
+      Teardown.stop(bin, removingFrom: pipeline, what: "the preview branch")
       throw HVTCameraError.pipelineSetupFailed(.missingPad(element: tee.path, pad: "src_%u"))
     }
     do {
       try pad.link(to: ghost)
     } catch {
       tee.releaseRequestPad(pad)
-      _ = bin.setState(.null)
-      pipeline.remove(bin)
+      Teardown.stop(bin, removingFrom: pipeline, what: "the preview branch")
       throw error
     }
     teePad.withLock { $0 = pad }
@@ -187,8 +185,7 @@ final class PreviewBranch: Sendable {
       pad.unlink(from: ghost)
       debugLog.log(.info, "preview branch \(bin.name) unlinked from \(pad.name)")
       Self.reaper.async {
-        if bin.setState(.null) == .failure { debugLog.log(.warning, "the preview branch \(bin.path) refused to stop") }
-        pipeline.remove(bin)
+        Teardown.stop(bin, removingFrom: pipeline, what: "the preview branch")
         tee.releaseRequestPad(pad)
         debugLog.log(.info, "preview branch \(bin.name) removed")
         done()

@@ -27,7 +27,7 @@ enum WindowSink {
     for _ in 1...attempts {
       let probe = try Element(factory: factory)
       let opened = probe.setState(.ready) != .failure
-      if probe.setState(.null) == .failure { debugLog.log(.warning, "\(factory) refused to close its display") }
+      Teardown.stop(probe, what: "the display probe")
       if opened { return true }
     }
     return false
