@@ -53,7 +53,7 @@ extension MediaInspector {
       codec: fields["codec_name"], output: result.output)
   }
 
-  /// The first video stream's packets as `ffprobe` reads them (their flags and sizes), in file order.
+  /// The first video stream's packets as `ffprobe` reads them (their times, flags and sizes), in file order.
   public struct Packets: Sendable, CustomStringConvertible {
     /// The indexes of the key frames (flag `K`).
     public var keyFrames: [Int]
@@ -89,17 +89,21 @@ extension MediaInspector {
     }
   }
 
-  /// Runs `ffprobe -show_entries packet=flags,size` on the first video stream. Throws when the tool fails.
+  /// Runs `ffprobe -show_entries packet=pts_time,dts_time,flags,size` on the first video stream (the
+  /// times are for a failure's message: ffprobe prints them first). Throws when the tool fails.
   public static func packets(_ path: String) async throws -> Packets {
     let result = try await run(
       "ffprobe",
-      ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=flags,size", "-of", "csv=p=0", path])
+      [
+        "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,dts_time,flags,size", "-of",
+        "csv=p=0", path,
+      ])
     guard result.status == 0 else { throw InspectionError(result.output) }
     let rows = result.output.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
-      .filter { $0.count >= 2 }
+      .filter { $0.count >= 4 }
     return Packets(
-      keyFrames: rows.indices.filter { rows[$0][1].contains("K") },
-      bytes: rows.compactMap { Int($0[0]) }.reduce(0, +), count: rows.count, output: result.output)
+      keyFrames: rows.indices.filter { rows[$0][3].contains("K") },
+      bytes: rows.compactMap { Int($0[2]) }.reduce(0, +), count: rows.count, output: result.output)
   }
 
   /// The presentation times (seconds) of the first video stream's packets, as `ffprobe` reads them, in

@@ -126,12 +126,7 @@ struct PipeWireCameraTests {
         "\(frames) frames, \(lost) lost: \(probe.output) \(result)")
       if fields != ["640", "\(frames)", "\(frames)"] {
         // Which packet did not decode: each one's times, flags and size.
-        let packets = try await MediaInspector.run(
-          "ffprobe",
-          [
-            "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,dts_time,flags,size", "-of",
-            "csv=p=0", path,
-          ])
+        let packets = try await MediaInspector.packets(path)
         Issue.record("width, frames decoded, packets: \(probe.output)\npackets:\n\(packets.output)")
       }
     }

@@ -74,7 +74,7 @@ struct RTSPPushCommandTests {
       #expect(try await StreamCommandTests.probe(file) == "h264,640,480", "\(file)")
       let received = try await MediaInspector.probe(file)
       if (received.decodedFrames ?? 0) < 1 {
-        // What came instead (each packet's flags and size), and what the pushing hvtcam said.
+        // What came instead (each packet's times, flags and size), and what the pushing hvtcam said.
         let packets = try await MediaInspector.packets(file)
         Issue.record("no frame decodes in \(file): \(received)\npackets:\n\(packets.output)\nhvtcam: \(result)")
       }
