@@ -57,6 +57,8 @@ extension MediaInspector {
   public struct Packets: Sendable, CustomStringConvertible {
     /// The indexes of the key frames (flag `K`).
     public var keyFrames: [Int]
+    /// Each packet's presentation time in seconds, in file order (0 where ffprobe gives none).
+    public var presentationTimes: [Double]
     /// The packets' bytes, all together.
     public var bytes: Int
     /// How many packets there are.
@@ -102,7 +104,7 @@ extension MediaInspector {
     let rows = result.output.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
       .filter { $0.count >= 4 }
     return Packets(
-      keyFrames: rows.indices.filter { rows[$0][3].contains("K") },
+      keyFrames: rows.indices.filter { rows[$0][3].contains("K") }, presentationTimes: rows.map { Double($0[0]) ?? 0 },
       bytes: rows.compactMap { Int($0[2]) }.reduce(0, +), count: rows.count, output: result.output)
   }
 

@@ -3,10 +3,12 @@ import HVTGStreamer
 import HVTSupport
 
 /// One stream target's branch of the encoded tee (``StreamEncoder``, or a pre-roll's), as
-/// ``HVTPipelineModel/streamBranch(for:)`` describes it (tuned as the stream asks): a leaky queue, so that a slow network drops the
-/// stream's frames instead of holding the encoder, the recording or the preview, then the target's muxer
-/// or payloader and its network sink. A new branch asks the encoder for a key frame (an upstream
-/// force-key-unit event) and drops what comes before it: a stream starts decodable.
+/// ``HVTPipelineModel/streamBranch(for:)`` describes it (tuned as the stream asks): a queue leaking at its
+/// entry, so that a slow network drops the stream's frames instead of holding the encoder, the recording
+/// or the preview, then the target's muxer or payloader and its network sink. A new branch asks the
+/// encoder for a key frame (an upstream force-key-unit event) and drops what comes before it, and after a
+/// frame the queue left out it drops what comes before the next (``StreamEntry``): what the network gets
+/// always decodes.
 ///
 /// `@unchecked Sendable`: its variables are written only by ``attach(to:tee:)`` and ``remove(from:)``, on the
 /// controller's worker queue (asserted in debug builds).
@@ -75,14 +77,16 @@ final class StreamBranch: @unchecked Sendable {
     if case .srt = target, let sink = chain.elements.last {
       sink.onSignal("caller-added") { [weak self] in self?.requestKeyFrame() }
     }
-    // From the first key frame on; and nothing once an element failed, so that the encoded tee, and the
-    // recording and preview behind it, never see the failure's flow return.
-    let (failed, started) = (self.failed, Locked(false))
-    bin.staticPad("sink")?.addProbe(.buffer) { _, info in
-      guard !failed.withLock({ $0 }), let buffer = info.buffer else { return .drop }
-      return started.withLock { started in
-        started = started || !buffer.isDeltaUnit
-        return started ? .ok : .drop
+    // Decodable from the first key frame on, and after each frame the network could not take; nothing
+    // once an element failed, so that the encoded tee, and the recording and preview behind it, never see
+    // the failure's flow return.
+    if let entry = bin.staticPad("sink") {
+      let (failed, description) = (self.failed, target.description)
+      StreamEntry.guardDecodable(entry, queue: chain.first, isClosed: { failed.withLock { $0 } }) { leftOut in
+        debugLog.log(
+          .warning,
+          "stream to \(description): the network fell behind; frames left out up to the next key frame "
+            + "(\(leftOut) since the stream started)")
       }
     }
   }

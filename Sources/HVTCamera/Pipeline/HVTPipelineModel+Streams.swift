@@ -88,22 +88,23 @@ extension HVTPipelineModel {
   /// process's own is fed from.
   static let streamSinkName = "stream-sink"
 
-  /// One target's branch of the encoded tee: a leaky queue, so that a slow network drops the stream's
-  /// frames instead of holding the encoder, then the target's parser, muxer or payloader and its sink.
+  /// One target's branch of the encoded tee: a queue of 2 s leaking at its entry, so that a slow network
+  /// drops the stream's newest frames (up to the next key frame, ``StreamEntry``) instead of holding the
+  /// encoder, then the target's parser, muxer or payloader and its sink.
   ///
   /// ```
-  /// encoded. ! queue leaky=downstream ! h264parse config-interval=-1 ! rtspclientsink location=…
-  /// encoded. ! queue leaky=downstream ! h264parse config-interval=-1 ! mpegtsmux alignment=7 ! srtsink uri=…
-  /// encoded. ! queue leaky=downstream ! h264parse config-interval=-1 ! flvmux streamable=true ! rtmp2sink location=…
-  /// encoded. ! queue leaky=downstream ! h264parse config-interval=-1 ! hlssink2 location=…/segment%05d.ts …
-  /// encoded. ! queue leaky=downstream ! appsink  → the RTSP server's media (gst-rtsp-server)
+  /// encoded. ! queue leaky=upstream ! h264parse config-interval=-1 ! rtspclientsink location=…
+  /// encoded. ! queue leaky=upstream ! h264parse config-interval=-1 ! mpegtsmux alignment=7 ! srtsink uri=…
+  /// encoded. ! queue leaky=upstream ! h264parse config-interval=-1 ! flvmux streamable=true ! rtmp2sink location=…
+  /// encoded. ! queue leaky=upstream ! h264parse config-interval=-1 ! hlssink2 location=…/segment%05d.ts …
+  /// encoded. ! queue leaky=upstream ! appsink  → the RTSP server's media (gst-rtsp-server)
   /// ```
   ///
   /// The stream's ``HVTStream/tuning`` sets its properties on the elements of its factories.
   static func streamBranch(for stream: HVTStream) -> [HVTElementDescription] {
     let queue = HVTElementDescription(
       "queue", name: "stream-queue",
-      ["leaky": "downstream", "max-size-buffers": "0", "max-size-bytes": "0", "max-size-time": "2000000000"])
+      ["leaky": "upstream", "max-size-buffers": "0", "max-size-bytes": "0", "max-size-time": "2000000000"])
     return ([queue] + streamOutput(for: stream.target)).map { element in
       stream.tuning.filter { $0.factory == element.factory }.flatMap(\.properties).reduce(element) {
         $0.setting($1.name, to: $1.value)
