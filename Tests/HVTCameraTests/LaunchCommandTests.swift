@@ -70,16 +70,8 @@ struct LaunchCommandTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let movie = directory.appendingPathComponent("it's \"parsed\".mp4").path
     let description = model.launchDescription(mode: .video, output: movie, frames: 30)
-    let pipeline = try Pipeline(launch: description)
-    let ended = AsyncStream.makeStream(of: Void.self)
-    pipeline.bus.setSyncHandler { message in
-      if case .endOfStream = message { ended.continuation.finish() }
-      if case .error = message { ended.continuation.finish() }
-    }
-    pipeline.setState(.playing)
-    for await _ in ended.stream {}
-    pipeline.setState(.null)
-    pipeline.bus.removeSyncHandler()
+    let end = try await Pipeline(launch: description).playToEnd()
+    if case .endOfStream = end {} else { Issue.record("the line ended with \(String(describing: end))") }
     #expect(try await MediaInspector.frameCount(movie).frames == 30)
   }
 
@@ -106,20 +98,7 @@ struct LaunchCommandTests {
     let directory = try TemporaryDirectory().url
     defer { try? FileManager.default.removeItem(at: directory) }
     let photo = directory.appendingPathComponent("launched.jpg").path
-    let pipeline = try Pipeline(launch: model.launchDescription(mode: .photo, output: photo, frames: 3))
-    let ended = AsyncStream.makeStream(of: BusMessage.self)
-    pipeline.bus.setSyncHandler { message in
-      if case .endOfStream = message { ended.continuation.yield(message) }
-      if case .error = message { ended.continuation.yield(message) }
-    }
-    pipeline.setState(.playing)
-    var end: BusMessage?
-    for await message in ended.stream {
-      end = message
-      break
-    }
-    pipeline.setState(.null)
-    pipeline.bus.removeSyncHandler()
+    let end = try await Pipeline(launch: model.launchDescription(mode: .photo, output: photo, frames: 3)).playToEnd()
     if case .endOfStream = end {} else { Issue.record("the line ended with \(String(describing: end))") }
     let discovered = try await MediaInspector.discover(photo)
     #expect(discovered.isJPEG && discovered.size == "640x480", "\(discovered)")

@@ -66,15 +66,8 @@ struct StreamEntryTests {
     StreamEntry.guardDecodable(try #require(queue.staticPad("sink")), queue: queue, isClosed: { false }) { leftOut in
       losses.withLock { $0.append(leftOut) }
     }
-    let ended = AsyncStream.makeStream(of: Void.self)
-    pipeline.bus.setSyncHandler { message in
-      if case .endOfStream = message { ended.continuation.finish() }
-      if case .error = message { ended.continuation.finish() }
-    }
-    pipeline.setState(.playing)
-    for await _ in ended.stream {}
-    pipeline.setState(.null)
-    pipeline.bus.removeSyncHandler()
+    let end = await pipeline.playToEnd()
+    if case .endOfStream = end {} else { Issue.record("the line ended with \(String(describing: end))") }
 
     let packets = try await MediaInspector.packets(file)
     let times = packets.presentationTimes
