@@ -104,6 +104,13 @@ public enum HVTCameraEvent: Sendable {
   /// photos keep their rate, and the streams' timestamps stay true. Sent for the first frame left out,
   /// then at most once a second while it goes on.
   case streamFramesDropped(HVTStreamEncoding, total: Int)
+  /// A stream's network could not take its frames as fast as they came: the 2 s its branch's queue
+  /// holds (`queue leaky=upstream`) were full, and frames were left out from the first it had no room
+  /// for up to the next key frame, so that what the viewer gets still decodes
+  /// (<doc:Streaming#One-encoder>). `framesLeftOut` counts those since the stream started. Sent each
+  /// time the network falls behind, not for each frame; the camera, the preview, a recording and the
+  /// other streams go on.
+  case streamFellBehind(HVTStreamTarget, framesLeftOut: Int)
   /// A call had no effect, and `reason` says why: `takePicture()` while a photo is in flight (until the
   /// delegate has received it), `stopVideoCapture()` with nothing recording. The same line goes to the
   /// `hvtcamera` debug category (`GST_DEBUG=hvtcamera:4`).
@@ -190,6 +197,8 @@ extension HVTCameraEvent: CustomStringConvertible {
     case .streamStopped(let target): "stream stopped: \(target)"
     case .streamFramesDropped(let encoding, let total):
       "stream frames dropped: \(total) so far, encoded as \(encoding) (the encoder cannot keep up)"
+    case .streamFellBehind(let target, let framesLeftOut):
+      "stream fell behind: \(target); frames left out so far: \(framesLeftOut) (the network cannot keep up)"
     case .callIgnored(let call, let reason): "\(call) had no effect: \(reason)"
     case .endOfStream: "end of stream"
     case .error(let error): "error: \(error)"

@@ -98,6 +98,8 @@ enum StreamCommand {
           Console.progress("stream to \(target) back after \(attempts) tries\n")
         case .streamFramesDropped(let encoding, let total):
           Console.progress("the encoder of \(encoding) cannot keep up: \(total) frames left out so far\n")
+        case .streamFellBehind(let target, let framesLeftOut):
+          Console.progress("stream to \(target) fell behind; frames left out so far: \(framesLeftOut)\n")
         case .recordingStarted(let url):
           Console.error("recording to \(url.path)")
           // A stop signal that came while the recording was being started stops it now.

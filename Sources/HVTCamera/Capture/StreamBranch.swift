@@ -45,7 +45,12 @@ final class StreamBranch: @unchecked Sendable {
   /// its connection, which it sets only once the server answered its handshake and `publish` (its
   /// render waits for it). Headers (`GST_BUFFER_FLAG_HEADER`, as `flvmux` marks its FLV header and codec
   /// data) do not count: `rtmp2sink` takes them without waiting, whether or not a server answers.
-  init(stream: HVTStream, name: String, worker: DispatchQueue, onFlowing: @escaping @Sendable () -> Void) throws {
+  /// `onFellBehind` is called on a streaming thread each time the network falls behind
+  /// (``StreamEntry``), with the frames left out since the stream started.
+  init(
+    stream: HVTStream, name: String, worker: DispatchQueue, onFlowing: @escaping @Sendable () -> Void,
+    onFellBehind: @escaping @Sendable (_ framesLeftOut: Int) -> Void
+  ) throws {
     self.worker = worker
     let target = stream.target
     self.target = target
@@ -87,6 +92,7 @@ final class StreamBranch: @unchecked Sendable {
           .warning,
           "stream to \(description): the network fell behind; frames left out up to the next key frame "
             + "(\(leftOut) since the stream started)")
+        onFellBehind(leftOut)
       }
     }
   }

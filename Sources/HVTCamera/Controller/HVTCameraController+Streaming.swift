@@ -97,9 +97,14 @@ extension HVTCameraController {
         guard let tee else {
           throw HVTCameraError.streamFailed(target: stream.target.description, reason: "no encoder runs")
         }
-        let branch = try StreamBranch(stream: stream, name: name, worker: self.worker) { [queue = self.queue] in
-          queue.async { controller.target?.send(.streamFlowing(number: number, name: name, at: .now())) }
-        }
+        let branch = try StreamBranch(
+          stream: stream, name: name, worker: self.worker,
+          onFlowing: { [queue = self.queue] in
+            queue.async { controller.target?.send(.streamFlowing(number: number, name: name, at: .now())) }
+          },
+          onFellBehind: { [queue = self.queue, target = stream.target] leftOut in
+            queue.async { controller.target?.publish(.streamFellBehind(target, framesLeftOut: leftOut)) }
+          })
         server?.feed(from: branch)
         try branch.attach(to: session, tee: tee)
         self.resources.withLock { $0.streamBranches[name] = (branch, session) }

@@ -34,6 +34,11 @@ struct FFmpegServer {
     }
   }
 
+  /// The frames FFmpeg has said it received so far (its newest `frame=N` line).
+  var framesSoFar: Int {
+    process.standardErrorSoFar.last { $0.hasPrefix("frame=") }.flatMap { Int($0.dropFirst("frame=".count)) } ?? 0
+  }
+
   /// Kills FFmpeg (SIGKILL, as a server that crashes) and waits for its end.
   func kill() async {
     process.send(SIGKILL)
