@@ -34,9 +34,19 @@ struct FFmpegServer {
     }
   }
 
-  /// The frames FFmpeg has said it received so far (its newest `frame=N` line).
-  var framesSoFar: Int {
-    process.standardErrorSoFar.last { $0.hasPrefix("frame=") }.flatMap { Int($0.dropFirst("frame=".count)) } ?? 0
+  /// How far into the stream FFmpeg has written, in seconds (its newest `out_time_us=N` line; 0 before
+  /// the first).
+  var timeSoFar: Double {
+    process.standardErrorSoFar.last { $0.hasPrefix("out_time_us=") }.flatMap {
+      Double($0.dropFirst("out_time_us=".count))
+    }.map { $0 / 1e6 } ?? 0
+  }
+
+  /// Waits until FFmpeg has written `seconds` of the stream.
+  func waitForTime(_ seconds: Double) async throws {
+    _ = try await process.requireStandardErrorLine("\(seconds) s of the stream to \(url) written") { line in
+      line.hasPrefix("out_time_us=") && (Double(line.dropFirst("out_time_us=".count)) ?? 0) >= seconds * 1e6
+    }
   }
 
   /// Kills FFmpeg (SIGKILL, as a server that crashes) and waits for its end.
