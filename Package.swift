@@ -34,6 +34,7 @@ let package = Package(
     .target(name: "CV4L2"),
     .target(name: "CAllocator"),
     .target(name: "CFiles"),
+    .target(name: "CConsole"),
     .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
     .target(name: "CScaledJPEG", dependencies: ["CJPEG"]),
     .target(
@@ -57,7 +58,7 @@ let package = Package(
         "CV4L2", "CAllocator", "CScaledJPEG",
       ],
       resources: [.copy("Resources/pipelines")]),
-    .executableTarget(name: "hvtcam", dependencies: ["HVTCamera", "HVTSupport"]),
+    .executableTarget(name: "hvtcam", dependencies: ["HVTCamera", "HVTSupport", "CConsole"]),
     .executableTarget(name: "hvtcam-bench", dependencies: ["HVTCamera", "HVTGStreamer", "HVTSupport"]),
     .target(name: "MediaInspection", dependencies: ["HVTSupport"], path: "Tests/MediaInspection"),
     .target(
@@ -78,7 +79,9 @@ let package = Package(
       resources: [.copy("Fixtures/BadPresets")]),
     .testTarget(
       name: "hvtcamTests",
-      dependencies: ["hvtcam", "HVTCamera", "HVTSupport", "MediaInspection", "PipeWireHarness", "WaylandHarness"],
+      dependencies: [
+        "hvtcam", "HVTCamera", "HVTSupport", "CConsole", "MediaInspection", "PipeWireHarness", "WaylandHarness",
+      ],
       resources: [
         .copy("Fixtures/rtsp_record_server.py"), .copy("Fixtures/silent_peer.py"), .copy("Fixtures/AppPackage"),
       ]),

@@ -1,3 +1,4 @@
+import CConsole
 import Foundation
 import HVTCamera
 import HVTSupport
@@ -67,10 +68,15 @@ enum Console {
   /// Whether any write has failed.
   static var hadWriteFailure: Bool { failedWrites.load(ordering: .relaxed) > 0 }
 
-  /// Writes all of `text` with `write(2)`, unbuffered, so that each line is out as soon as it is known;
-  /// gives up on the first error other than `EINTR`.
+  /// Writes all of `text` with `write(2)`, unbuffered, so that each line is out as soon as it is known,
+  /// holding the C library's lock of the stream (`hvt_write_holding`): a line never lands inside one
+  /// that GStreamer or GLib is printing (`GST_DEBUG`), which glibc 2.37 and later write in pieces. Gives
+  /// up on the first error other than `EINTR`.
   private static func write(_ text: String, to descriptor: Int32) {
-    let shown = HVTStreamTarget.masking(text, secrets: hidden.withLock { $0 })
-    if writeAll(Data(shown.utf8), to: descriptor) != 0 { failedWrites.add(1, ordering: .relaxed) }
+    let shown = Array(HVTStreamTarget.masking(text, secrets: hidden.withLock { $0 }).utf8)
+    let failed = shown.withUnsafeBytes { bytes in
+      hvt_write_holding(hvt_console_stream(descriptor), descriptor, bytes.baseAddress, bytes.count)
+    }
+    if failed != 0 { failedWrites.add(1, ordering: .relaxed) }
   }
 }
