@@ -69,14 +69,12 @@ enum Console {
   static var hadWriteFailure: Bool { failedWrites.load(ordering: .relaxed) > 0 }
 
   /// Writes all of `text` with `write(2)`, unbuffered, so that each line is out as soon as it is known,
-  /// holding the C library's lock of the stream (`hvt_write_holding`): a line never lands inside one
-  /// that GStreamer or GLib is printing (`GST_DEBUG`), which glibc 2.37 and later write in pieces. Gives
-  /// up on the first error other than `EINTR`.
+  /// holding the C library's lock of the stream (`writeAll(_:to:holding:)`): a line never lands inside
+  /// one that GStreamer or GLib is printing (`GST_DEBUG`), which glibc 2.37 and later write in pieces.
+  /// Gives up on the first error other than `EINTR`.
   private static func write(_ text: String, to descriptor: Int32) {
-    let shown = Array(HVTStreamTarget.masking(text, secrets: hidden.withLock { $0 }).utf8)
-    let failed = shown.withUnsafeBytes { bytes in
-      hvt_write_holding(hvt_console_stream(descriptor), descriptor, bytes.baseAddress, bytes.count)
-    }
-    if failed != 0 { failedWrites.add(1, ordering: .relaxed) }
+    let shown = Data(HVTStreamTarget.masking(text, secrets: hidden.withLock { $0 }).utf8)
+    let failed = hvt_console_stream(descriptor).map { writeAll(shown, to: descriptor, holding: $0) }
+    if (failed ?? writeAll(shown, to: descriptor)) != 0 { failedWrites.add(1, ordering: .relaxed) }
   }
 }

@@ -1,10 +1,11 @@
 import CConsole
 import Foundation
 import Glibc
+import HVTSupport
 import Testing
 
-/// `hvt_write_holding`, which the command line's output goes through: it holds the C library's lock of a
-/// stream (standard error's, for hvtcam) while it writes, so that its line cannot land inside one
+/// `writeAll(_:to:holding:)`, which the command line's output goes through: it holds the C library's lock
+/// of a stream (standard error's, for hvtcam) while it writes, so that its line cannot land inside one
 /// GStreamer or GLib is printing there (glibc 2.37 and later print to an unbuffered stream in pieces of
 /// 128 bytes, under that lock).
 @Suite("The command line's output and the C library's stream lock", .timeLimit(.minutes(1)))
@@ -24,25 +25,34 @@ struct ConsoleStreamLockTests {
     // A stream of the test's own (standard error's lock would also stop the test library's output).
     let stream = try #require(fopen("/dev/null", "w"))
     defer { fclose(stream) }
-    let line = Array("a line\n".utf8)
+    let line = Data("a line\n".utf8)
     let (results, finished) = AsyncStream.makeStream(of: Int32.self)
+    let (threads, started) = AsyncStream.makeStream(of: String.self)
     // On a thread of its own: the write waits for the pipe, which this test empties.
     let address = Int(bitPattern: stream)
     Thread {
-      let result = line.withUnsafeBytes {
-        hvt_write_holding(UnsafeMutablePointer(bitPattern: address), writer, $0.baseAddress, $0.count)
-      }
+      // `/proc/thread-self` links to `PID/task/TID`.
+      started.yield((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? "")
+      started.finish()
+      let stream = UnsafeMutablePointer<FILE>(bitPattern: address)
+      let result = stream.map { writeAll(line, to: writer, holding: $0) } ?? EBADF
       close(writer)
       finished.yield(result)
       finished.finish()
     }.start()
-    // The writer takes the lock, then waits for the pipe: until then this thread gets the lock, and gives
-    // it back at once.
-    while ftrylockfile(stream) == 0 {
-      funlockfile(stream)
+    var thread = ""
+    for await path in threads { thread = path }
+    // Once the writer's thread sleeps in the pipe's write (its wait channel, which the kernel names
+    // `pipe_write` or `anon_pipe_write`), the lock must be held.
+    try #require(thread.contains("/task/"), "the writer's thread: \(thread)")
+    let channel = "/proc/\(thread)/wchan"
+    while !((try? String(contentsOfFile: channel, encoding: .utf8)) ?? "").contains("pipe_write") {
       try Task.checkCancellation()
       await Task.yield()
     }
+    let held = ftrylockfile(stream) != 0
+    if !held { funlockfile(stream) }
+    #expect(held, "the lock is held for as long as the write waits")
     // Read what filled the pipe: the write finishes, and the lock is given back.
     var buffer = [UInt8](repeating: 0, count: 65536)
     var read = 0
