@@ -63,6 +63,11 @@ extension MediaInspector {
     public var bytes: Int
     /// How many packets there are.
     public var count: Int
+    /// The indexes of the packets that come more than `interval` seconds after the one before them: the
+    /// first after each gap.
+    public func afterGaps(longerThan interval: Double) -> [Int] {
+      presentationTimes.indices.dropFirst().filter { presentationTimes[$0] - presentationTimes[$0 - 1] > interval }
+    }
     /// The longest run of packets from one key frame to the next (or to the end), in packets.
     public var longestKeyFrameDistance: Int {
       zip(keyFrames, keyFrames.dropFirst() + [count]).map { $1 - $0 }.max() ?? count

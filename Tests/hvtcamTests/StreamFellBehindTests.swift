@@ -41,8 +41,7 @@ struct StreamFellBehindTests {
     _ = await server.process.result()
 
     let packets = try await MediaInspector.packets(received)
-    let times = packets.presentationTimes
-    let gaps = times.indices.dropFirst().filter { times[$0] - times[$0 - 1] > 1.5 / 30 }
+    let gaps = packets.afterGaps(longerThan: 1.5 / 30)
     #expect(packets.keyFrames.first == 0, "starts on a key frame: \(packets)")
     #expect(!gaps.isEmpty, "frames were left out while the server read nothing (\(behind)): \(packets)")
     #expect(gaps.allSatisfy(packets.keyFrames.contains), "after each gap, a key frame: gaps at \(gaps); \(packets)")

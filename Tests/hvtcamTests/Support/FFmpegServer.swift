@@ -36,17 +36,19 @@ struct FFmpegServer {
 
   /// How far into the stream FFmpeg has written, in seconds (its newest `out_time_us=N` line; 0 before
   /// the first).
-  var timeSoFar: Double {
-    process.standardErrorSoFar.last { $0.hasPrefix("out_time_us=") }.flatMap {
-      Double($0.dropFirst("out_time_us=".count))
-    }.map { $0 / 1e6 } ?? 0
-  }
+  var timeSoFar: Double { process.standardErrorSoFar.lazy.compactMap(Self.writtenTime).last ?? 0 }
 
   /// Waits until FFmpeg has written `seconds` of the stream.
   func waitForTime(_ seconds: Double) async throws {
     _ = try await process.requireStandardErrorLine("\(seconds) s of the stream to \(url) written") { line in
-      line.hasPrefix("out_time_us=") && (Double(line.dropFirst("out_time_us=".count)) ?? 0) >= seconds * 1e6
+      (Self.writtenTime(line) ?? 0) >= seconds
     }
+  }
+
+  /// The seconds of the stream written that a progress line `out_time_us=N` gives; `nil` for another line.
+  private static func writtenTime(_ line: String) -> Double? {
+    guard line.hasPrefix("out_time_us=") else { return nil }
+    return Double(line.dropFirst("out_time_us=".count)).map { $0 / 1e6 }
   }
 
   /// Kills FFmpeg (SIGKILL, as a server that crashes) and waits for its end.
