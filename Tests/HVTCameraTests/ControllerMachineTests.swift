@@ -170,6 +170,30 @@ struct ControllerMachineTests {
     }
   }
 
+  @Test("the frame watchdog looks four times within the stall threshold, not at every frame, and still finds a stall")
+  func watchdogTicks() throws {
+    for (rate, threshold, interval) in [(30, 0.5, 0.125), (5, 0.8, 0.2)] {
+      var configuration = MachineDriver.configuration
+      configuration.frameRate = HVTFrameRate(rate)
+      let session = MachineDriver.Machine.Session(
+        id: 1, path: "/GstPipeline:test", camera: .init(configuration: configuration), encoding: .init())
+      #expect(session.stallThreshold == threshold, "\(rate) fps")
+      #expect(session.watchInterval == interval, "\(rate) fps")
+    }
+
+    let driver = try MachineDriver()
+    driver.present()
+    driver.completeAll()
+    #expect(driver.watchIntervals == [0.125], "the driver's camera runs at 30 fps")
+    let session = try #require(driver.state.phase.session?.id)
+    let stalls = { driver.ledger.events.filter { if case .cameraStalled = $0 { true } else { false } }.count }
+    // Ticks at that interval after the last frame, at 0: silent for three, stalled at the fourth.
+    for tick in 1...3 { driver.send(.watchdog(session: session, now: Double(tick) * 0.125, aliveAt: 0)) }
+    #expect(stalls() == 0)
+    driver.send(.watchdog(session: session, now: 0.5, aliveAt: 0))
+    #expect(stalls() == 1)
+  }
+
   @Test("takePicture(): in flight from the call until the delegate receives the photo; a call meanwhile is announced")
   func photoInFlight() throws {
     let driver = try MachineDriver()

@@ -123,13 +123,13 @@ extension ControllerMachine.Transition {
 
   // MARK: - The frame watchdog
 
-  /// One check: announces a stall after four frame intervals (at least half a second: a loaded machine
-  /// delays frames that much) without a frame, the recovery when frames flow again, and gives the camera
-  /// up after ``HVTCameraController/cameraStallTimeout``; all on the watchdog's clock.
+  /// One check: announces a stall after the session's ``ControllerMachine/Session/stallThreshold``
+  /// without a frame, the recovery when frames flow again, and gives the camera up after
+  /// ``HVTCameraController/cameraStallTimeout``; all on the watchdog's clock.
   mutating func checkFrames(of id: UInt64, now: Double, aliveAt: Double) {
     guard case .running(let session, let stall) = state.phase, session.id == id else { return }
     let silence = now - aliveAt
-    let stalled = silence >= max(4 * session.frameInterval, 0.5)
+    let stalled = silence >= session.stallThreshold
     let timeout = state.settings.cameraStallTimeout
     switch stall {
     case .flowing:

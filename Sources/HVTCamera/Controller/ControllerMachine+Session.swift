@@ -80,7 +80,7 @@ extension ControllerMachine.Transition {
     effects += [
       .cancelTimer(.start(session: session.id)), .cancelTimer(.refusal(session: session.id)),
       .log(.info, "camera started: \(session.configuration)", session: session.id),
-      .watchFrames(session.id, interval: session.frameInterval),
+      .watchFrames(session.id, interval: session.watchInterval),
     ]
     if session.encoding.preRoll { effects.append(.startPreRollSound(session.id)) }
     effects.append(.publish(.configured(session.configuration)))

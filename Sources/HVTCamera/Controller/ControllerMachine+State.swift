@@ -92,6 +92,15 @@ extension ControllerMachine {
     /// The expected time between frames, in seconds (at least 10 ms).
     var frameInterval: Double { max(0.01, 1 / configuration.frameRate.framesPerSecond) }
 
+    /// The silence that makes the camera stalled: four frame intervals, and at least half a second (a
+    /// loaded machine delays frames that much).
+    var stallThreshold: Double { max(4 * frameInterval, 0.5) }
+
+    /// How often the frame watchdog looks: four times within ``stallThreshold``, so that a stall is
+    /// announced at most a quarter of it late, without waking a thread at every frame (at 30 fps, 8
+    /// ticks a second rather than 30).
+    var watchInterval: Double { stallThreshold / 4 }
+
     /// Whether a stream of `encoding` needs an encoder of its own here: all but the movies' encoding with
     /// a pre-roll, whose encoder runs anyway (``HVTPipelineModel/needsStreamEncoder(for:)``).
     func needsStreamEncoder(for encoding: HVTStreamEncoding) -> Bool { !self.encoding.preRoll || !encoding.isMovie }

@@ -226,7 +226,8 @@ extension HVTCameraController {
   /// How long a running camera may deliver no frame before it is given up (default 3 s, clamped to
   /// ``HVTCaptureLimits/stallTimeout``). A camera that stops delivering frames without an error (a frozen
   /// webcam) is reported as ``HVTCameraEvent/cameraStalled(seconds:)`` after four frame intervals (at
-  /// least half a second); after this long a recording is finalized and delivered,
+  /// least half a second; the check runs four times in that span, so the report may come a quarter of it
+  /// later); after this long a recording is finalized and delivered,
   /// ``HVTCameraError/cameraStalled(name:seconds:)`` arrives, and the camera is reopened once
   /// (``HVTCameraEvent/cameraRecovered(after:)`` when frames flow again; stalled again, it is stopped).
   public var cameraStallTimeout: Double {

@@ -7,7 +7,7 @@ extension HVTCameraController {
   /// pipeline that cannot keep up (a frame held in the tee by a full branch) is not a stalled camera.
   ///
   /// Silence is measured on a clock of the watchdog's own, which each tick advances by the time since the
-  /// previous one but by two frame intervals at most: when the process is not run for a while (a machine
+  /// previous one but by two of its intervals at most: when the process is not run for a while (a machine
   /// too loaded to run anyone's threads on time, a suspended laptop), that time is not counted against the
   /// camera, whose threads did not run either; a stall is still found, later, on a machine that is slow
   /// all the time.

@@ -37,6 +37,8 @@ final class MachineDriver {
   private var requests: UInt64 = 0
   /// Every step's input and effects, for a failure's message.
   private(set) var trace: [String] = []
+  /// The intervals of the frame watchdogs started (``ControllerMachine/Effect/watchFrames(_:interval:)``).
+  private(set) var watchIntervals: [Double] = []
   /// Where a failed invariant is reported.
   private let location: SourceLocation
 
@@ -82,8 +84,11 @@ final class MachineDriver {
   /// Runs one effect as the interpreter would; returns the inputs the interpreter sends at once.
   private func run(_ effect: Machine.Effect) -> [Machine.Input] {
     switch effect {
-    case .reply, .log, .dumpGraph, .delegateCancelled, .discard, .perform, .discardSession,
-      .watchFrames, .stopWatchingFrames, .watchDevices, .stopWatchingDevices, .startPreRollSound, .stopPreRollSound,
+    case .watchFrames(_, let interval):
+      watchIntervals.append(interval)
+      return []
+    case .reply, .log, .dumpGraph, .delegateCancelled, .discard, .perform, .discardSession, .stopWatchingFrames,
+      .watchDevices, .stopWatchingDevices, .startPreRollSound, .stopPreRollSound,
       .cancelFrameWaiters, .updatePreview, .showStillFrame, .turnTorchOff, .closeLibraryWindow, .pauseRecording,
       .armRecording, .disarmRecording,
       .endAudio, .microphoneFailed, .forgetRecording, .removeStreamBranch, .dropStreamBranch, .stopStreamServer,
