@@ -16,9 +16,15 @@ enum ArrivalTimestamps {
   static let minimumSpacing: UInt = 1_000_000
 
   /// The timestamp a frame stamped `time` gets after a frame at `previous` (`nil` for the first of a
-  /// segment): `time`, unless it lies less than ``minimumSpacing`` after `previous`.
+  /// segment), as this probe left it: `time`, unless it lies less than ``minimumSpacing`` after
+  /// `previous`, or before it, when it goes to ``minimumSpacing`` after `previous`.
+  ///
+  /// Times stamped on arrival only go forward within a segment, but `previous` may have been moved ahead
+  /// of them: in a burst of three, the second goes to 1 ms after the first, and the third, stamped 0.5 ms
+  /// after the first, would otherwise go out before the second (a CI run's movie had two frames out of
+  /// order that way, and FFmpeg discarded one).
   static func spaced(_ time: UInt, after previous: UInt?) -> UInt {
-    guard let previous, time >= previous, time - previous < minimumSpacing else { return time }
+    guard let previous, time < previous + minimumSpacing else { return time }
     return previous + minimumSpacing
   }
 
