@@ -80,13 +80,14 @@ public final class Daemon: @unchecked Sendable {  // `lines` and `closed` only u
     }
   }
 
-  /// Kills it (SIGKILL: it may ignore SIGTERM, inherited from the test runner) and waits, at most 10 s,
-  /// for its output to end, which it does when the process is gone (a clean-clone CI run once saw
-  /// Foundation's `Process.isRunning` say two daemons were not running while they were). While the output
-  /// is open the process has not exited, so its pid is still its own.
+  /// Kills it (SIGKILL: it may ignore SIGTERM, inherited from the test runner) unless it has ended, and
+  /// waits, at most 10 s, for its output to end, which it does when the process is gone (a clean-clone CI
+  /// run once saw Foundation's `Process.isRunning` say two daemons were not running while they were). The
+  /// output may outlive the process (a child of its own keeps it open): the signal is
+  /// ``SpawnedChild/signal(_:)``'s, which never reaches a process that took its pid.
   public func stop() {
     let running = condition.withLock { !closed }
-    if running { kill(process.pid, SIGKILL) }
+    if running { process.signal(SIGKILL) }
     let deadline = Date(timeIntervalSinceNow: 10)
     condition.withLock {
       while !closed, condition.wait(until: deadline) {}

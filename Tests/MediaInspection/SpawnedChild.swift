@@ -37,6 +37,9 @@ public final class SpawnedChild: Sendable {
   public let standardError: FileHandle?
   /// How it ended, once it has.
   private let ending = Locked<(status: Int32, signalled: Bool)?>(nil)
+  /// Set, under its lock, once the child has ended and before it is reaped: ``signal(_:)`` sends nothing
+  /// after that.
+  private let ended = Locked(false)
   /// Left when the child has been reaped.
   private let reaped = DispatchGroup()
 
@@ -137,11 +140,28 @@ public final class SpawnedChild: Sendable {
     }
   }
 
-  /// Reaps the child on a thread of its own (`waitpid`), so that none is left a zombie whether or not
-  /// anyone waits for it.
+  /// Sends `signal` to the child unless it has ended (0 only asks whether it is still there); whether it
+  /// was sent. Wraps `kill(2)`.
+  ///
+  /// Never to another process: a child's pid is its own until it is reaped, and it is reaped only after
+  /// ``ended`` is set under the lock this holds. A `kill` of a pid kept after its child was reaped can
+  /// reach whatever got the pid next (a CI machine's pids wrap at 32768), and when that is a thread of
+  /// the test process, `kill` ends the whole test process: a CI run's test process once vanished in the
+  /// middle of its suites, with no crash report and its last output lost.
+  @discardableResult
+  public func signal(_ signal: Int32) -> Bool {
+    ended.withLock { ended in !ended && kill(pid, signal) == 0 }
+  }
+
+  /// Reaps the child on a thread of its own, so that none is left a zombie whether or not anyone waits
+  /// for it: waits for its end without reaping it (`waitid` with `WNOWAIT`), marks it ended, then reaps
+  /// it (`waitpid`).
   private func reapWhenEnded() {
     reaped.enter()
-    Thread.detachNewThread { [pid, ending, reaped] in
+    Thread.detachNewThread { [pid, ending, ended, reaped] in
+      var info = siginfo_t()
+      while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+      ended.withLock { $0 = true }
       var status: Int32 = 0
       while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
       let signal = status & 0x7f

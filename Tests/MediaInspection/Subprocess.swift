@@ -194,6 +194,8 @@ public final class Subprocess: @unchecked Sendable {
 
   /// The child's process id.
   public let processIdentifier: Int32
+  /// The child, which signals go to (``SpawnedChild/signal(_:)``, never a process that took its pid).
+  private let child: SpawnedChild
   /// How long a wait on this process may last before it counts as hung (``hangLimit`` unless given).
   private let hangAfter: Double
 
@@ -209,6 +211,7 @@ public final class Subprocess: @unchecked Sendable {
     let collector = collector
     child.onExit { status, signalled in collector.exited(status: status, signalled: signalled) }
     processIdentifier = child.pid
+    self.child = child
     // Both are pipes: the null device stands in only to satisfy the optional.
     for (handle, isError) in [(child.standardOutput, false), (child.standardError, true)] {
       let handle = handle ?? FileHandle.nullDevice
@@ -247,7 +250,7 @@ public final class Subprocess: @unchecked Sendable {
     return await withTaskCancellationHandler {
       await collector.waitForLine(from: start, matching: matches)
     } onCancel: {
-      kill(processIdentifier, SIGKILL)
+      child.signal(SIGKILL)
     }
   }
 
@@ -270,16 +273,16 @@ public final class Subprocess: @unchecked Sendable {
   /// `SIGKILL` a few seconds later; one that ended without Foundation reporting it (its pid gone) is
   /// recorded as ended, with status -1.
   private func watchHang() -> DispatchWorkItem {
-    let collector = collector
+    let (collector, child) = (collector, child)
     let (pid, limit) = (processIdentifier, hangAfter)
     let item = DispatchWorkItem {
       guard !collector.hasExited else { return }
-      if kill(pid, 0) == 0 {
+      if child.signal(0) {
         FileHandle.standardError.write(
           Data("subprocess \(pid) hung for \(limit) s: SIGABRT; its threads:\n\(Self.threads(of: pid))".utf8))
-        kill(pid, SIGABRT)
+        child.signal(SIGABRT)
         DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
-          if !collector.hasExited { kill(pid, SIGKILL) }
+          if !collector.hasExited { child.signal(SIGKILL) }
         }
       } else {
         collector.exited(status: -1, signalled: false)
@@ -297,7 +300,7 @@ public final class Subprocess: @unchecked Sendable {
     return await withTaskCancellationHandler {
       await collector.waitForLine(onError: false, from: 0, matching: matches)
     } onCancel: {
-      kill(processIdentifier, SIGKILL)
+      child.signal(SIGKILL)
     }
   }
 
@@ -310,10 +313,13 @@ public final class Subprocess: @unchecked Sendable {
     throw TestFailure("no \(what) on standard error; the process ended with \(await result())")
   }
 
-  /// Sends `signal` to the process.
+  /// Sends `signal` to the process, unless it has ended.
   public func send(_ signal: Int32) {
-    kill(processIdentifier, signal)
+    child.signal(signal)
   }
+
+  /// Whether the process is still there (not yet ended).
+  public var isRunning: Bool { child.signal(0) }
 
   /// Waits until the process has ended and both its outputs are closed.
   public func result() async -> ProcessResult {
@@ -322,7 +328,7 @@ public final class Subprocess: @unchecked Sendable {
     return await withTaskCancellationHandler {
       await collector.waitForResult()
     } onCancel: {
-      kill(processIdentifier, SIGKILL)
+      child.signal(SIGKILL)
     }
   }
 

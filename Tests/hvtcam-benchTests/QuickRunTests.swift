@@ -106,7 +106,7 @@ struct QuickRunTests {
         child.onExit { status, _ in continuation.resume(returning: status) }
       }
     } onCancel: {
-      kill(child.pid, SIGTERM)
+      child.signal(SIGTERM)
     }
     // Decoded leniently: a stray byte in GStreamer's warnings must not hide the whole log.
     return (status, String(decoding: try Data(contentsOf: outputURL), as: UTF8.self))

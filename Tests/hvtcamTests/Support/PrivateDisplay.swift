@@ -36,7 +36,7 @@ struct PrivateDisplay {
   }
 
   /// Whether the server process is still there.
-  var isRunning: Bool { kill(server.processIdentifier, 0) == 0 }
+  var isRunning: Bool { server.isRunning }
 
   /// What the server has printed so far, for failure messages.
   var log: [String] { server.standardErrorSoFar }
