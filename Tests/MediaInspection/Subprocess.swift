@@ -270,22 +270,17 @@ public final class Subprocess: @unchecked Sendable {
   }
 
   /// After the hang limit (unless cancelled first): a process still running gets `SIGABRT`, then
-  /// `SIGKILL` a few seconds later; one that ended without Foundation reporting it (its pid gone) is
-  /// recorded as ended, with status -1.
+  /// `SIGKILL` a few seconds later. One that has ended is left to ``SpawnedChild``'s report of its end.
   private func watchHang() -> DispatchWorkItem {
     let (collector, child) = (collector, child)
     let (pid, limit) = (processIdentifier, hangAfter)
     let item = DispatchWorkItem {
-      guard !collector.hasExited else { return }
-      if child.signal(0) {
-        FileHandle.standardError.write(
-          Data("subprocess \(pid) hung for \(limit) s: SIGABRT; its threads:\n\(Self.threads(of: pid))".utf8))
-        child.signal(SIGABRT)
-        DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
-          if !collector.hasExited { child.signal(SIGKILL) }
-        }
-      } else {
-        collector.exited(status: -1, signalled: false)
+      guard !collector.hasExited, child.signal(0) else { return }
+      FileHandle.standardError.write(
+        Data("subprocess \(pid) hung for \(limit) s: SIGABRT; its threads:\n\(Self.threads(of: pid))".utf8))
+      child.signal(SIGABRT)
+      DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
+        if !collector.hasExited { child.signal(SIGKILL) }
       }
     }
     DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: item)
