@@ -146,8 +146,7 @@ public final class SpawnedChild: Sendable {
   /// Never to another process: a child's pid is its own until it is reaped, and it is reaped only after
   /// ``ended`` is set under the lock this holds. A `kill` of a pid kept after its child was reaped can
   /// reach whatever got the pid next (a CI machine's pids wrap at 32768), and when that is a thread of
-  /// the test process, `kill` ends the whole test process: a CI run's test process once vanished in the
-  /// middle of its suites, with no crash report and its last output lost.
+  /// the test process, `kill` ends the whole test process.
   @discardableResult
   public func signal(_ signal: Int32) -> Bool {
     ended.withLock { ended in !ended && kill(pid, signal) == 0 }
