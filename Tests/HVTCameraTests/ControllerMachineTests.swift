@@ -173,10 +173,7 @@ struct ControllerMachineTests {
   @Test("the frame watchdog looks four times within the stall threshold, not at every frame, and still finds a stall")
   func watchdogTicks() throws {
     for (rate, threshold, interval) in [(30, 0.5, 0.125), (5, 0.8, 0.2)] {
-      var configuration = MachineDriver.configuration
-      configuration.frameRate = HVTFrameRate(rate)
-      let session = MachineDriver.Machine.Session(
-        id: 1, path: "/GstPipeline:test", camera: .init(configuration: configuration), encoding: .init())
+      let session = try MachineDriver().makeSession(frameRate: HVTFrameRate(rate))
       #expect(session.stallThreshold == threshold, "\(rate) fps")
       #expect(session.watchInterval == interval, "\(rate) fps")
     }

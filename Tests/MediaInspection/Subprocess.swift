@@ -193,7 +193,7 @@ public final class Subprocess: @unchecked Sendable {
   public static let hangLimit = 75.0
 
   /// The child's process id.
-  public let processIdentifier: Int32
+  public var processIdentifier: Int32 { child.pid }
   /// The child, which signals go to (``SpawnedChild/signal(_:)``, never a process that took its pid).
   private let child: SpawnedChild
   /// How long a wait on this process may last before it counts as hung (``hangLimit`` unless given).
@@ -210,7 +210,6 @@ public final class Subprocess: @unchecked Sendable {
       executable.path, arguments, environment: environment, directory: directory?.path, output: .pipe, error: .pipe)
     let collector = collector
     child.onExit { status, signalled in collector.exited(status: status, signalled: signalled) }
-    processIdentifier = child.pid
     self.child = child
     // Both are pipes: the null device stands in only to satisfy the optional.
     for (handle, isError) in [(child.standardOutput, false), (child.standardError, true)] {

@@ -257,11 +257,14 @@ final class MachineDriver {
 
   // MARK: - The app's calls, as the controller makes them
 
-  /// A new session's description, as `present()` or a rebuild makes one.
-  func makeSession(hasPreRoll: Bool = false) -> Machine.Session {
+  /// A new session's description, as `present()` or a rebuild makes one; its camera at `frameRate` when
+  /// given (30 fps otherwise).
+  func makeSession(hasPreRoll: Bool = false, frameRate: HVTFrameRate? = nil) -> Machine.Session {
     sessions += 1
+    var configuration = Self.configuration
+    if let frameRate { configuration.frameRate = frameRate }
     return Machine.Session(
-      id: sessions, path: "/GstPipeline:test", camera: .init(configuration: Self.configuration),
+      id: sessions, path: "/GstPipeline:test", camera: .init(configuration: configuration),
       encoding: .init(preRoll: hasPreRoll))
   }
 
