@@ -32,7 +32,7 @@ struct StreamFellBehindTests {
     server.process.send(SIGCONT)
     // What the sockets and the branch held, then frames made a second after the server came back: from
     // the key frame the branch waited for, past the gap.
-    let stoppedFor = Double((ContinuousClock.now - stopped).components.seconds)
+    let stoppedFor = (ContinuousClock.now - stopped) / .seconds(1)
     try await server.waitForTime(written + stoppedFor + 1)
     stream.send(SIGINT)
     let result = await stream.result()
