@@ -10,6 +10,7 @@ struct BenchOptions {
            hvtcam-bench --library-rows [--json PATH]
            hvtcam-bench --overload-rows [--quick] [--json PATH]
            hvtcam-bench --cpu-rows [--quick] [--json PATH]
+           hvtcam-bench --latency-rows [--quick] [--json PATH]
            hvtcam-bench --camera NODE [--json PATH]
            hvtcam-bench --render JSON [--markdown PATH]
 
@@ -37,6 +38,9 @@ struct BenchOptions {
       --cpu-rows       only the rows of CPU per recorded frame (whole process, steady state, sampled
                        in the steady state, with sound), at each size of the full run (--quick: 720p),
                        printed; JSON only with --json
+      --latency-rows   only the rows both engines measure in this process (start-up, shutter,
+                       record start and stop, preview frames lost), at each size of the full run
+                       with its rounds (--quick: 720p, one round), printed; JSON only with --json
       --render JSON    measure nothing: write the report of an earlier run's JSON (default
                        BENCHMARKS.md), e.g. after editing how the report is laid out
       --camera NODE    the real-camera rows instead, on a V4L2 node at 640x480 (vivid's YUY2 at
@@ -59,6 +63,8 @@ struct BenchOptions {
   var overloadRowsOnly = false
   /// `--cpu-rows`: only the rows of CPU per recorded frame.
   var cpuRowsOnly = false
+  /// `--latency-rows`: only the in-process rows of ``LatencyRounds``.
+  var latencyRowsOnly = false
   var jsonPath: String?
   var markdownPath: String?
   /// An earlier run's JSON to render instead of measuring.
@@ -111,6 +117,7 @@ struct BenchOptions {
       case "--library-rows": libraryRowsOnly = true
       case "--overload-rows": overloadRowsOnly = true
       case "--cpu-rows": cpuRowsOnly = true
+      case "--latency-rows": latencyRowsOnly = true
       case "--json": jsonPath = try value(argument)
       case "--markdown": markdownPath = try value(argument)
       case "--render": renderPath = try value(argument)

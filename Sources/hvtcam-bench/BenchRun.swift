@@ -92,6 +92,16 @@ struct BenchRun {
     }
   }
 
+  /// Only the in-process rows (`--latency-rows`): start-up, shutter, record start and stop and preview
+  /// frames lost against camerabin, at each of the plan's sizes (``runRows(_:_:)``).
+  func runLatencyRows() throws {
+    try runRows("latency rows") { directory, log in
+      try plan.resolutions.flatMap {
+        try LatencyRounds(resolution: $0, plan: plan, directory: directory).run(log: log).rows
+      }
+    }
+  }
+
   /// Only the library rows (`--library-rows`) (``runRows(_:_:)``).
   func runLibraryRows() throws {
     try runRows("library rows") { directory, log in try LibraryRows(plan: plan, directory: directory).run(log: log) }

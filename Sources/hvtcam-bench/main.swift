@@ -17,6 +17,8 @@ Thread.detachNewThread {
       try BenchRun(options).runOverloadRows()
     } else if options.cpuRowsOnly {
       try BenchRun(options).runCPURows()
+    } else if options.latencyRowsOnly {
+      try BenchRun(options).runLatencyRows()
     } else if let node = options.cameraNode {
       try BenchRun(options).runOnCamera(node)
     } else {
