@@ -328,4 +328,14 @@ public final class Subprocess: @unchecked Sendable {
 
   /// The standard error lines received so far.
   public var standardErrorSoFar: [String] { collector.state.withLock { $0.error.lines } }
+
+  /// Runs `body`; an error it throws is thrown again with what this process has printed on standard
+  /// error so far, under `title` (a server's wait that failed, with what the client that fed it said).
+  public func explaining<Value>(_ title: String, _ body: () async throws -> Value) async throws -> Value {
+    do {
+      return try await body()
+    } catch {
+      throw TestFailure("\(error)\n--- \(title) ---\n\(standardErrorSoFar.joined(separator: "\n"))")
+    }
+  }
 }

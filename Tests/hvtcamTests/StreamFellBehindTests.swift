@@ -33,7 +33,9 @@ struct StreamFellBehindTests {
     // What the sockets and the branch held, then frames made a second after the server came back: from
     // the key frame the branch waited for, past the gap.
     let stoppedFor = (ContinuousClock.now - stopped) / .seconds(1)
-    try await server.waitForTime(written + stoppedFor + 1)
+    try await stream.explaining("the streaming hvtcam's stderr") {
+      try await server.waitForTime(written + stoppedFor + 1)
+    }
     stream.send(SIGINT)
     let result = await stream.result()
     #expect(result.succeeded, "\(result)")

@@ -47,13 +47,11 @@ struct RTSPRecordServer {
   /// Waits until a second of client `number`'s frames (30) reached the server. When they do not, the error
   /// also shows what `pusher` (the `hvtcam stream` pushing to it) printed.
   func waitForFrames(from number: Int, pushedBy pusher: Subprocess? = nil) async throws {
-    do {
+    let wait = {
       _ = try await process.requireStandardErrorLine("client \(number)'s frames") { $0 == "receiving \(number)" }
-    } catch {
-      guard let pusher else { throw error }
-      throw TestFailure(
-        "\(error)\n--- the pushing hvtcam's stderr ---\n\(pusher.standardErrorSoFar.joined(separator: "\n"))")
     }
+    guard let pusher else { return try await wait() }
+    try await pusher.explaining("the pushing hvtcam's stderr", wait)
   }
 
   /// Kills the server (SIGKILL: it writes every buffer as it comes, so the files are whole up to there;
