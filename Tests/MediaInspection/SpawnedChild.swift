@@ -35,11 +35,8 @@ public final class SpawnedChild: Sendable {
   public let standardOutput: FileHandle?
   /// The read end of the child's error, when it is a ``Stream/pipe`` of its own.
   public let standardError: FileHandle?
-  /// How it ended, once it has.
+  /// How it ended, once it has: set under its lock as the child is reaped, the lock ``signal(_:)`` holds.
   private let ending = Locked<(status: Int32, signalled: Bool)?>(nil)
-  /// Set, under its lock, once the child has ended and before it is reaped: ``signal(_:)`` sends nothing
-  /// after that.
-  private let ended = Locked(false)
   /// Left when the child has been reaped.
   private let reaped = DispatchGroup()
 
@@ -143,28 +140,29 @@ public final class SpawnedChild: Sendable {
   /// Sends `signal` to the child unless it has ended (0 only asks whether it is still there); whether it
   /// was sent. Wraps `kill(2)`.
   ///
-  /// Never to another process: a child's pid is its own until it is reaped, and it is reaped only after
-  /// ``ended`` is set under the lock this holds. A `kill` of a pid kept after its child was reaped can
+  /// Never to another process: a child's pid is its own until it is reaped, and it is reaped under the
+  /// lock this holds, which also records how it ended. A `kill` of a pid kept after its child was reaped can
   /// reach whatever got the pid next (a CI machine's pids wrap at 32768), and when that is a thread of
   /// the test process, `kill` ends the whole test process.
   @discardableResult
   public func signal(_ signal: Int32) -> Bool {
-    ended.withLock { ended in !ended && kill(pid, signal) == 0 }
+    ending.withLock { ending in ending == nil && kill(pid, signal) == 0 }
   }
 
   /// Reaps the child on a thread of its own, so that none is left a zombie whether or not anyone waits
-  /// for it: waits for its end without reaping it (`waitid` with `WNOWAIT`), marks it ended, then reaps
-  /// it (`waitpid`).
+  /// for it: waits for its end without reaping it (`waitid` with `WNOWAIT`), then reaps it (`waitpid`,
+  /// which returns at once then) and records how it ended, under ``signal(_:)``'s lock.
   private func reapWhenEnded() {
     reaped.enter()
-    Thread.detachNewThread { [pid, ending, ended, reaped] in
+    Thread.detachNewThread { [pid, ending, reaped] in
       var info = siginfo_t()
       while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
-      ended.withLock { $0 = true }
-      var status: Int32 = 0
-      while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-      let signal = status & 0x7f
-      ending.withLock { $0 = signal == 0 ? ((status >> 8) & 0xff, false) : (signal, true) }
+      ending.withLock { ending in
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7f
+        ending = signal == 0 ? ((status >> 8) & 0xff, false) : (signal, true)
+      }
       reaped.leave()
     }
   }
