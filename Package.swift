@@ -83,7 +83,8 @@ let package = Package(
         "hvtcam", "HVTCamera", "HVTSupport", "CConsole", "MediaInspection", "PipeWireHarness", "WaylandHarness",
       ],
       resources: [
-        .copy("Fixtures/rtsp_record_server.py"), .copy("Fixtures/silent_peer.py"), .copy("Fixtures/AppPackage"),
+        .copy("Fixtures/rtsp_record_server.py"), .copy("Fixtures/silent_peer.py"), .copy("Fixtures/slow_link.py"),
+        .copy("Fixtures/AppPackage"),
       ]),
     .testTarget(name: "hvtcam-benchTests", dependencies: ["hvtcam-bench", "MediaInspection"]),
   ],

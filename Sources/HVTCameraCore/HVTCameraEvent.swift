@@ -107,9 +107,10 @@ public enum HVTCameraEvent: Sendable {
   /// A stream's network could not take its frames as fast as they came: the 2 s its branch's queue
   /// holds (`queue leaky=upstream`) were full, and frames were left out from the first it had no room
   /// for up to the next key frame, so that what the viewer gets still decodes
-  /// (<doc:Streaming#One-encoder>). `framesLeftOut` counts those since the stream started. Sent each
-  /// time the network falls behind, not for each frame; the camera, the preview, a recording and the
-  /// other streams go on.
+  /// (<doc:Streaming#One-encoder>). `framesLeftOut` counts those since the stream (or its latest try)
+  /// started. Sent each time the network falls behind, not for each frame, and only once the stream has
+  /// run (data reached its server): frames held back while a try waits for its server are not reported.
+  /// The camera, the preview, a recording and the other streams go on.
   case streamFellBehind(HVTStreamTarget, framesLeftOut: Int)
   /// A call had no effect, and `reason` says why: `takePicture()` while a photo is in flight (until the
   /// delegate has received it), `stopVideoCapture()` with nothing recording. The same line goes to the

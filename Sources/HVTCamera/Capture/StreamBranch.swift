@@ -46,7 +46,7 @@ final class StreamBranch: @unchecked Sendable {
   /// render waits for it). Headers (`GST_BUFFER_FLAG_HEADER`, as `flvmux` marks its FLV header and codec
   /// data) do not count: `rtmp2sink` takes them without waiting, whether or not a server answers.
   /// `onFellBehind` is called on a streaming thread each time the network falls behind
-  /// (``StreamEntry``), with the frames left out since the stream started.
+  /// (``StreamEntry``) once the sink took data, with the frames left out since the branch started.
   init(
     stream: HVTStream, name: String, worker: DispatchQueue, onFlowing: @escaping @Sendable () -> Void,
     onFellBehind: @escaping @Sendable (_ framesLeftOut: Int) -> Void
@@ -78,6 +78,9 @@ final class StreamBranch: @unchecked Sendable {
       if count == 2 { onFlowing() }
       return count >= 2 ? .remove : .ok
     }
+    // Frames the queue holds while the sink waits for its server (a try's connection, a handshake not
+    // answered) are left out too, but that is a stream not running yet, not a network falling behind.
+    let hasFlowed: @Sendable () -> Bool = { frames.withLock { $0 >= 2 } }
     // An SRT listener's caller joins a running stream: it starts from the key frame asked for then.
     if case .srt = target, let sink = chain.elements.last {
       sink.onSignal("caller-added") { [weak self] in self?.requestKeyFrame() }
@@ -88,6 +91,7 @@ final class StreamBranch: @unchecked Sendable {
     if let entry = bin.staticPad("sink") {
       let (failed, description) = (self.failed, target.description)
       StreamEntry.guardDecodable(entry, queue: chain.first, isClosed: { failed.withLock { $0 } }) { leftOut in
+        guard hasFlowed() else { return }
         debugLog.log(
           .warning,
           "stream to \(description): the network fell behind; frames left out up to the next key frame "
