@@ -52,6 +52,11 @@ struct CameraOptions {
     help:
       "Give up when the camera has not started after this long, \(HVTCaptureLimits.stallTimeout) (default 10; "
       + "HVTCameraController.startTimeout).")
+  static let stallTimeout = CommandLineParser.Option(
+    names: ["--stall-timeout"], valueName: "SECONDS",
+    help:
+      "Give up a running camera that has delivered no frame for this long, \(HVTCaptureLimits.stallTimeout) "
+      + "(default 3; HVTCameraController.cameraStallTimeout): a recording is finalized, the camera reopened once.")
   static let keepEveryFrame = CommandLineParser.Option(
     names: ["--keep-every-frame"], valueName: nil,
     help:
@@ -108,6 +113,8 @@ struct CameraOptions {
   let keepsEveryFrame: Bool
   /// `--start-timeout`'s seconds, or `nil`.
   let startTimeout: Double?
+  /// `--stall-timeout`'s seconds, or `nil`.
+  let stallTimeout: Double?
   let location: HVTLocation?
   let tags: HVTMediaTags
 
@@ -129,6 +136,7 @@ struct CameraOptions {
     verbose = arguments.flag("--verbose")
     keepsEveryFrame = arguments.flag("--keep-every-frame")
     startTimeout = try arguments.seconds("--start-timeout", in: HVTCaptureLimits.stallTimeout)
+    stallTimeout = try arguments.seconds("--stall-timeout", in: HVTCaptureLimits.stallTimeout)
     preRoll = try arguments.seconds("--pre-roll", in: HVTCaptureLimits.preRollDuration)
     microphone = arguments["--microphone"]
     preview = try Self.previewOutput(arguments)
@@ -243,6 +251,7 @@ struct CameraOptions {
     controller.mediaTags = tags
     if keepsEveryFrame { controller.slowEncoderPolicy = .keepEveryFrame }
     if let startTimeout { controller.startTimeout = startTimeout }
+    if let stallTimeout { controller.cameraStallTimeout = stallTimeout }
     // photo and record take no input: a window shows the camera only (hvtcam run turns the controls on).
     controller.showsCameraControls = false
     if mode == .video { try controller.setMediaTypes([.image, .movie]) }

@@ -16,7 +16,7 @@ enum DemoCommand {
       .init(
         names: ["--seconds"], valueName: "SECONDS",
         help: "Length of each movie, \(HVTCaptureLimits.recordingDuration) (default 2)."),
-      CameraOptions.output, CameraOptions.startTimeout, CameraOptions.verbose,
+      CameraOptions.output, CameraOptions.startTimeout, CameraOptions.stallTimeout, CameraOptions.verbose,
     ])
 
   static func run(_ arguments: ParsedArguments) async throws {

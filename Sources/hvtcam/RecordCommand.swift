@@ -29,7 +29,8 @@ enum RecordCommand {
           "The longest time from one key frame to the next, \(HVTCaptureLimits.keyFrameInterval) (default: the preset's, else 1)."
       ),
       CameraOptions.flash, CameraOptions.preRoll, CameraOptions.keepEveryFrame,
-      CameraOptions.output, CameraOptions.overwrite, CameraOptions.startTimeout, CameraOptions.verbose,
+      CameraOptions.output, CameraOptions.overwrite, CameraOptions.startTimeout, CameraOptions.stallTimeout,
+      CameraOptions.verbose,
     ] + CameraOptions.tagging)
 
   static func run(_ arguments: ParsedArguments) async throws {

@@ -35,7 +35,7 @@ enum RunCommand {
       CameraOptions.windowID,
       .init(
         names: ["-o", "--output"], valueName: "DIR", help: "Where captures are written (default: the current folder)."),
-      CameraOptions.startTimeout, CameraOptions.verbose,
+      CameraOptions.startTimeout, CameraOptions.stallTimeout, CameraOptions.verbose,
     ] + CameraOptions.tagging)
 
   /// On the main actor, where the camera session (the delegate) lives.

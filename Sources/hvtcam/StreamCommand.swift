@@ -24,7 +24,7 @@ enum StreamCommand {
           help: "Stop after this long, \(HVTCaptureLimits.recordingDuration)."),
         CameraOptions.bitRate,
         CameraOptions.keepEveryFrame,
-        CameraOptions.startTimeout, CameraOptions.verbose,
+        CameraOptions.startTimeout, CameraOptions.stallTimeout, CameraOptions.verbose,
       ])
 
   static func run(_ arguments: ParsedArguments) async throws {

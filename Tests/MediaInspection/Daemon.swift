@@ -80,6 +80,11 @@ public final class Daemon: @unchecked Sendable {  // `lines` and `closed` only u
     }
   }
 
+  /// Sends it `signal` (`SIGSTOP` to pause it, `SIGCONT` to let it go on) unless it has ended.
+  public func send(_ signal: Int32) {
+    if condition.withLock({ !closed }) { process.signal(signal) }
+  }
+
   /// Kills it (SIGKILL: it may ignore SIGTERM, inherited from the test runner) unless it has ended, and
   /// waits, at most 10 s, for its output to end, which it does when the process is gone (a clean-clone CI
   /// run once saw Foundation's `Process.isRunning` say two daemons were not running while they were). The

@@ -25,6 +25,7 @@ struct NumericLimitsTests {
       (["record", "--keyframe-interval", "61"], "must be 0.03333 to 60 seconds"),
       (["photo", "--start-timeout", "0"], "must be 0.1 to 3600 seconds"),
       (["stream", "--start-timeout", "nan"], "must be 0.1 to 3600 seconds"),
+      (["record", "--stall-timeout", "0.05"], "must be 0.1 to 3600 seconds"),
     ])
   func refused(arguments: [String], message: String) async throws {
     let result = try await HVTCam.run(arguments + ["--device", "simulated"].filter { _ in arguments[0] != "demo" })
