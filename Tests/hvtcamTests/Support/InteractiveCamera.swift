@@ -34,9 +34,12 @@ struct InteractiveCamera: CameraWindow {
     _ = try await display.xdotool(["windowfocus", "--sync", window])
   }
 
-  /// Presses and releases keys, by X keysym name, in the focused window.
+  /// Gives the window the keyboard's focus (as a person's click into it would) and presses and releases
+  /// keys there, by X keysym name: one `xdotool` run, so that the focus a key goes to is the window's
+  /// even if something took it since (a clean-clone CI run once lost a key press, nothing reaching the
+  /// engine).
   func key(_ keys: [String]) async throws {
-    _ = try await display.xdotool(["key", "--delay", "20"] + keys)
+    _ = try await display.xdotool(["windowfocus", "--sync", window, "key", "--delay", "20"] + keys)
   }
 
   /// Clicks the left button at (`x`, `y`) of the window.
@@ -88,8 +91,11 @@ struct InteractiveCamera: CameraWindow {
     do {
       return try await body()
     } catch {
+      // Where the X server sends keys and the pointer then, for a key that reached nothing.
+      let focus = try? await display.xdotool(["getwindowfocus", "getmouselocation"])
       await stop()
-      throw error
+      throw TestFailure(
+        "\(error)\nthe window \(window); xdotool getwindowfocus getmouselocation: \(focus?.standardOutput ?? "failed")")
     }
   }
 
