@@ -132,6 +132,19 @@ struct PipeWireCameraTests {
     }
   }
 
+  /// Starts `hvtcam record` of the rear camera (the virtual one) into `directory`'s `movie.mp4`, giving a
+  /// camera that sends nothing `stallTimeout` seconds, and waits until it has recorded a second.
+  static func recording(
+    on pipewire: PrivatePipeWire, into directory: TemporaryDirectory, stallTimeout: Double
+  ) async throws -> (path: String, recorder: Daemon) {
+    let path = directory.path("movie.mp4")
+    let recorder = try pipewire.start(
+      try HVTCam.executable().path,
+      ["record", "--device", "rear", "--stall-timeout", String(stallTimeout), "-o", path])
+    try await recorder.line(containing: "elapsed 1 / 600 s")
+    return (path, recorder)
+  }
+
   @Test(
     "record --stall-timeout 1 with the virtual camera paused (SIGSTOP): the movie is finalized and hvtcam exits 1 saying the camera delivered no frame for about a second"
   )
@@ -139,10 +152,7 @@ struct PipeWireCameraTests {
     try await withVirtualCamera { pipewire, camera in
       let directory = try TemporaryDirectory()
       defer { directory.remove() }
-      let path = directory.path("movie.mp4")
-      let recorder = try pipewire.start(
-        try HVTCam.executable().path, ["record", "--device", "rear", "--stall-timeout", "1", "-o", path])
-      try await recorder.line(containing: "elapsed 1 / 600 s")
+      let (path, recorder) = try await Self.recording(on: pipewire, into: directory, stallTimeout: 1)
       camera.send(SIGSTOP)
       defer { camera.send(SIGCONT) }
       #expect(try await recorder.exitStatus() == 1, "\(recorder.output)")
@@ -165,12 +175,9 @@ struct PipeWireCameraTests {
     try await withVirtualCamera { pipewire, camera in
       let directory = try TemporaryDirectory()
       defer { directory.remove() }
-      let path = directory.path("movie.mp4")
       // Only the camera's going ends the recording: not a stall of the virtual camera on a loaded machine
       // (3.12 s without a frame once in CI, which ended it before the camera was stopped).
-      let recorder = try pipewire.start(
-        try HVTCam.executable().path, ["record", "--device", "rear", "--stall-timeout", "60", "-o", path])
-      try await recorder.line(containing: "elapsed 1 / 600 s")
+      let (path, recorder) = try await Self.recording(on: pipewire, into: directory, stallTimeout: 60)
 
       try await pipewire.publishCamera(named: "HVTSecondCamera")
       try await recorder.line(containing: "camera connected: HVTSecondCamera")
