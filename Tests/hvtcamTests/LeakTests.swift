@@ -55,10 +55,79 @@ struct LeakTests {
       result.standardError.contains("object-alive"), "the leaks tracer did not run:\n\(result.standardError)",
       sourceLocation: sourceLocation)
     let leak = #/object-alive, type-name=\(string\)[A-Za-z]/#
-    let leaks = result.errorLines.filter { $0.contains("object-alive") && $0.contains(leak) }
+    let leaks = withoutWaylandSinkLastBuffer(
+      result.errorLines.filter { $0.contains("object-alive") && $0.contains(leak) })
     #expect(
       leaks.isEmpty, "\(leaks.count) objects alive at exit:\n\(leaks.prefix(40).joined(separator: "\n"))",
       sourceLocation: sourceLocation)
+  }
+
+  /// `leaks`, less what GStreamer 1.26's `waylandsink` leaves alive when its window is finalized before
+  /// the compositor answered its last render, if that is all there is. `gst_wl_window_render` takes a
+  /// reference to the buffer and asks the compositor for a callback (`wl_display_sync`) that drops it; the
+  /// window's finalize destroys a callback still pending without dropping that reference (`gstwlwindow.c`,
+  /// 1.26.0 to 1.26.9; GStreamer's main branch has rewritten it; 1.22 has no such callback). The buffer
+  /// keeps its pool (`GstWlVideoBufferPool`) alive, and the pool its other buffers (never rendered, so
+  /// without timestamps), their memories and its caps. A Debian 13 tier run on a loaded machine met it once,
+  /// in an `hvtcam run` on Wayland.
+  static func withoutWaylandSinkLastBuffer(
+    _ leaks: [String], gstreamerVersion: String? = gstreamerVersion
+  ) -> [String] {
+    let type = { (line: String) in line.firstMatch(of: #/type-name=\(string\)(\w+)/#).map { String($0.1) } }
+    let types = leaks.compactMap(type)
+    let buffers = leaks.filter { type($0) == "GstBuffer" }
+    guard gstreamerVersion?.hasPrefix("1.26.") == true, types.count == leaks.count,
+      types.filter({ $0 == "GstWlVideoBufferPool" }).count == 1,
+      buffers.filter({ !$0.contains("pts 99:99:99.999999999") }).count == 1,
+      types.filter({ $0 == "GstMemory" }).count == buffers.count, types.filter({ $0 == "GstCaps" }).count <= 1,
+      types.allSatisfy(["GstWlVideoBufferPool", "GstBuffer", "GstMemory", "GstCaps"].contains)
+    else { return leaks }
+    return []
+  }
+
+  /// The version of the GStreamer the tests run against, from its `pkg-config` file (`gstreamer-1.0.pc`,
+  /// which the build needs), or `nil` where there is none.
+  static let gstreamerVersion: String? = {
+    let libraries = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib")) ?? []
+    for folder in libraries {
+      guard let text = try? String(contentsOfFile: "/usr/lib/\(folder)/pkgconfig/gstreamer-1.0.pc", encoding: .utf8)
+      else { continue }
+      let version = text.split(separator: "\n").first { $0.hasPrefix("Version: ") }
+      return version.map { String($0.dropFirst("Version: ".count)) }
+    }
+    return nil
+  }()
+
+  /// What the leaks tracer printed at the exit of an `hvtcam run` on Wayland in a Debian 13 tier run
+  /// (GStreamer 1.26.2): `waylandsink`'s last buffer, its pool and what the pool holds.
+  static let waylandSinkLastBuffer = [
+    "object-alive, type-name=(string)GstWlVideoBufferPool, address=(gpointer)0x7f5c70002ec0, description=(string)<wlvideobufferpool0>, ref-count=(uint)1, trace=(string);",
+    "object-alive, type-name=(string)GstMemory, address=(gpointer)0x7f5c7000d7c0, description=(string)0x7f5c7000d7c0, ref-count=(uint)1, trace=(string);",
+    "object-alive, type-name=(string)GstMemory, address=(gpointer)0x7f5c70001560, description=(string)0x7f5c70001560, ref-count=(uint)1, trace=(string);",
+    "object-alive, type-name=(string)GstMemory, address=(gpointer)0x7f5c70011d50, description=(string)0x7f5c70011d50, ref-count=(uint)1, trace=(string);",
+    "object-alive, type-name=(string)GstMemory, address=(gpointer)0x7f5c70011df0, description=(string)0x7f5c70011df0, ref-count=(uint)1, trace=(string);",
+    "object-alive, type-name=(string)GstCaps, address=(gpointer)0x7f5c70003050, description=(string)video/x-raw, width=(int)640, height=(int)480, framerate=(fraction)30/1, multiview-mode=(string)mono, pixel-aspect-ratio=(fraction)1/1, interlace-mode=(string)progressive, format=(string)RGBx, ref-count=(uint)1, trace=(string);",
+    "object-alive, type-name=(string)GstBuffer, address=(gpointer)0x7f5c700065c0, description=(string)buffer: 0x7f5c700065c0, pts 0:00:03.908339869, dts 99:99:99.999999999, dur 0:00:00.033333334, size 1228800, offset 113, offset_end 114, flags 0x0, ref-count=(uint)1, trace=(string);",
+    "object-alive, type-name=(string)GstBuffer, address=(gpointer)0x7f5c70012300, description=(string)buffer: 0x7f5c70012300, pts 99:99:99.999999999, dts 99:99:99.999999999, dur 99:99:99.999999999, size 1228800, offset none, offset_end none, flags 0x0, ref-count=(uint)1, trace=(string);",
+    "object-alive, type-name=(string)GstBuffer, address=(gpointer)0x7f5c70011fd0, description=(string)buffer: 0x7f5c70011fd0, pts 99:99:99.999999999, dts 99:99:99.999999999, dur 99:99:99.999999999, size 1228800, offset none, offset_end none, flags 0x0, ref-count=(uint)1, trace=(string);",
+    "object-alive, type-name=(string)GstBuffer, address=(gpointer)0x7f5c700063b0, description=(string)buffer: 0x7f5c700063b0, pts 99:99:99.999999999, dts 99:99:99.999999999, dur 99:99:99.999999999, size 1228800, offset none, offset_end none, flags 0x0, ref-count=(uint)1, trace=(string);",
+  ]
+
+  @Test(
+    "GStreamer 1.26 waylandsink's last buffer and its pool are not counted as the engine's leak there, and only they: not on 1.22, not beside another object, not with two buffers rendered"
+  )
+  func waylandSinkLastBufferAllowance() {
+    let lines = Self.waylandSinkLastBuffer
+    #expect(Self.withoutWaylandSinkLastBuffer(lines, gstreamerVersion: "1.26.2").isEmpty)
+    #expect(Self.withoutWaylandSinkLastBuffer(lines, gstreamerVersion: "1.22.0") == lines)
+    #expect(Self.withoutWaylandSinkLastBuffer(lines, gstreamerVersion: nil) == lines)
+    let pipeline =
+      "object-alive, type-name=(string)GstPipeline, address=(gpointer)0x1, description=(string)<hvtcamera1>"
+    #expect(Self.withoutWaylandSinkLastBuffer(lines + [pipeline], gstreamerVersion: "1.26.2").count == 11)
+    let secondRendered = lines.map {
+      $0.replacingOccurrences(of: "pts 99:99:99.999999999, dts", with: "pts 0:00:03.941673203, dts")
+    }
+    #expect(Self.withoutWaylandSinkLastBuffer(secondRendered, gstreamerVersion: "1.26.2") == secondRendered)
   }
 
   /// The files of the bad-preset corpus.
