@@ -48,7 +48,17 @@ public final class Daemon: @unchecked Sendable {  // `lines` and `closed` only u
   /// Throws, with everything it printed, when the output ends or the time passes without one.
   @discardableResult
   public func line(containing text: String, within seconds: Double = 15) async throws -> String {
-    try await wait(within: seconds, for: "a line with '\(text)'") { lines, _ in lines.first { $0.contains(text) } }
+    try await line("a line with '\(text)'", within: seconds) { $0.contains(text) }
+  }
+
+  /// Waits for the first line (printed already or still to come) that `matches` accepts, at most
+  /// `seconds`; `what` names it in the error thrown, with everything it printed, when the output ends or
+  /// the time passes without one.
+  @discardableResult
+  public func line(
+    _ what: String, within seconds: Double = 15, where matches: @escaping @Sendable (String) -> Bool
+  ) async throws -> String {
+    try await wait(within: seconds, for: what) { lines, _ in lines.first(where: matches) }
   }
 
   /// Waits for it to end by itself, at most `seconds` (then kills it and throws), and returns its exit status.
