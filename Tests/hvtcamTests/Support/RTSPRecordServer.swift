@@ -1,6 +1,5 @@
 import Foundation
 import MediaInspection
-import Testing
 
 /// A `gst-rtsp-server` RECORD mount on 127.0.0.1 (`Fixtures/rtsp_record_server.py`, through GStreamer's
 /// Python bindings rather than HVTCamera's), which writes each client's stream to a file of its own.
@@ -27,14 +26,8 @@ struct RTSPRecordServer {
 
   /// Starts the server on `port` (0: a free one) with its mount at `/live`, and waits until it serves.
   init(port: Int = 0, output: String) async throws {
-    guard let script = Bundle.module.url(forResource: "rtsp_record_server", withExtension: "py") else {
-      throw TestFailure("rtsp_record_server.py is not in the tests' resources")
-    }
-    process = try Subprocess(
-      URL(fileURLWithPath: "/usr/bin/python3"), [script.path, String(port), "/live", output],
-      environment: ProcessInfo.processInfo.environment)
-    let line = try await process.requireStandardErrorLine("the RTSP server listening") { $0.hasPrefix("listening ") }
-    self.port = try #require(Int(line.dropFirst("listening ".count)), "\(line)")
+    (process, self.port) = try await ListeningFixture.start(
+      "rtsp_record_server", [String(port), "/live", output], what: "the RTSP server listening")
     self.output = output
   }
 
