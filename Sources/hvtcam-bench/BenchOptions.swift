@@ -82,6 +82,8 @@ struct BenchOptions {
   var directory = FileManager.default.temporaryDirectory
   /// Child modes: leave glibc's mmap threshold as it is (`HVTCameraRuntime.pinsMmapThreshold = false`).
   var leavesAllocatorAlone = false
+  /// Child modes: leave malloc's arenas untrimmed (`HVTCameraRuntime.releasesFreedMemory = false`).
+  var keepsFreedMemory = false
   /// `record` child: without sound (`capturesAudio = false`).
   var silent = false
   /// `preview` child: show the default controls.
@@ -136,6 +138,7 @@ struct BenchOptions {
       case "--recordings": recordings = try number(argument)
       case "--directory": directory = URL(fileURLWithPath: try value(argument), isDirectory: true)
       case "--leave-allocator-alone": leavesAllocatorAlone = true
+      case "--keep-freed-memory": keepsFreedMemory = true
       case "--silent": silent = true
       case "--controls": controls = true
       case "--activity": activity = true

@@ -52,6 +52,7 @@ enum ChildMode {
   /// Runs the child mode named by `--child`, then exits.
   static func run(_ options: BenchOptions) throws -> Never {
     if options.leavesAllocatorAlone { HVTCameraRuntime.pinsMmapThreshold = false }
+    if options.keepsFreedMemory { HVTCameraRuntime.releasesFreedMemory = false }
     switch options.child {
     case "record": try record(options)
     case "concurrent": try concurrent(options)

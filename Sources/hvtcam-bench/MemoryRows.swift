@@ -1,8 +1,9 @@
 import Foundation
 
 /// RSS growth over a soak of stills and recordings in one process (a child of its own), after a warm-up;
-/// once as an application runs it (the engine pins glibc's mmap threshold), and once with the allocator
-/// left alone (`HVTCameraRuntime.pinsMmapThreshold = false`), which shows what the pinning saves.
+/// once as an application runs it (the engine pins glibc's mmap threshold and trims malloc's arenas after
+/// each recording), then once without each of the two (`HVTCameraRuntime.pinsMmapThreshold = false`,
+/// `HVTCameraRuntime.releasesFreedMemory = false`), which shows what each saves.
 struct MemoryRows {
   let resolution: String
   let plan: BenchPlan
@@ -11,9 +12,11 @@ struct MemoryRows {
   func run(log: (String) -> Void) throws -> [Row] {
     let soak = "\(plan.soakStills) stills and \(plan.soakRecordings) recordings in one process"
     log("\(resolution): memory soak, \(soak)")
-    let growth = try soakGrowth(leavingAllocatorAlone: false)
-    log("\(resolution): memory soak with the allocator left alone")
-    let unpinned = try soakGrowth(leavingAllocatorAlone: true)
+    let growth = try soakGrowth()
+    log("\(resolution): memory soak with the mmap threshold left dynamic")
+    let unpinned = try soakGrowth(["--leave-allocator-alone"])
+    log("\(resolution): memory soak with malloc's arenas left untrimmed")
+    let untrimmed = try soakGrowth(["--keep-freed-memory"])
     return [
       Row(
         id: "rss-growth", title: "memory: RSS growth over \(soak)", resolution: resolution, unit: "MiB",
@@ -24,11 +27,17 @@ struct MemoryRows {
           "memory: RSS growth over the same soak with glibc's mmap threshold left dynamic "
           + "(HVTCameraRuntime.pinsMmapThreshold = false)",
         resolution: resolution, unit: "MiB", hvtcamera: Series(values: [unpinned])),
+      Row(
+        id: "rss-growth-freed-memory-kept",
+        title:
+          "memory: RSS growth over the same soak with malloc's arenas left untrimmed after each recording "
+          + "(HVTCameraRuntime.releasesFreedMemory = false)",
+        resolution: resolution, unit: "MiB", hvtcamera: Series(values: [untrimmed])),
     ]
   }
 
-  /// The growth in MiB of one soak child.
-  private func soakGrowth(leavingAllocatorAlone: Bool) throws -> Double {
+  /// The growth in MiB of one soak child, given `options` beside the soak's own.
+  private func soakGrowth(_ options: [String] = []) throws -> Double {
     let output = directory.appendingPathComponent("soak", isDirectory: true)
     defer { try? FileManager.default.removeItem(at: output) }
     let child = try ChildProcess(
@@ -36,7 +45,7 @@ struct MemoryRows {
       [
         "--child", "soak", "--quality", resolution, "--stills", String(plan.soakStills), "--recordings",
         String(plan.soakRecordings), "--directory", output.path,
-      ] + (leavingAllocatorAlone ? ["--leave-allocator-alone"] : []))
+      ] + options)
     let ending = child.wait()
     let report = try ChildReport(output: ending.output)
     guard !ending.signalled, ending.status == 0, let before = report.residentBefore, let after = report.residentAfter

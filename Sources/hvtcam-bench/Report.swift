@@ -170,7 +170,9 @@ enum Report {
       \(report.plan.soakStills) stills and \(report.plan.soakRecordings) half-second recordings, in one process, \
       as an application runs it (the engine pins glibc's mmap threshold at 128 KiB, so that freed frame-sized \
       blocks go back to the system); then again with `HVTCameraRuntime.pinsMmapThreshold = false`, where glibc \
-      raises the threshold as it frees large blocks and keeps later ones in malloc's arenas.
+      raises the threshold as it frees large blocks and keeps later ones in malloc's arenas; then again with \
+      `HVTCameraRuntime.releasesFreedMemory = false`, where the engine does not call `malloc_trim(0)` after a \
+      recording and the arenas of the encoders' threads keep what they freed.
       - **Crash loss:** `kill -9` \(report.plan.crashAfterSeconds) s after the first frame entered the recording \
       (ours) or after `gst-launch-1.0` set PLAYING (plain `mp4mux`), then the frames `qtdemux` can read.
       \(overloadMethod(report.plan.overload))

@@ -11,4 +11,8 @@
 /// success, 0 when glibc refused the value.
 int hvt_malloc_set_mmap_threshold(size_t bytes);
 
+/// Gives the free memory of every malloc arena back to the system with `malloc_trim(0)`. Returns 1 when
+/// some was released, 0 when there was none to release.
+int hvt_malloc_trim(void);
+
 #endif

@@ -159,7 +159,10 @@ extension HVTCameraController {
       guard let (branch, session) = resources.withLock({ $0.streamBranches.removeValue(forKey: branchName) }) else {
         return
       }
-      worker.async { branch.remove(from: session) }
+      worker.async {
+        branch.remove(from: session)
+        AllocatorPolicy.releaseFreedMemory(after: "the stream branch")
+      }
     case .dropStreamBranch(let branchName):
       resources.withLock { _ = $0.streamBranches.removeValue(forKey: branchName) }
     case .stopStreamServer(let number):
@@ -169,7 +172,10 @@ extension HVTCameraController {
       guard let (encoder, session) = resources.withLock({ $0.streamEncoders.removeValue(forKey: encoding) }) else {
         return
       }
-      worker.async { encoder.remove(from: session) }
+      worker.async {
+        encoder.remove(from: session)
+        AllocatorPolicy.releaseFreedMemory(after: "the streams' encoder")
+      }
     case .forgetStreamEncoders:
       resources.withLock { $0.streamEncoders = [:] }
     }

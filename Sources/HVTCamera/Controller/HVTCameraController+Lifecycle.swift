@@ -232,6 +232,7 @@ extension HVTCameraController {
       _ = session.stop()
       self.resources.withLock { _ = $0.sessions.removeValue(forKey: id) }
       self.post(.stopped(session: id))
+      AllocatorPolicy.releaseFreedMemory(after: "the camera pipeline")
     }
   }
 }

@@ -346,6 +346,7 @@ extension HVTCameraController {
         .info, "recording branch removed: \(recording.branch.summary.frames) frames", object: recording.session.pipeline
       )
       self.post(.recordingRemoved(id: id))
+      AllocatorPolicy.releaseFreedMemory(after: "the recording branch")
     }
   }
 
