@@ -2,21 +2,29 @@ import Foundation
 import MediaInspection
 import Testing
 
-@Suite("glibc's mmap threshold")
+@Suite("glibc's allocator: the mmap threshold, and arenas trimmed")
 struct AllocatorPolicyTests {
   /// Runs `hvtcam photo` with the engine's decisions logged, and returns the log lines about the threshold.
   static func thresholdLines(setting: [String: String]) async throws -> [String] {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.path("shot.jpg")
+    let lines = try await engineLines(["photo"] + HVTCam.simulated + ["-o", path], in: directory, setting: setting)
+    try await expectJPEG(at: path)
+    return lines.filter { $0.contains("mmap threshold") }
+  }
+
+  /// Runs hvtcam with `arguments` and the engine's debug log on; returns the engine's log lines.
+  static func engineLines(
+    _ arguments: [String], in directory: TemporaryDirectory, setting: [String: String] = [:]
+  ) async throws -> [String] {
     let result = try await HVTCam.run(
-      ["photo"] + HVTCam.simulated + ["-o", path],
+      arguments,
       environment: HVTCam.environment(
         configHome: directory.url,
-        setting: setting.merging(["GST_DEBUG": "hvtcamera:4", "GST_DEBUG_NO_COLOR": "1"]) { $1 }))
+        setting: setting.merging(["GST_DEBUG": "hvtcamera:5", "GST_DEBUG_NO_COLOR": "1"]) { $1 }))
     #expect(result.succeeded, "\(result)")
-    try await expectJPEG(at: path)
-    return result.errorLines.filter { $0.contains(" hvtcamera ") && $0.contains("mmap threshold") }
+    return result.errorLines.filter { $0.contains(" hvtcamera ") }
   }
 
   @Test("the first controller pins the threshold at glibc's default", .timeLimit(.minutes(1)))
@@ -29,5 +37,21 @@ struct AllocatorPolicyTests {
   func environmentWins() async throws {
     let lines = try await Self.thresholdLines(setting: ["MALLOC_MMAP_THRESHOLD_": "262144"])
     #expect(lines.isEmpty, "\(lines)")
+  }
+
+  @Test(
+    "a finished recording, then the closed camera, give malloc's free memory back (malloc_trim), in that order",
+    .timeLimit(.minutes(1)))
+  func arenasTrimmed() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.path("clip.mp4")
+    let lines = try await Self.engineLines(
+      ["record"] + HVTCam.recording + ["--max-duration", "1", "-o", path], in: directory)
+    try await expectMovie(at: path, codec: "H.264")
+    let trims = lines.compactMap { line in
+      line.range(of: "malloc_trim after ").map { String(line[$0.upperBound...].prefix { $0 != ":" }) }
+    }
+    #expect(trims == ["the recording branch", "the camera pipeline"], "\(lines.suffix(20))")
   }
 }
