@@ -26,6 +26,9 @@ struct ChildReport: Codable, Sendable {
   var latencies: [Double]?
   /// `overload`: the engine's recording under load.
   var overload: OverloadReport?
+  /// `preview`, `line-preview`: the preview's mean latency over the measured time, in milliseconds, by
+  /// frame timestamps (``HVTPreviewStatistics``'s measure: running time at the sink pad minus timestamp).
+  var previewLatency: Double?
 
   static let prefix = "RESULT "
 
@@ -61,6 +64,7 @@ enum ChildMode {
     case "crash": try crash(options)
     case "preview": try preview(options)
     case "camerabin-preview": try camerabinPreview(options)
+    case "line-preview": try linePreview(options)
     case "stream-record": try streamRecord(options)
     case "stream-latency": try streamLatency(options)
     case "overload": try overload(options)

@@ -1,13 +1,15 @@
 import Foundation
 import HVTCamera
+import HVTGStreamer
+import HVTSupport
 
 extension ChildMode {
   /// Shows the simulated camera in a window on the parent's X display for `--seconds`: HVTCamera's
   /// `.window` preview, with the default controls when `--controls`. With `--activity`, records all the
   /// while (the record button's clock redraws every second), changes the flash mode every second, stops
   /// (with the controls, into the movie's review screen), then takes three stills and one more with
-  /// `takePicture()`. Reports the process's CPU over that time and the
-  /// preview frames lost (by timestamps).
+  /// `takePicture()`. Reports the process's CPU over that time, the
+  /// preview frames lost (by timestamps) and the preview's mean latency (``HVTPreviewStatistics``).
   static func preview(_ options: BenchOptions) throws {
     let camera = try OurCamera(quality: options.quality, directory: options.directory)
     let controller = camera.controller
@@ -17,6 +19,7 @@ extension ChildMode {
     // The window is mapped and the first frames drawn before the measured time begins.
     waitForSchedule(until: .now + .milliseconds(500))
     let before = camera.previewCount
+    let latencyBefore = controller.previewStatistics
     let cpuStart = processCPUSeconds()
     let wallStart = ContinuousClock.now
     if options.activity {
@@ -47,10 +50,54 @@ extension ChildMode {
     let cpu = processCPUSeconds() - cpuStart
     let wall = wallStart.duration(to: .now).seconds
     let lost = before.framesLost(until: camera.previewCount, frameRate: try camera.frameRate)
+    let latencyAfter = controller.previewStatistics
     camera.dismiss()
     var report = ChildReport()
     report.cpuPercent = cpu / wall * 100
     report.previewLost = [lost]
+    if let latencyBefore, let latencyAfter, latencyAfter.measuredFrames > latencyBefore.measuredFrames {
+      report.previewLatency =
+        (latencyAfter.totalLatency - latencyBefore.totalLatency)
+        / Double(latencyAfter.measuredFrames - latencyBefore.measuredFrames) * 1000
+    }
+    try report.emit()
+  }
+
+  /// The bare line of the preview rows (``PreviewRows/bareLine(width:height:)``), parsed and played in
+  /// this process as `gst-launch-1.0` would, on the parent's X display for `--seconds`, with the probe
+  /// ``HVTPreviewStatistics`` uses on its sink's pad. Reports the mean latency over the same time as the
+  /// `preview` child's.
+  static func linePreview(_ options: BenchOptions) throws {
+    guard let size = options.quality.requestedSize else { throw BenchError.failed("no size") }
+    let pipeline = try Pipeline(launch: PreviewRows.bareLine(width: size.width, height: size.height))
+    guard let sinkPad = pipeline.element(named: "preview")?.staticPad("sink") else {
+      throw BenchError.failed("the line has no preview sink")
+    }
+    let measuring = Locked(false)
+    let sum = Locked((latency: 0.0, frames: 0))
+    let failure = Locked<String?>(nil)
+    pipeline.bus.setSyncHandler { message in
+      if case .error(let report) = message { failure.withLock { $0 = $0 ?? "\(report)" } }
+    }
+    defer { pipeline.bus.removeSyncHandler() }
+    sinkPad.addProbe(.buffer) { pad, info in
+      guard measuring.withLock({ $0 }), let pts = info.buffer?.presentationTime, ClockTime.isValid(pts),
+        let now = pad.parentElement?.runningTime
+      else { return .ok }
+      sum.withLock { $0 = ($0.latency + ClockTime.seconds(now) - ClockTime.seconds(pts), $0.frames + 1) }
+      return .ok
+    }
+    guard pipeline.setState(.playing) != .failure else { throw BenchError.failed("the line did not start") }
+    defer { _ = pipeline.setState(.null) }
+    waitForSchedule(until: .now + .milliseconds(500))
+    measuring.withLock { $0 = true }
+    waitForSchedule(until: .now + .seconds(options.seconds))
+    measuring.withLock { $0 = false }
+    if let failure = failure.withLock({ $0 }) { throw BenchError.failed("the line: \(failure)") }
+    let (latency, frames) = sum.withLock { $0 }
+    guard frames > 0 else { throw BenchError.failed("no frame reached the line's preview sink") }
+    var report = ChildReport()
+    report.previewLatency = latency / Double(frames) * 1000
     try report.emit()
   }
 

@@ -4,7 +4,9 @@ import HVTCamera
 /// The preview in a window, on a private Xvfb of the benchmark's own: the latency from the camera source
 /// to the preview sink, measured by GStreamer's own latency tracer (`GST_TRACERS=latency`) in each
 /// engine's process — HVTCamera's `.window` preview, camerabin's viewfinder, and `gst-launch-1.0
-/// videotestsrc ! videoconvert ! ximagesink` — and what the default controls cost: latency and CPU
+/// videotestsrc ! videoconvert ! ximagesink` — and again without the tracer, by frame timestamps, for
+/// HVTCamera and the bare line (the tracer sends an event of its own through every element before each
+/// frame, which costs a longer pipeline more); and what the default controls cost: latency and CPU
 /// against the same preview without them, and preview frames lost while they redraw and captures run.
 ///
 /// Xvfb has no Xv adaptor, so every engine draws with `ximagesink` (the sink HVTCamera chooses there).
@@ -28,6 +30,7 @@ struct PreviewRows {
     var latency: [Engine: Series] = [:]
     var cpu: [Engine: Series] = [:]
     var lost = Series()
+    var byTimestamps = (ours: Series(), line: Series())
     for round in 0..<plan.preview.rounds {
       log("\(resolution): preview in a window, round \(round + 1) of \(plan.preview.rounds)")
       let engines = round % 2 == 0 ? Engine.allCases : Engine.allCases.reversed()
@@ -35,6 +38,17 @@ struct PreviewRows {
         let (milliseconds, percent) = try measure(engine, display: display.name, round: round)
         latency[engine, default: Series()].add(milliseconds)
         if let percent { cpu[engine, default: Series()].add(percent) }
+      }
+      log("\(resolution): preview latency by frame timestamps, without the tracer, round \(round + 1)")
+      for ourTurn in round % 2 == 0 ? [true, false] : [false, true] {
+        let report =
+          ourTurn
+          ? try ours(controls: false, activity: false, display: display.name, log: nil)
+          : try child(["--child", "line-preview"], display: display.name, log: nil)
+        guard let milliseconds = report.previewLatency else {
+          throw BenchError.failed("the preview child reported no latency")
+        }
+        if ourTurn { byTimestamps.ours.add(milliseconds) } else { byTimestamps.line.add(milliseconds) }
       }
       log("\(resolution): preview with the controls redrawing, captures running, round \(round + 1)")
       let report = try ours(controls: true, activity: true, display: display.name, log: nil)
@@ -51,6 +65,16 @@ struct PreviewRows {
         reference: (
           "gst-launch-1.0", "videotestsrc is-live=true ! caps ! videoconvert ! ximagesink",
           latency[.gstLaunch] ?? Series()
+        )),
+      Row(
+        id: "preview-latency-timestamps",
+        title:
+          "preview latency by frame timestamps, without the tracer: the running time at the preview sink's pad "
+          + "minus the frame's timestamp, mean of each run (HVTPreviewStatistics)",
+        resolution: resolution, unit: "ms", hvtcamera: byTimestamps.ours,
+        reference: (
+          "gst-launch-1.0's line", "the same bare line, parsed in the benchmark's process, the same probe on its sink",
+          byTimestamps.line
         )),
       Row(
         id: "preview-latency-controls", title: latencyTitle + ", with the default controls drawn",
@@ -117,19 +141,23 @@ struct PreviewRows {
     return try ChildReport(output: ending.output)
   }
 
+  /// The bare preview line both latency measures compare against: the camera's live bars at `width` x
+  /// `height`, converted and drawn in a window, its sink named `preview`.
+  static func bareLine(width: Int, height: Int, frames: Int? = nil) -> String {
+    "videotestsrc is-live=true pattern=smpte" + (frames.map { " num-buffers=\($0)" } ?? "")
+      + " ! video/x-raw,format=I420,width=\(width),height=\(height),framerate=30/1 ! videoconvert ! "
+      + "\(windowSink) name=preview sync=false"
+  }
+
   /// `gst-launch-1.0` showing the same live bars in a window for the plan's seconds (and the half second
   /// the children wait before measuring).
   private func gstLaunch(display: String, log: URL) throws {
     guard let tool = ChildProcess.which("gst-launch-1.0"), let size = BenchPlan.quality(resolution).requestedSize
     else { throw BenchError.failed("no gst-launch-1.0") }
     let frames = (plan.preview.seconds * 2 + 1) * 15
+    let line = Self.bareLine(width: size.width, height: size.height, frames: frames)
     let process = try ChildProcess(
-      tool,
-      [
-        "-q", "videotestsrc", "is-live=true", "pattern=smpte", "num-buffers=\(frames)", "!",
-        "video/x-raw,format=I420,width=\(size.width),height=\(size.height),framerate=30/1", "!", "videoconvert",
-        "!", Self.windowSink, "name=preview", "sync=false",
-      ], environment: environment(display: display, log: log))
+      tool, ["-q"] + line.split(separator: " ").map(String.init), environment: environment(display: display, log: log))
     let ending = process.wait()
     guard !ending.signalled, ending.status == 0 else { throw BenchError.failed("gst-launch-1.0 failed") }
   }

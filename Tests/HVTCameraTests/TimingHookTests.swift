@@ -53,6 +53,29 @@ struct TimingHookTests {
     await camera.controller.dismissAndWait()
   }
 
+  @Test(
+    "previewStatistics measures each frame's latency, its running time at the preview sink minus its timestamp: every frame once playing, and under half a second"
+  )
+  func latencyMeasured() async throws {
+    let camera = try TestCamera()
+    _ = try await camera.delegate.nextEvent { if case .previewStarted = $0 { true } else { nil } }
+    // Each photo is a frame newer than the last: photos until five frames have reached the preview.
+    while (camera.controller.previewStatistics?.frames ?? 0) < 5 {
+      camera.controller.takePicture()
+      _ = try await camera.delegate.nextCapture(.image)
+      await camera.delegate.flush()
+    }
+    let statistics = try #require(camera.controller.previewStatistics)
+    await camera.controller.dismissAndWait()
+    // The simulated camera sends each frame once its moment has come: no frame reaches the sink early.
+    let latest = try #require(statistics.latestLatency)
+    #expect(latest >= 0 && latest < 0.5, "\(statistics)")
+    // All but the first, which may reach the sink while it is still starting.
+    #expect(statistics.measuredFrames >= 4 && statistics.measuredFrames + 1 >= statistics.frames, "\(statistics)")
+    let mean = statistics.totalLatency / Double(statistics.measuredFrames)
+    #expect(mean >= 0 && mean < 0.5, "\(statistics)")
+  }
+
   @Test("a movie's encodingStartedAt lies between startVideoCapture() and the delivery; photos have none")
   func encodingStartedAt() async throws {
     let camera = try TestCamera(mode: .video)
