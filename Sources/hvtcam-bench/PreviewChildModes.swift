@@ -63,7 +63,7 @@ extension ChildMode {
     try report.emit()
   }
 
-  /// The bare line of the preview rows (``PreviewRows/bareLine(width:height:)``), parsed and played in
+  /// The bare line of the preview rows (``PreviewRows/bareLine(width:height:frames:)``), parsed and played in
   /// this process as `gst-launch-1.0` would, on the parent's X display for `--seconds`, with the probe
   /// ``HVTPreviewStatistics`` uses on its sink's pad. Reports the mean latency over the same time as the
   /// `preview` child's.
