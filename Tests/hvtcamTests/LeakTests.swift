@@ -1,4 +1,5 @@
 import Foundation
+import HVTCamera
 import MediaInspection
 import Testing
 
@@ -85,18 +86,10 @@ struct LeakTests {
     return []
   }
 
-  /// The version of the GStreamer the tests run against, from its `pkg-config` file (`gstreamer-1.0.pc`,
-  /// which the build needs), or `nil` where there is none.
-  static let gstreamerVersion: String? = {
-    let libraries = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib")) ?? []
-    for folder in libraries {
-      guard let text = try? String(contentsOfFile: "/usr/lib/\(folder)/pkgconfig/gstreamer-1.0.pc", encoding: .utf8)
-      else { continue }
-      let version = text.split(separator: "\n").first { $0.hasPrefix("Version: ") }
-      return version.map { String($0.dropFirst("Version: ".count)) }
-    }
-    return nil
-  }()
+  /// The version of the GStreamer the tests run against, e.g. `1.22.0`: the word after the name in
+  /// ``HVTCameraRuntime/gstreamerVersion`` (`GStreamer 1.22.0`, a development build adding `(GIT)`).
+  static let gstreamerVersion: String? = HVTCameraRuntime.gstreamerVersion.split(separator: " ").dropFirst().first
+    .map(String.init)
 
   /// What the leaks tracer printed at the exit of an `hvtcam run` on Wayland in a Debian 13 tier run
   /// (GStreamer 1.26.2): `waylandsink`'s last buffer, its pool and what the pool holds.
