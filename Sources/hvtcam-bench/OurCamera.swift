@@ -24,6 +24,7 @@ import HVTSupport
     var movie: Awaited<Delivery>?
     var previewStarted: Awaited<Instant>?
     var recordingStarted: Awaited<URL>?
+    var recordingStopped: Awaited<Instant>?
     var reviewStarted: Awaited<URL>?
     var preRollFilled: Awaited<HVTPreRollFill>?
     var errors: [String] = []
@@ -46,6 +47,8 @@ import HVTSupport
   nonisolated func expectPreviewStarted() -> Awaited<Instant> { expect(\.previewStarted) }
   /// The partial file of the next recording (from `HVTCameraEvent.recordingStarted`).
   nonisolated func expectRecordingStarted() -> Awaited<URL> { expect(\.recordingStarted) }
+  /// The moment the recording stopped taking frames (from `HVTCameraEvent.recordingStopped`).
+  nonisolated func expectRecordingStopped() -> Awaited<Instant> { expect(\.recordingStopped) }
   /// The file shown when the review screen opens (from `HVTCameraEvent.reviewStarted`).
   nonisolated func expectReviewStarted() -> Awaited<URL> { expect(\.reviewStarted) }
   /// The pre-roll's fill when it first holds its duration (from `HVTCameraEvent.preRollFilled`).
@@ -98,6 +101,7 @@ import HVTSupport
     switch event {
     case .previewStarted(let instant): waiters.withLock { $0.previewStarted }?.fulfill(instant)
     case .recordingStarted(let url): waiters.withLock { $0.recordingStarted }?.fulfill(url)
+    case .recordingStopped: waiters.withLock { $0.recordingStopped }?.fulfill(.now)
     case .reviewStarted(let url): waiters.withLock { $0.reviewStarted }?.fulfill(url)
     case .preRollFilled(let fill): waiters.withLock { $0.preRollFilled }?.fulfill(fill)
     default: break

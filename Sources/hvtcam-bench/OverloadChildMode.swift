@@ -9,6 +9,10 @@ struct OverloadReport: Codable, Sendable {
   var previewFrames: Int
   /// That window, in seconds.
   var windowSeconds: Double
+  /// The wall time the movie's frames cover, in seconds: from the recording's start until it stopped
+  /// taking frames (HVTCamera's `recordingStopped` event, the launch line's camera pushing its last frame,
+  /// camerabin's `stop-capture`). A movie whose timestamps are true lasts as long.
+  var coveredSeconds: Double
   /// The longest time the preview went without a frame in it, in milliseconds.
   var longestGap: Double
   /// How long after the recording's requested end (its start plus `--seconds`) its movie was complete,
@@ -48,6 +52,7 @@ extension ChildMode {
     defer { camera.dismiss() }
     waitForSchedule(until: .now + .seconds(1))
     let movie = camera.delegate.expectMovie()
+    let stopped = camera.delegate.expectRecordingStopped()
     var arrivals = FrameArrivals()
     let start = try camera.startRecording()
     arrivals.begin(at: start)
@@ -64,9 +69,10 @@ extension ChildMode {
     }
     guard let delivery else { throw BenchError.failed("overload: no movie from HVTCamera") }
     arrivals.end(at: delivery.arrival)
+    let stop = try stopped.wait("the recording's stop")
     return OverloadReport(
       previewFrames: arrivals.frames, windowSeconds: start.duration(to: delivery.arrival).seconds,
-      longestGap: arrivals.longestGap.milliseconds,
+      coveredSeconds: start.duration(to: stop).seconds, longestGap: arrivals.longestGap.milliseconds,
       afterEnd: (start + .seconds(options.seconds)).duration(to: delivery.arrival).seconds,
       droppedCounted: delivery.metadata.framesDroppedForEncoder ?? 0, movie: delivery.url.path)
   }
@@ -80,13 +86,20 @@ extension ChildMode {
     let pipeline = try Pipeline(
       launch: model.launchDescription(mode: .video, output: path, frames: options.seconds * 30))
     defer { pipeline.setState(.null) }
-    guard let preview = pipeline.element(named: "preview")?.staticPad("sink") else {
-      throw BenchError.failed("the launch line has no preview sink")
-    }
+    guard let preview = pipeline.element(named: "preview")?.staticPad("sink"),
+      let source = pipeline.element(named: "camera")?.staticPad("src")
+    else { throw BenchError.failed("the launch line has no preview sink or no camera") }
     let arrivals = Locked(FrameArrivals())
     preview.addProbe(.buffer) { _, _ in
       let now = ContinuousClock.now
       arrivals.withLock { $0.note(now) }
+      return .ok
+    }
+    // The camera's last frame: the probe runs before the tee takes it, however long that waits.
+    let lastFrame = Locked<Instant?>(nil)
+    source.addProbe(.buffer) { _, _ in
+      let now = ContinuousClock.now
+      lastFrame.withLock { $0 = now }
       return .ok
     }
     let ended = Awaited<Instant>()
@@ -106,9 +119,10 @@ extension ChildMode {
       arrivals.end(at: complete)
       return arrivals
     }
+    guard let last = lastFrame.withLock({ $0 }) else { throw BenchError.failed("the launch line's camera pushed nothing") }
     return OverloadReport(
       previewFrames: counted.frames, windowSeconds: start.duration(to: complete).seconds,
-      longestGap: counted.longestGap.milliseconds,
+      coveredSeconds: start.duration(to: last).seconds, longestGap: counted.longestGap.milliseconds,
       afterEnd: (start + .seconds(options.seconds)).duration(to: complete).seconds, droppedCounted: nil, movie: path)
   }
 
@@ -128,6 +142,7 @@ extension ChildMode {
     camera.countViewfinder(from: start)
     _ = try camera.startRecording()
     waitForSchedule(until: start + .seconds(options.seconds))
+    let stop = ContinuousClock.now
     _ = try camera.stopRecording()
     let complete = ContinuousClock.now
     let counted = camera.viewfinderArrivals(until: complete)
@@ -136,7 +151,7 @@ extension ChildMode {
     guard let movie = movies.last else { throw BenchError.failed("camerabin wrote no movie") }
     return OverloadReport(
       previewFrames: counted.frames, windowSeconds: start.duration(to: complete).seconds,
-      longestGap: counted.longestGap.milliseconds,
+      coveredSeconds: start.duration(to: stop).seconds, longestGap: counted.longestGap.milliseconds,
       afterEnd: (start + .seconds(options.seconds)).duration(to: complete).seconds, droppedCounted: nil,
       movie: options.directory.appendingPathComponent(movie).path)
   }

@@ -83,8 +83,9 @@ struct OverloadRows {
         }
       ),
       (
-        "overload-timeline", "overload: the movie's duration ÷ the wall time from the recording's start to its movie",
-        "%", true, { 100 * $0.movie.duration / max(0.001, $0.report.windowSeconds) }
+        "overload-timeline",
+        "overload: the movie's duration ÷ the wall time its frames cover (from the recording's start until it "
+          + "stopped taking frames)", "%", true, { 100 * $0.movie.duration / max(0.001, $0.report.coveredSeconds) }
       ),
       (
         "overload-after-end",
