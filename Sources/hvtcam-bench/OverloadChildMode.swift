@@ -119,7 +119,9 @@ extension ChildMode {
       arrivals.end(at: complete)
       return arrivals
     }
-    guard let last = lastFrame.withLock({ $0 }) else { throw BenchError.failed("the launch line's camera pushed nothing") }
+    guard let last = lastFrame.withLock({ $0 }) else {
+      throw BenchError.failed("the launch line's camera pushed nothing")
+    }
     return OverloadReport(
       previewFrames: counted.frames, windowSeconds: start.duration(to: complete).seconds,
       coveredSeconds: start.duration(to: last).seconds, longestGap: counted.longestGap.milliseconds,
