@@ -155,7 +155,7 @@ struct BenchRun {
     let report = BenchReport(
       mode: "camera \(camera.description)", command: Self.command(),
       date: ISO8601DateFormatter().string(from: Date()), durationSeconds: began.duration(to: .now).seconds,
-      machine: .current(), plan: plan, encoders: encoders, rows: rows, targets: [])
+      machine: .current(), plan: plan, encoders: encoders, rows: rows, targets: Targets.realCamera(rows))
     print(Report.table(report.rows))
     let jsonPath = options.jsonPath ?? Self.realCameraJSON
     try Self.encode(report, to: jsonPath)

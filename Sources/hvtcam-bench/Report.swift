@@ -60,7 +60,7 @@ enum Report {
 
       \(table(report.rows))
 
-
+      \(report.targets.isEmpty ? "" : "The issue's targets for a real camera:\n\n\(targets(report.targets))\n\n")
       """
   }
 
