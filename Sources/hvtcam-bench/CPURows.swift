@@ -90,13 +90,13 @@ struct CPURows {
         reference: ("gst-launch-1.0", reference, theirs.fixed)),
     ]
     var sampledRows: [Row] = []
-    if let window = steadyWindow(frames: long), !sampled.ours.values.isEmpty, !sampled.theirs.values.isEmpty {
+    if !sampled.ours.values.isEmpty, !sampled.theirs.values.isEmpty {
       sampledRows.append(
         Row(
           id: "cpu-per-frame-sampled",
-          title: "CPU per recorded frame in the steady state: the process's CPU time (/proc/PID/stat) from "
-            + "\(Int(window.from)) s to \(String(format: "%.1f", window.to)) s of the \(long)-frame recording, "
-            + "per frame of that time",
+          title: "CPU per recorded frame while the movie grows: the process's CPU time (/proc/PID/stat) from the "
+            + "first fragment of the \(long)-frame recording on disk to the last before its end, per frame written "
+            + "between them (ffprobe's packet positions)",
           resolution: resolution, unit: "ms", hvtcamera: sampled.ours,
           reference: ("gst-launch-1.0", reference, sampled.theirs)))
     }
@@ -136,19 +136,20 @@ struct CPURows {
         "--child", "record", "--quality", quality.commandLineName, "--frames", String(frames),
         "--directory", output.path,
       ] + (silent ? ["--silent"] : []) + (camera.node.map { ["--camera", $0] } ?? []))
-    let sampler = steady == nil ? nil : steadyCPU(of: child, frames: frames)
+    let sampler = steady == nil ? nil : GrowthCPU(pid: child.pid) { GrowthCPU.moviesSize(in: output) }
     let ending = child.wait(timeout: max(300, Double(frames) / Double(camera.frameRate) * 2))
+    sampler?.stop()
     guard !ending.signalled, ending.status == 0, let recorded = try ChildReport(output: ending.output).frames,
       camera.node == nil ? recorded == frames : recorded > 0
     else { throw BenchError.failed("the recording child failed: \(ending.output.suffix(3))") }
-    if let measure {
+    if measure != nil || sampler != nil {
       let movies = try FileManager.default.contentsOfDirectory(at: output, includingPropertiesForKeys: nil)
       guard let movie = movies.first(where: { $0.pathExtension == "mp4" }) else {
         throw BenchError.failed("the recording child left no movie in \(output.path)")
       }
-      measure(try AVSync.measure(movie))
+      if let measure { measure(try AVSync.measure(movie)) }
+      try report(sampler, of: movie, to: steady)
     }
-    sampler.map { report($0, to: steady) }
     return ending.cpuSeconds * Double(frames) / Double(recorded)
   }
 
@@ -164,8 +165,9 @@ struct CPURows {
     let command = model.launchCommand(mode: .video, output: file.path, frames: frames) + (more.map { " " + $0 } ?? "")
     // exec: the shell becomes gst-launch-1.0, so wait4 reports gst-launch-1.0's own CPU time.
     let child = try ChildProcess("/bin/sh", ["-c", "exec " + command])
-    let sampler = steady == nil ? nil : steadyCPU(of: child, frames: frames)
+    let sampler = steady == nil ? nil : GrowthCPU(pid: child.pid) { Self.size(of: file) }
     let ending = child.wait()
+    sampler?.stop()
     guard !ending.signalled, ending.status == 0 else {
       throw BenchError.failed("gst-launch-1.0 failed (\(ending.status)): \(ending.output.suffix(3))")
     }
@@ -174,26 +176,18 @@ struct CPURows {
       throw BenchError.failed("gst-launch-1.0 wrote \(written) frames of \(frames) to \(file.path)")
     }
     if let measure { measure(try AVSync.measure(file)) }
-    sampler.map { report($0, to: steady) }
+    try report(sampler, of: file, to: steady)
     return ending.cpuSeconds
   }
 
-  /// The window of a `frames`-frame recording read for its steady cost, in seconds after its process
-  /// started: from 3 s (start-up done, natively) to 1.5 s before its frames end; `nil` when that leaves
-  /// under 3 s (the VM's short recordings).
-  private func steadyWindow(frames: Int) -> (from: Double, to: Double)? {
-    let to = Double(frames) / Double(camera.frameRate) - 1.5
-    return to - 3 >= 3 ? (3, to) : nil
+  /// Gives `steady` the milliseconds of CPU per frame `sampler` measured while `movie` grew, when it could.
+  private func report(_ sampler: GrowthCPU?, of movie: URL, to steady: ((Double) -> Void)?) throws {
+    guard let sampler, let perFrame = try sampler.cpuPerFrame(movie: movie) else { return }
+    steady?(perFrame * 1000)
   }
 
-  /// Reads `child`'s CPU time over the steady window of a `frames`-frame recording.
-  private func steadyCPU(of child: ChildProcess, frames: Int) -> SteadyCPU? {
-    steadyWindow(frames: frames).map { SteadyCPU(pid: child.pid, from: $0.from, to: $0.to) }
-  }
-
-  /// Gives `steady` the milliseconds of CPU per frame `sampler` read, when it read both ends.
-  private func report(_ sampler: SteadyCPU, to steady: ((Double) -> Void)?) {
-    guard let perSecond = sampler.cpuPerSecond else { return }
-    steady?(perSecond / Double(camera.frameRate) * 1000)
+  /// A file's size so far, 0 before it exists.
+  private static func size(of file: URL) -> Int64 {
+    (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
   }
 }

@@ -159,9 +159,10 @@ enum Report {
       each engine runs in a process of its own, recording \(report.plan.cpuFrames) frames live. Each also records \
       \(report.plan.cpuShortFrames) frames: the difference of the two is the steady cost of a frame, and what \
       remains of the short run is the cost of starting and stopping. The sampled row reads the long run's \
-      process in `/proc/PID/stat` 3 s after it started and 1.5 s before its frames end, and divides the CPU \
-      time between by the camera's frames of that time: the cost of a frame while the recording runs, where \
-      the difference of two processes also holds whatever either does outside its frames.
+      process in `/proc/PID/stat`, and the size of its movie, every 50 ms; it divides the CPU time between the \
+      first fragment on disk and the last one before the end by the frames written between them (where each \
+      video packet ends in the finished file, by ffprobe): the cost of a frame while the recording runs, \
+      where the difference of two processes also holds whatever either does outside its frames.
       - **Concurrent cameras:** one process, N controllers at 640x480 recording for \
       \(report.plan.concurrentSeconds) s; CPU is `getrusage` over the window divided by N; frames lost are the \
       frames a camera made in real time (wall clock from the first recorded frame to the stop) but not recorded, \
