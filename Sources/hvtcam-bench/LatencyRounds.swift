@@ -141,7 +141,7 @@ struct LatencyRounds {
       waitForSchedule(until: start + .milliseconds(500 * still))
       round.shutterWhileRecording.add(try camera.takePicture().shutter.milliseconds)
     }
-    waitForSchedule(until: start + .seconds(seconds))
+    waitForSchedule(until: recordingStop(after: start, seconds: seconds, frameRate: frameRate))
     let (stop, movie) = try camera.stopRecording()
     round.recordStop.add(stop.milliseconds)
     guard let encoding = movie.metadata.encodingStartedAt else {
@@ -194,7 +194,7 @@ struct LatencyRounds {
     let beforeRecording = camera.viewfinderCount
     let start = ContinuousClock.now
     round.recordStart.add(try camera.startRecording().milliseconds)
-    waitForSchedule(until: start + .seconds(seconds))
+    waitForSchedule(until: recordingStop(after: start, seconds: seconds, frameRate: frameRate))
     round.recordStop.add(try camera.stopRecording().milliseconds)
     round.driverLost.add(Double(camera.framesLostByDriver))
     waitForSchedule(until: .now + Self.settle)

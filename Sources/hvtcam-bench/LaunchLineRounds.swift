@@ -72,11 +72,9 @@ struct LaunchLineRounds {
     }
     guard pipeline.setState(.playing) != .failure else { throw BenchError.failed("the movie line did not start") }
     round.recordStart.add(start.duration(to: try entered.wait("the movie line's encoder input")).milliseconds)
-    // The line's camera starts with it, so its frames come at the same moments after `start` in every
-    // round, and a stop at whole seconds would find its encoder at the same point of a frame every time;
-    // ours stops at any point of one. A random part of a frame interval gives the line's stops every point.
-    let interval = 1 / model.configuration.frameRate.framesPerSecond
-    waitForSchedule(until: start + .seconds(recordingSeconds) + .seconds(Double.random(in: 0..<interval)))
+    waitForSchedule(
+      until: recordingStop(
+        after: start, seconds: recordingSeconds, frameRate: model.configuration.frameRate.framesPerSecond))
     let stop = ContinuousClock.now
     guard pipeline.sendEndOfStream() else { throw BenchError.failed("the movie line refused end of stream") }
     _ = try finished.wait("the movie line's end of stream")

@@ -149,6 +149,9 @@ enum Report {
       (a probe on the encoder's sink pad), `HVTMediaMetadata.frameAge` and the moment the delegate is called; \
       camerabin's from probes on its viewfinder sink, its `x264enc` and `jpegenc` sink pads, and `image-done` / \
       `video-done` in the bus sync handler.
+      - **Record stop** is asked for the recording's seconds after its start plus a random part of a frame \
+      interval, for every engine: the time from a start to its first encoded frame hardly varies, so a stop at \
+      whole seconds would meet the encoder at the same point of a frame every round.
       - **Shutter lag** is the captured frame's age when the capture was asked for: running time at the call \
       minus the frame's timestamp. Negative means a frame made after the call.
       - **Preview frames lost** are counted at the preview (viewfinder) sink: frames the timestamps say were made \

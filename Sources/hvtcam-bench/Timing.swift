@@ -30,6 +30,15 @@ func waitForSchedule(until deadline: Instant) {
   timer.cancel()
 }
 
+/// When a recording started at `start` is stopped: `seconds` later, plus a random part of a frame
+/// interval at `frameRate`. The time from a start to its first encoded frame hardly varies from one round
+/// to the next, so a stop at whole seconds (a whole number of frames) would find the encoder at the same
+/// point of a frame every round — just after one came in, behind whose encoding the end of stream waits —
+/// where the random part gives every engine's stops every point of one.
+func recordingStop(after start: Instant, seconds: Int, frameRate: Double) -> Instant {
+  start + .seconds(seconds) + .seconds(Double.random(in: 0..<(1 / frameRate)))
+}
+
 /// A value that one thread provides once and another waits for: a probe's first buffer, a bus message,
 /// a delegate callback. It can also fail, which ends the wait at once.
 final class Awaited<Value: Sendable>: Sendable {
