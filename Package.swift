@@ -59,7 +59,8 @@ let package = Package(
       ],
       resources: [.copy("Resources/pipelines")]),
     .executableTarget(name: "hvtcam", dependencies: ["HVTCamera", "HVTSupport", "CConsole"]),
-    .executableTarget(name: "hvtcam-bench", dependencies: ["HVTCamera", "HVTGStreamer", "HVTSupport"]),
+    .executableTarget(
+      name: "hvtcam-bench", dependencies: ["HVTCamera", "HVTGStreamer", "HVTMediaTools", "HVTSupport"]),
     .target(name: "MediaInspection", dependencies: ["HVTSupport"], path: "Tests/MediaInspection"),
     .target(
       name: "PipeWireHarness", dependencies: ["MediaInspection"], path: "Tests/PipeWireHarness",

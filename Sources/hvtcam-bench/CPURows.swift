@@ -1,5 +1,6 @@
 import Foundation
 import HVTCamera
+import HVTMediaTools
 
 /// CPU per recorded frame: HVTCamera recording `cpuFrames` frames live in a child process of its own,
 /// against `gst-launch-1.0` running the same pipeline — the `gst-launch-1.0` line `hvtcam describe`
@@ -165,7 +166,7 @@ struct CPURows {
     let command = model.launchCommand(mode: .video, output: file.path, frames: frames) + (more.map { " " + $0 } ?? "")
     // exec: the shell becomes gst-launch-1.0, so wait4 reports gst-launch-1.0's own CPU time.
     let child = try ChildProcess("/bin/sh", ["-c", "exec " + command])
-    let sampler = steady == nil ? nil : GrowthCPU(pid: child.pid) { Self.size(of: file) }
+    let sampler = steady == nil ? nil : GrowthCPU(pid: child.pid) { CaptureFiles.size(of: file) }
     let ending = child.wait()
     sampler?.stop()
     guard !ending.signalled, ending.status == 0 else {
@@ -184,10 +185,5 @@ struct CPURows {
   private func report(_ sampler: GrowthCPU?, of movie: URL, to steady: ((Double) -> Void)?) throws {
     guard let sampler, let perFrame = try sampler.cpuPerFrame(movie: movie) else { return }
     steady?(perFrame * 1000)
-  }
-
-  /// A file's size so far, 0 before it exists.
-  private static func size(of file: URL) -> Int64 {
-    (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HVTMediaTools
 import HVTSupport
 
 /// The CPU time a recording process spends on each frame while its movie grows: the process's CPU time
@@ -10,7 +11,7 @@ import HVTSupport
 final class GrowthCPU: Sendable {
   private struct Reading {
     var cpu: Double
-    var bytes: Int64
+    var bytes: Int
   }
 
   /// How often the process and its movie are read.
@@ -23,11 +24,11 @@ final class GrowthCPU: Sendable {
   private let queue = DispatchQueue(label: "hvtcam-bench.growth-cpu")
 
   /// Starts reading `pid` and `movieBytes()` (the movie's size so far, 0 before it exists).
-  init(pid: pid_t, movieBytes: @escaping @Sendable () -> Int64) {
+  init(pid: pid_t, movieBytes: @escaping @Sendable () -> Int) {
     scheduleReading(pid: pid, movieBytes: movieBytes)
   }
 
-  private func scheduleReading(pid: pid_t, movieBytes: @escaping @Sendable () -> Int64) {
+  private func scheduleReading(pid: pid_t, movieBytes: @escaping @Sendable () -> Int) {
     queue.asyncAfter(deadline: .now() + Self.interval) { [self] in
       guard !stopped.withLock({ $0 }), let cpu = Self.cpuSeconds(of: pid) else { return }
       let bytes = movieBytes()
@@ -42,7 +43,6 @@ final class GrowthCPU: Sendable {
   /// CPU seconds per frame between the first reading whose movie held a frame and the last one before
   /// the movie was complete; `nil` when fewer than ``fewestFrames`` frames were written between them.
   func cpuPerFrame(movie: URL) throws -> Double? {
-    stop()
     let ends = try Self.videoPacketEnds(in: movie)
     let taken = readings.withLock { $0 }.map { reading in
       (cpu: reading.cpu, frames: ends.prefix { $0 <= reading.bytes }.count)
@@ -55,20 +55,20 @@ final class GrowthCPU: Sendable {
   }
 
   /// Where each video packet of `movie` ends in the file (its position plus its size), in file order.
-  static func videoPacketEnds(in movie: URL) throws -> [Int64] {
+  static func videoPacketEnds(in movie: URL) throws -> [Int] {
     guard let tool = ChildProcess.which("ffprobe") else { throw BenchError.failed("ffprobe not found") }
     let child = try ChildProcess(
       tool,
       ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pos,size", "-of", "default=nw=1", movie.path],
       quiet: true)
-    var ends: [Int64] = []
-    var size: Int64?
-    var position: Int64?
+    var ends: [Int] = []
+    var size: Int?
+    var position: Int?
     for line in child.wait(timeout: 60).output {
       let pair = line.split(separator: "=", maxSplits: 1).map(String.init)
       guard pair.count == 2 else { continue }
-      if pair[0] == "size" { size = Int64(pair[1]) }
-      if pair[0] == "pos" { position = Int64(pair[1]) }
+      if pair[0] == "size" { size = Int(pair[1]) }
+      if pair[0] == "pos" { position = Int(pair[1]) }
       if let packetSize = size, let packetPosition = position {
         ends.append(packetPosition + packetSize)
         (size, position) = (nil, nil)
@@ -79,11 +79,9 @@ final class GrowthCPU: Sendable {
   }
 
   /// The size of the `.mp4` files in `directory` (a recording's partial file, then its movie).
-  static func moviesSize(in directory: URL) -> Int64 {
+  static func moviesSize(in directory: URL) -> Int {
     let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
-    return files.filter { $0.pathExtension == "mp4" }.reduce(0) { total, file in
-      total + ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0)
-    }
+    return files.filter { $0.pathExtension == "mp4" }.reduce(0) { $0 + CaptureFiles.size(of: $1) }
   }
 
   /// `utime` + `stime` of `pid` in seconds: fields 14 and 15 of `/proc/PID/stat`, counted after the
