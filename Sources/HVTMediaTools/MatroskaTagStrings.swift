@@ -21,6 +21,9 @@ package enum MatroskaTagStrings {
   /// The longest tag text mended; a longer one is left as it is.
   private static let longestText = 1 << 16
 
+  /// The muxers (GStreamer element factories) whose files may need mending: `matroskamux` and `webmmux`.
+  package static let muxers: Set<String> = ["matroskamux", "webmmux"]
+
   /// Mends every quoted tag text in `url`, when it is a Matroska or WebM file; does nothing to any other
   /// file. Returns how many it mended. A failure to read or write is logged: the movie is complete all
   /// the same, with its tags as `matroskamux` wrote them.

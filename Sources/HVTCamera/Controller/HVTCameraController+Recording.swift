@@ -281,9 +281,11 @@ extension HVTCameraController {
       return
     }
     let result = Result { () throws -> HVTCapture in
-      MatroskaTagStrings.unquote(in: file.partial)
-      let url = try file.complete()
       let model = recording.session.model
+      // Only a Matroska muxer's file can need it: an MP4 is not opened again (on ext4, the close of a
+      // second descriptor of a file its writer truncated starts the writeback of everything written).
+      if MatroskaTagStrings.muxers.contains(model.movieMuxer) { MatroskaTagStrings.unquote(in: file.partial) }
+      let url = try file.complete()
       let firstTimestamp = summary.firstTimestamp.map(ClockTime.seconds) ?? 0
       let age = recording.branch.linkTime.map { ClockTime.seconds($0) - firstTimestamp }
       var metadata = HVTMediaMetadata(
