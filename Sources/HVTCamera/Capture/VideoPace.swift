@@ -80,9 +80,11 @@ final class VideoPace: @unchecked Sendable {
   /// The bound is kept on the monotonic clock: `NSCondition` waits until a wall-clock date, which a clock
   /// being slewed or set reaches early or late.
   private func wait(seconds: Double, until done: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + .seconds(seconds)
     condition.lock()
     defer { condition.unlock() }
+    // Mostly the video is ahead already: no deadline to compute, once for each buffer of sound.
+    guard !finished, !done() else { return true }
+    let deadline = ContinuousClock.now + .seconds(seconds)
     while !finished, !done() {
       let left = ContinuousClock.now.duration(to: deadline)
       guard left > .zero else { return false }
