@@ -275,7 +275,8 @@ struct LatencyRounds {
         id: "record-stop-gst-launch", title: Self.recordStopTitle,
         resolution: resolution, unit: "ms", hvtcamera: ours.recordStop,
         reference: (
-          engine, "the movie line (-e): end of stream → EOS from the bus on the waiting thread", launch.recordStop
+          engine, "the movie line (-e): end of stream → its EOS message on the main thread, as an app's bus watch",
+          launch.recordStop
         )),
       Row(
         id: "driver-lost-recording-gst-launch",

@@ -49,8 +49,9 @@ struct LaunchLineRounds {
 
   /// A recording, as `gst-launch-1.0 -e` makes one: from parsing the line to the first frame entering the
   /// encoder (the camera opens with it), then `recordingSeconds` later an end of stream, and the time
-  /// until this thread learns from the bus that it came out (the movie finalized), as an app's bus watch
-  /// would, and ours learns from its delegate; with the V4L2 sequence gaps at the source meanwhile.
+  /// until this thread learns that it came out of the pipeline (the movie finalized) on the main thread,
+  /// where an app's bus watch runs and our delegate is told of its movie; with the V4L2 sequence gaps at
+  /// the source meanwhile.
   func recording(into round: inout Round) throws {
     let path = directory.appendingPathComponent("launch-\(UUID().uuidString.prefix(8)).mp4").path
     let start = ContinuousClock.now
@@ -68,7 +69,9 @@ struct LaunchLineRounds {
       return .ok
     }
     failOnError(pipeline, [entered, finished]) { message in
-      if case .endOfStream = message { finished.fulfill(.now) }
+      // The bus's sync handler runs on the streaming thread that posted the message; an app hears of it
+      // on its main loop, one hop later, as ours hears of its movie on the main actor.
+      if case .endOfStream = message { DispatchQueue.main.async { finished.fulfill(.now) } }
     }
     guard pipeline.setState(.playing) != .failure else { throw BenchError.failed("the movie line did not start") }
     round.recordStart.add(start.duration(to: try entered.wait("the movie line's encoder input")).milliseconds)

@@ -148,7 +148,9 @@ enum Report {
       `HVTCameraEvent.previewStarted(at:)` (a probe on the preview sink), `HVTMediaMetadata.encodingStartedAt` \
       (a probe on the encoder's sink pad), `HVTMediaMetadata.frameAge` and the moment the delegate is called; \
       camerabin's from probes on its viewfinder sink, its `x264enc` and `jpegenc` sink pads, and `image-done` / \
-      `video-done` in the bus sync handler.
+      `video-done` in the bus sync handler. The `gst-launch-1.0` movie line's stop ends when its EOS message, \
+      taken from the sync handler to the main thread, is seen there, as an app's bus watch would see it and as \
+      ours ends with the delegate on the main actor.
       - **Record stop** is asked for the recording's seconds after its start plus a random part of a frame \
       interval, for every engine: the time from a start to its first encoded frame hardly varies, so a stop at \
       whole seconds would meet the encoder at the same point of a frame every round.
