@@ -53,7 +53,7 @@ package struct CaptureTags: Sendable {
   /// ``MatroskaTagStrings/unquote(in:)`` mends in the finished file. Wraps `gst_tag_setter_merge_tags`.
   package func write(into muxer: Element) -> CaptureTags? {
     guard muxer.isTagSetter else { return nil }
-    guard ["matroskamux", "webmmux"].contains(muxer.factoryName ?? "") else {
+    guard MatroskaTagStrings.muxers.contains(muxer.factoryName ?? "") else {
       muxer.mergeTags(tagList)
       return self
     }

@@ -21,7 +21,8 @@ package enum MatroskaTagStrings {
   /// The longest tag text mended; a longer one is left as it is.
   private static let longestText = 1 << 16
 
-  /// The muxers (GStreamer element factories) whose files may need mending: `matroskamux` and `webmmux`.
+  /// The Matroska muxers (GStreamer element factories), `matroskamux` and `webmmux`: the tags they are
+  /// given are written their way (``CaptureTags/write(into:)``), and only their files may need mending.
   package static let muxers: Set<String> = ["matroskamux", "webmmux"]
 
   /// Mends every quoted tag text in `url`, when it is a Matroska or WebM file; does nothing to any other
