@@ -454,18 +454,22 @@ final class RecordingBranch: @unchecked Sendable {
   /// When a buffer last entered the encoder or reached the file sink (`nil` before the first).
   var lastProgress: ContinuousClock.Instant? { timing.withLock { $0.lastProgress } }
 
-  /// Stops feeding the branch: once the tee pad is idle, unlinks it and sends EOS into the branch so the
-  /// encoder and muxer flush and the MP4 gets its index. Returns at once; the ``Event/drained`` event says
-  /// when the file is complete. Wraps an idle pad probe.
+  /// Stops feeding the branch: once the tee pad is idle, sends EOS into the branch so the encoder and
+  /// muxer flush and the MP4 gets its index, and unlinks the pad. Returns at once; the ``Event/drained``
+  /// event says when the file is complete. Wraps an idle pad probe, which holds the pad's data flow while
+  /// it runs: no frame follows the end of stream, and the unlinking (which takes the pads' and the bins'
+  /// locks and emits their signals) comes after it rather than before it, off the drain's way.
   func sendEndOfStream() {
     guard let teePad, let ghost = bin.staticPad("sink") else { return }
-    teePad.addProbe(.idle) { [timing, weak audio, path = bin.path, entry] pad, _ in
-      pad.unlink(from: ghost)
+    teePad.addProbe(.idle) { [timing, weak audio, weak bin, entry] pad, _ in
       audio?.videoEnded(after: timing.withLock { $0.clock.end })
+      let waiting = debugLog.isEnabled(.debug) ? Self.waiting(at: entry) : ""
+      ghost.sendEndOfStream()
+      pad.unlink(from: ghost)
       debugLog.log(
         .debug,
-        "\(path): unlinked from the tee, the end of stream sent behind \(Self.waiting(at: entry)) frames in its queue")
-      ghost.sendEndOfStream()
+        "\(bin?.path ?? "the recording branch"): the end of stream sent behind \(waiting) frames in its queue, "
+          + "unlinked from the tee")
       return .remove
     }
   }

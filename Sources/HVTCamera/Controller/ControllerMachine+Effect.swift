@@ -108,7 +108,7 @@ extension ControllerMachine {
     case endAudio(UInt64)
     /// A recording's microphone failed: its sound ends there, and an event says why.
     case microphoneFailed(UInt64, HVTCameraError)
-    /// Gives the complete movie its final name; ``Input/movieFinished(_:_:)`` follows at once.
+    /// Gives the complete movie its final name; ``Input/movieFinished(id:_:_:)`` follows at once.
     case finishMovie(UInt64, MovieDelivery)
     /// Cuts a reviewed movie at `span` (its timeline's ``CameraControls/Timeline/cut``: half a frame
     /// before each end of the trim, in seconds from its first frame) by a frame-exact trim off the queue,

@@ -93,9 +93,9 @@ extension ControllerMachine {
     /// The drain of recording `id` is checked: when a buffer last entered its encoder or file sink, and
     /// whether its microphone delivers.
     case drainChecked(id: UInt64, lastProgress: ContinuousClock.Instant?, liveAudio: Bool, at: ContinuousClock.Instant)
-    /// A complete movie has its final name (or could not be finalized): it goes to its destination, or
-    /// first to the review screen.
-    case movieFinished(Result<HVTCapture, HVTCameraError>, MovieDelivery)
+    /// The complete movie of recording `id` has its final name (or could not be finalized): it goes to its
+    /// destination, or first to the review screen, and then its branch is removed.
+    case movieFinished(id: UInt64, Result<HVTCapture, HVTCameraError>, MovieDelivery)
     /// The frame of a reviewed movie asked for as `request` was decoded (converted for the preview); `nil`
     /// when it could not be.
     case movieFrameDecoded(request: UInt64, Buffer?)

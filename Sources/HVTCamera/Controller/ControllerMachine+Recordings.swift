@@ -348,8 +348,9 @@ extension ControllerMachine.Transition {
     }
   }
 
-  /// Delivers a complete movie (to the review screen first when it is reviewed), unless its thumbnail is
-  /// still being made; then removes its branch.
+  /// Finishes a complete movie, unless its thumbnail is still being made; it is delivered (to the review
+  /// screen first when it is reviewed), and its branch removed, once it has its final name
+  /// (``movieFinished(_:_:_:)``).
   mutating func deliverWhenThumbnailMade(at index: Int) {
     let ending = state.endingRecordings[index]
     guard case .completing(let branch) = ending.stage else { return }
@@ -365,8 +366,7 @@ extension ControllerMachine.Transition {
         ending.request.id,
         .init(
           reason: ending.reason, interruption: ending.interruption, thumbnail: thumbnail,
-          destination: ending.request.destination, reviewed: ending.reviewed)),
-      .removeRecording(ending.request.id),
+          destination: ending.request.destination, reviewed: ending.reviewed))
     ]
   }
 

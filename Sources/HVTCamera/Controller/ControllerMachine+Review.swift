@@ -109,11 +109,18 @@ extension ControllerMachine.Transition {
 
   /// A complete movie: to the review screen when it was stopped for one and one can open, else to its
   /// destination.
-  mutating func movieFinished(_ result: Result<HVTCapture, HVTCameraError>, _ delivery: Machine.MovieDelivery) {
+  /// Hands recording `id`'s movie on, to the review screen or its destination, and only then removes its
+  /// branch: the teardown (the encoder's threads stopped, its memory freed) takes milliseconds of the
+  /// processors the delivery needs, and would start before it otherwise.
+  mutating func movieFinished(
+    _ id: UInt64, _ result: Result<HVTCapture, HVTCameraError>, _ delivery: Machine.MovieDelivery
+  ) {
     if case .success(let capture) = result, delivery.reviewed, canOpenReview(for: delivery.destination) {
-      return beginReview(movie: capture)
+      beginReview(movie: capture)
+    } else {
+      effects.append(.deliver(result, to: delivery.destination, handingOver: nil))
     }
-    effects.append(.deliver(result, to: delivery.destination, handingOver: nil))
+    effects.append(.removeRecording(id))
   }
 
   /// Asks for the reviewed movie's frame at the playhead: the one shown half a frame after it, which is

@@ -339,7 +339,8 @@ extension ControllerMachine {
       case draining(Branch, since: ContinuousClock.Instant?, audioEnded: Bool)
       /// The file is complete: it is delivered once its thumbnail is made.
       case completing(Branch)
-      /// Delivered or given up: only its branch's removal is left.
+      /// Being delivered (the file given its final name, then handed on: ``Transition/movieFinished(_:_:_:)``)
+      /// or given up: only its branch's removal is left.
       case removing(Branch)
     }
 

@@ -2,9 +2,10 @@ import Foundation
 import HVTGStreamer
 
 /// The controller's behaviour, as one pure function: ``step(_:_:)`` takes the state and one input — a
-/// call, a bus message, a timer, the outcome of work done off the queue — and returns the next state and
-/// the effects the interpreter runs (``HVTCameraController/run(_:)``). It reads nothing but its
-/// arguments and does nothing but return: it is tested without GStreamer (`ControllerMachineTests`).
+/// call, a bus message, a timer, the outcome of work done off the queue — makes the state the next one
+/// and returns the effects the interpreter runs (``HVTCameraController/run(_:)``). It reads nothing but
+/// its arguments and does nothing but change the state it is given and return: it is tested without
+/// GStreamer (`ControllerMachineTests`).
 ///
 /// The phases (``Phase``) each carry their session; a recording is either the one taking frames
 /// (``Recording``) or one ending (``EndingRecording``), each with the stage it is at. Every step ends the
@@ -12,12 +13,15 @@ import HVTGStreamer
 /// waits for a stopped camera, or for nothing shown, are answered once that is so; the getters' snapshot
 /// (``HVTCameraController/Shared``) is then derived from the new state.
 enum ControllerMachine {
-  /// The next state, and what to do, after `input`.
-  static func step(_ state: State, _ input: Input) -> (State, [Effect]) {
-    var transition = Transition(state: state)
+  /// Makes `state` the next state after `input`, and returns what to do. The state is moved into the
+  /// step and back, not copied: its arrays and dictionaries, held once, change in place (a copy held
+  /// meanwhile would make every change to one of them copy it whole).
+  static func step(_ state: inout State, _ input: Input) -> [Effect] {
+    var transition = Transition(state: consume state)
     transition.apply(input)
     transition.conclude()
-    return (transition.state, transition.effects)
+    state = transition.state
+    return transition.effects
   }
 }
 
@@ -144,8 +148,8 @@ extension ControllerMachine.Transition {
       effects.append(.schedule(.drain(recording: id), after: state.settings.drainStallTimeout))
     case .drainChecked(let id, let lastProgress, let liveAudio, let now):
       checkDrain(id, lastProgress: lastProgress, liveAudio: liveAudio, now: now)
-    case .movieFinished(let result, let delivery):
-      movieFinished(result, delivery)
+    case .movieFinished(let id, let result, let delivery):
+      movieFinished(id, result, delivery)
     case .movieFrameDecoded(let request, let decoded):
       movieFrameDecoded(request: request, decoded)
     case .cutMovieDelivered:

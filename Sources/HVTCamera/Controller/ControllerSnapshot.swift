@@ -1,9 +1,10 @@
 extension HVTCameraController {
   /// What every getter reads: the machine's state as it stood after the last step, and what the getters
-  /// make of it. Made from the state in one place (``HVTCameraController/send(_:)``, after each step) and
-  /// read under the same lock, so that a call's effect on it is visible when the call returns (a
+  /// make of it. Made from the state when a getter reads it (``HVTCameraController/read(_:)``), under the
+  /// lock the steps take, so that a call's effect on it is visible when the call returns (a
   /// `startVideoCapture()` that returned true makes `isRecording` true before the branch exists); nothing
-  /// in it is kept apart from the state, so nothing can disagree with it.
+  /// in it is kept apart from the state, so nothing can disagree with it. A step does not make one: a
+  /// copy of the state kept beside it would make every step's change to an array of it copy the array.
   struct Shared {
     private let state: ControllerMachine.State
 

@@ -23,7 +23,7 @@ extension HVTCameraController {
     case .element, .other:
       return
     }
-    send(.bus(session: id, bus))
+    sendOnQueue(.bus(session: id, bus))
   }
 }
 

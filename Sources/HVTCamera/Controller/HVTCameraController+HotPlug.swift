@@ -22,7 +22,7 @@ extension HVTCameraController {
     let pipewire = session.camera.isPipeWire
     DispatchQueue(label: "hvtcamera.devices", qos: .utility).async {
       let watcher = Self.deviceWatcher(forPipeWire: pipewire) { change in
-        queue.async { controller.target?.send(.deviceChanged(change)) }
+        queue.async { controller.target?.sendOnQueue(.deviceChanged(change)) }
       }
       queue.async {
         guard let self = controller.target, let watcher, self.read(\.session) == session.id else { return }

@@ -3,36 +3,48 @@ import Foundation
 import HVTGStreamer
 
 extension HVTCameraController {
-  /// Steps the machine with `input`, from any thread: under ``core``'s lock, the next state, the snapshot
-  /// derived from it (the one place it is made), and the effects added to those the queue runs, in the
-  /// order of the steps. Returns the machine's reply to a call (``ControllerMachine/Reply/accepted`` when
-  /// it gives none). Nothing here waits for the queue, or for GStreamer: a step is a pure function.
+  /// Steps the machine with `input`, from any thread: under ``core``'s lock, the next state, and the
+  /// effects added to those the queue runs, in the order of the steps. Returns the machine's reply to a
+  /// call (``ControllerMachine/Reply/accepted`` when it gives none). Nothing here waits for the queue, or
+  /// for GStreamer: a step is a pure function.
   ///
   /// The app's calls step on their own thread, so that what they change is seen when they return (and the
   /// delegate's receipt of a photo on the main actor, before the delegate may take the next one).
   /// Everything else reaches the machine on the queue (``post(_:)``), in the order it arrived there.
   @discardableResult
   func send(_ input: ControllerMachine.Input) -> ControllerMachine.Reply {
-    core.withLock { core in
-      let (state, effects) = ControllerMachine.step(core.state, input)
-      core.state = state
-      core.shared = Shared(state)
-      var reply = ControllerMachine.Reply.accepted
-      for effect in effects {
-        if case .reply(let answer) = effect { reply = answer } else { core.pending.append(effect) }
-      }
-      if !core.pending.isEmpty, !core.running {
-        core.running = true
-        queue.async { self.runPending() }
-      }
-      return reply
-    }
+    let (reply, starts) = step(input)
+    if starts { queue.async { self.runPending() } }
+    return reply
   }
 
   /// Steps the machine with `input` on the queue, after what was queued there before (GStreamer's
   /// threads' facts, the worker's and the photo queue's outcomes).
   func post(_ input: ControllerMachine.Input) {
-    queue.async { self.send(input) }
+    queue.async { self.sendOnQueue(input) }
+  }
+
+  /// Steps the machine with `input` from a block of its own on the queue (``post(_:)``), and runs the
+  /// effects there when none are running: without a second trip through the queue, which on the way to a
+  /// movie's delegate costs as much as the step.
+  func sendOnQueue(_ input: ControllerMachine.Input) {
+    assertOnQueue()
+    if step(input).starts { runPending() }
+  }
+
+  /// The step under the lock; `starts` when its effects are the first pending and nothing runs them yet,
+  /// which the caller must then do on the queue (``runPending()``).
+  private func step(_ input: ControllerMachine.Input) -> (reply: ControllerMachine.Reply, starts: Bool) {
+    core.withLock { core in
+      let effects = ControllerMachine.step(&core.state, input)
+      var reply = ControllerMachine.Reply.accepted
+      for effect in effects {
+        if case .reply(let answer) = effect { reply = answer } else { core.pending.append(effect) }
+      }
+      guard !core.pending.isEmpty, !core.running else { return (reply, false) }
+      core.running = true
+      return (reply, true)
+    }
   }
 
   /// Runs the effects of the steps, in order, until none is left (on the queue). The effects of steps
@@ -205,10 +217,10 @@ extension HVTCameraController {
       else { return }
       if case .drain(let id) = timer {
         let branch = recordingObjects(id)?.branch
-        send(
+        sendOnQueue(
           .drainChecked(id: id, lastProgress: branch?.lastProgress, liveAudio: branch?.hasLiveAudio ?? false, at: .now))
       } else {
-        send(.timer(timer, at: .now()))
+        sendOnQueue(.timer(timer, at: .now()))
       }
     }
     resources.withLock { $0.timers.updateValue(source, forKey: timer) }?.cancel()

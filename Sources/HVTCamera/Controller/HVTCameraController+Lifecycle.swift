@@ -180,7 +180,7 @@ extension HVTCameraController {
       model: model, output: settings.shownPreview(environment: environment), name: name,
       simulatedControls: model.configuration.deviceID.flatMap { simulatedCameras[$0] },
       onNavigation: { [queue] event, size in
-        queue.async { controller.target?.send(.navigation(event, size: size)) }
+        queue.async { controller.target?.sendOnQueue(.navigation(event, size: size)) }
       },
       onPreRollFilled: { [queue] fill in queue.async { controller.target?.publish(.preRollFilled(fill)) } }
     ) { [queue] session, message in
@@ -212,7 +212,7 @@ extension HVTCameraController {
     // the monitor's probe, which the pipeline holds, holds it.
     session.previewMonitor.onFirstFrame { [queue, name = session.pipeline.name] instant in
       debugLog.log(.debug, "\(name): start: the first frame reached the preview sink")
-      queue.async { controller.target?.send(.previewStarted(session: id, at: instant)) }
+      queue.async { controller.target?.sendOnQueue(.previewStarted(session: id, at: instant)) }
     }
     let controls = cameraControls(for: description.configuration)
     worker.async {

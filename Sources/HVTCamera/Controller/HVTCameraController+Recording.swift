@@ -183,7 +183,7 @@ extension HVTCameraController {
           tags: request.mediaTags),
         worker: worker
       ) { [queue] event in
-        queue.async { controller.target?.send(.recording(id: recording, event)) }
+        queue.async { controller.target?.sendOnQueue(.recording(id: recording, event)) }
       }
       return (branch, armed != nil)
     } catch {
@@ -244,14 +244,15 @@ extension HVTCameraController {
     }
   }
 
-  /// Announces the recording's stop, with the time it recorded, and sends the end of stream into its
-  /// branch (unlinked from the tee); the ``RecordingBranch/Event/drained`` event follows when the file is
-  /// complete.
+  /// Sends the end of stream into the recording's branch (unlinked from the tee), then announces the
+  /// stop, with the time it recorded; the ``RecordingBranch/Event/drained`` event follows when the file
+  /// is complete. The end of stream goes first: the encoder and the muxer finish the file on their
+  /// threads while the announcement is made.
   func sendEndOfStream(_ id: UInt64, reason: HVTRecordingStopReason) {
     guard let branch = recordingObjects(id)?.branch else { return }
     debugLog.log(.debug, "\(branch.path): stopping (\(reason))")
-    publish(.recordingStopped(elapsed: branch.summary.duration, reason: reason))
     branch.sendEndOfStream()
+    publish(.recordingStopped(elapsed: branch.summary.duration, reason: reason))
     send(.endOfStreamSent(id: id, at: .now))
   }
 
@@ -268,16 +269,16 @@ extension HVTCameraController {
   }
 
   /// The file is complete: gives it its final name and hands the movie — or, with no frame in it, why
-  /// not — to the machine, which delivers it or shows it for review. The file sink writes unbuffered:
-  /// once the end of stream reached it, the file is complete, so the movie is delivered before the branch
-  /// is torn down (closing the encoder takes a few milliseconds).
+  /// not — to the machine, which delivers it or shows it for review, then has the branch removed. The file
+  /// sink writes unbuffered: once the end of stream reached it, the file is complete, so the movie is
+  /// delivered before the branch is torn down (closing the encoder takes a few milliseconds).
   func finishMovie(_ id: UInt64, _ delivery: ControllerMachine.MovieDelivery) {
-    guard let recording = recordingObjects(id) else { return }
+    guard let recording = recordingObjects(id) else { return removeRecording(id) }
     let summary = recording.branch.summary
     let file = recording.branch.file
     guard summary.frames > 0 else {
       file.discard()
-      send(.movieFinished(.failure(.recordingEmpty(path: file.final.path)), delivery))
+      send(.movieFinished(id: id, .failure(.recordingEmpty(path: file.final.path)), delivery))
       return
     }
     let result = Result { () throws -> HVTCapture in
@@ -306,7 +307,7 @@ extension HVTCameraController {
       return capture
     }
     debugLog.log(.debug, "\(recording.branch.path): the movie is complete")
-    send(.movieFinished(result.mapError(HVTCameraError.init), delivery))
+    send(.movieFinished(id: id, result.mapError(HVTCameraError.init), delivery))
   }
 
   /// Delivers why a recording will not be finalized: its drain stalled, or an element of its branch

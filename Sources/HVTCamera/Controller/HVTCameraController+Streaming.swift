@@ -100,7 +100,7 @@ extension HVTCameraController {
         let branch = try StreamBranch(
           stream: stream, name: name, worker: self.worker,
           onFlowing: { [queue = self.queue] in
-            queue.async { controller.target?.send(.streamFlowing(number: number, name: name, at: .now())) }
+            queue.async { controller.target?.sendOnQueue(.streamFlowing(number: number, name: name, at: .now())) }
           },
           onFellBehind: { [queue = self.queue, target = stream.target] leftOut in
             queue.async { controller.target?.publish(.streamFellBehind(target, framesLeftOut: leftOut)) }

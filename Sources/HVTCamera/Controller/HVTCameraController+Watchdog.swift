@@ -19,7 +19,7 @@ extension HVTCameraController {
     timer.setEventHandler { [weak self] in
       let alive = session.tap.lastSignOfLife
       let reading = clock.withLock { $0.advance(to: .now, by: interval, alive: alive) }
-      self?.send(.watchdog(session: id, now: reading.now, aliveAt: reading.aliveAt))
+      self?.sendOnQueue(.watchdog(session: id, now: reading.now, aliveAt: reading.aliveAt))
     }
     timer.resume()
     resources.withLock { resources in

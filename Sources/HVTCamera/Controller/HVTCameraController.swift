@@ -83,7 +83,7 @@ public final class HVTCameraController: Sendable {
     self.source = source
     let state = ControllerMachine.State(
       settings: Settings(preset: try HVTPreset.default), environment: ProcessInfo.processInfo.environment)
-    core = Locked(Core(state: state, shared: Shared(state)))
+    core = Locked(Core(state: state))
     let number = Self.instances.withLock { count in
       count += 1
       return count
@@ -118,11 +118,9 @@ public final class HVTCameraController: Sendable {
     for session in leftovers.sessions.values { _ = session.stop() }
   }
 
-  /// What ``core`` holds: the machine's state, the snapshot the getters read, and the effects the queue
-  /// has yet to run.
+  /// What ``core`` holds: the machine's state, and the effects the queue has yet to run.
   struct Core {
     var state: ControllerMachine.State
-    var shared: Shared
     /// The effects of the steps so far that have not run yet, in order.
     var pending: [ControllerMachine.Effect] = []
     /// The queue is running them (``runPending()``), or is about to.
@@ -147,9 +145,9 @@ public final class HVTCameraController: Sendable {
     read(\.session).flatMap { id in resources.withLock { $0.sessions[id] } }
   }
 
-  /// Reads the snapshot.
+  /// Reads the snapshot of the state as it stands after the last step.
   func read<Value>(_ body: (Shared) -> Value) -> Value {
-    core.withLock { body($0.shared) }
+    core.withLock { body(Shared($0.state)) }
   }
 
   // MARK: - Delegate and events

@@ -70,8 +70,7 @@ final class MachineDriver {
   }
 
   private func step(_ input: Machine.Input, reply: inout Machine.Reply) -> [Machine.Effect] {
-    let (next, effects) = Machine.step(state, input)
-    state = next
+    let effects = Machine.step(&state, input)
     trace.append("\(Self.name(of: input)) → \(effects.map(Self.name(of:)).joined(separator: ", "))")
     checkInvariants()
     var work: [Machine.Effect] = []
@@ -146,7 +145,7 @@ final class MachineDriver {
       owed.append(.work(.recording(id: id, .drained)))
       return [.endOfStreamSent(id: id, at: now)]
     case .finishMovie(let id, let delivery):
-      return [.movieFinished(.success(Self.movie(id)), delivery)]
+      return [.movieFinished(id: id, .success(Self.movie(id)), delivery)]
     case .abandonRecording(_, let abandonment, let destination):
       let error: HVTCameraError =
         switch abandonment {
