@@ -53,7 +53,7 @@ struct ControllerMachineReviewTests {
     let file = try recordAndStop(reviewed)
     #expect(reviewed.state.review?.movie != nil && reviewed.ledger.delegateResults.isEmpty)
     #expect(reviewEvents(reviewed) == ["started \(file.lastPathComponent)"])
-    #expect(HVTCameraController.Shared(reviewed.state).reviewing == .movie)
+    #expect(reviewed.state.reviewing == .movie)
 
     for driver in [try runningCamera(.none), try runningCamera(controls: false)] {
       try recordAndStop(driver)

@@ -10,8 +10,8 @@ import HVTGStreamer
 /// The phases (``Phase``) each carry their session; a recording is either the one taking frames
 /// (``Recording``) or one ending (``EndingRecording``), each with the stage it is at. Every step ends the
 /// same way (``Transition/conclude()``): a change of the readiness for a photo is announced, and the
-/// waits for a stopped camera, or for nothing shown, are answered once that is so; the getters' snapshot
-/// (``HVTCameraController/Shared``) is then derived from the new state.
+/// waits for a stopped camera, or for nothing shown, are answered once that is so. The getters read the
+/// new state under the same lock (``HVTCameraController/read(_:)``).
 enum ControllerMachine {
   /// Makes `state` the next state after `input`, and returns what to do. The state is moved into the
   /// step and back, not copied: its arrays and dictionaries, held once, change in place (a copy held

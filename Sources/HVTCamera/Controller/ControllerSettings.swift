@@ -2,7 +2,8 @@ import Foundation
 
 extension HVTCameraController {
   /// What the app configures: part of the machine's state (``ControllerMachine/State``), changed by
-  /// ``ControllerMachine/SettingsChange``s, read from the snapshot (``Shared``) without waiting.
+  /// ``ControllerMachine/SettingsChange``s, read by the getters without waiting
+  /// (``HVTCameraController/read(_:)``).
   struct Settings: Sendable {
     var mediaTypes: [HVTMediaType] = [.image]
     var videoQuality = QualityType.type1920x1080

@@ -50,7 +50,7 @@ extension HVTCameraController {
   }
 
   /// The targets streamed to (asked for and not stopped), in the order they were asked for.
-  public var activeStreams: [HVTStreamTarget] { read(\.streams) }
+  public var activeStreams: [HVTStreamTarget] { read(\.streamTargets) }
 
   // MARK: - Effects
 

@@ -145,9 +145,10 @@ public final class HVTCameraController: Sendable {
     read(\.session).flatMap { id in resources.withLock { $0.sessions[id] } }
   }
 
-  /// Reads the snapshot of the state as it stands after the last step.
-  func read<Value>(_ body: (Shared) -> Value) -> Value {
-    core.withLock { body(Shared($0.state)) }
+  /// Reads the machine's state as it stands after the last step, under the lock the steps take, without
+  /// copying it (what the getters read: `ControllerSnapshot.swift`).
+  func read<Value>(_ body: (ControllerMachine.State) -> Value) -> Value {
+    core.withLock { body($0.state) }
   }
 
   // MARK: - Delegate and events

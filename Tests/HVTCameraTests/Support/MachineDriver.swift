@@ -412,9 +412,8 @@ final class MachineDriver {
     }
     let names = state.streams.compactMap(\.attempt?.name)
     expect(Set(names).count == names.count, "two streams' tries share a branch name")
-    let shared = HVTCameraController.Shared(state)
-    expect(!shared.isReadyForCapture || shared.configuration != nil, "ready for capture without a configuration")
-    expect(shared.recording == nil || shared.isPresented, "recording while dismissed")
+    expect(!state.isReadyForCapture || state.configuration != nil, "ready for capture without a configuration")
+    expect(state.recording == nil || state.isPresented, "recording while dismissed")
   }
 
   // MARK: - Values
