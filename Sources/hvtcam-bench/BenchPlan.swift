@@ -94,11 +94,13 @@ struct BenchPlan: Codable, Sendable {
     streaming: Streaming(clients: [1, 4, 16], clientFrames: 60, latencyRounds: 1, toggles: 4),
     overload: Overload(resolutions: ["1280x720"], seconds: 2, busyLoops: 2))
 
-  /// The real-camera rows (`--camera`), under emulation in the VM tier: 640x480 only, eight rounds (the
-  /// emulated machine varies from round to round about as much as the engines differ); CPU per frame
-  /// from recordings of 100 and 25 frames, twice.
+  /// The real-camera rows (`--camera`), under emulation in the VM tier: 640x480 only, sixteen rounds (the
+  /// emulated machine varies from round to round about as much as the engines differ, and a record stop
+  /// waits, for either engine, for the frame the encoder is on: 0 to about 16 ms there, so that the
+  /// medians of eight stops moved by a factor of two between runs); CPU per frame from recordings of 100
+  /// and 25 frames, twice.
   static let realCamera = BenchPlan(
-    resolutions: ["640x480"], rounds: 8, burst: 5, recordingSeconds: 2, cpuFrames: 100, cpuShortFrames: 25,
+    resolutions: ["640x480"], rounds: 16, burst: 5, recordingSeconds: 2, cpuFrames: 100, cpuShortFrames: 25,
     cpuRepetitions: 2, concurrentCameras: [], concurrentSeconds: 0, soakStills: 0, soakRecordings: 0,
     crashAfterSeconds: 0, crashRepetitions: 0, previewWindow: nil)
 
