@@ -107,11 +107,10 @@ extension ControllerMachine.Transition {
 
   // MARK: - Movies
 
-  /// A complete movie: to the review screen when it was stopped for one and one can open, else to its
-  /// destination.
-  /// Hands recording `id`'s movie on, to the review screen or its destination, and only then removes its
-  /// branch: the teardown (the encoder's threads stopped, its memory freed) takes milliseconds of the
-  /// processors the delivery needs, and would start before it otherwise.
+  /// Hands recording `id`'s complete movie on — to the review screen when it was stopped for one and one
+  /// can open, else to its destination — and only then removes its branch: the teardown (the encoder's
+  /// threads stopped, its memory freed) takes milliseconds of the processors the delivery needs, and would
+  /// start before it otherwise.
   mutating func movieFinished(
     _ id: UInt64, _ result: Result<HVTCapture, HVTCameraError>, _ delivery: Machine.MovieDelivery
   ) {
