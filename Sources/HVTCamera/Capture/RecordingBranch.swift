@@ -463,13 +463,12 @@ final class RecordingBranch: @unchecked Sendable {
     guard let teePad, let ghost = bin.staticPad("sink") else { return }
     teePad.addProbe(.idle) { [timing, weak audio, weak bin, entry] pad, _ in
       audio?.videoEnded(after: timing.withLock { $0.clock.end })
-      let waiting = debugLog.isEnabled(.debug) ? Self.waiting(at: entry) : ""
-      ghost.sendEndOfStream()
-      pad.unlink(from: ghost)
       debugLog.log(
         .debug,
-        "\(bin?.path ?? "the recording branch"): the end of stream sent behind \(waiting) frames in its queue, "
-          + "unlinked from the tee")
+        "\(bin?.path ?? "the recording branch"): the end of stream goes in behind \(Self.waiting(at: entry)) "
+          + "frames in its queue; then unlinked from the tee")
+      ghost.sendEndOfStream()
+      pad.unlink(from: ghost)
       return .remove
     }
   }
