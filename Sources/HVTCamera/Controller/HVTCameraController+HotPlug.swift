@@ -17,16 +17,13 @@ extension HVTCameraController {
   /// blocking work would hold up) and is kept only if the session is still the current one. For a
   /// PipeWire camera it is always the monitor: its PipeWire provider needs no udev.
   func watchDevices(for session: ControllerMachine.Session) {
-    let controller = WeakReference(self)
-    let queue = self.queue
+    let relay = ControllerRelay(self)
     let pipewire = session.camera.isPipeWire
     DispatchQueue(label: "hvtcamera.devices", qos: .utility).async {
-      let watcher = Self.deviceWatcher(forPipeWire: pipewire) { change in
-        queue.async { controller.target?.sendOnQueue(.deviceChanged(change)) }
-      }
-      queue.async {
-        guard let self = controller.target, let watcher, self.read(\.session) == session.id else { return }
-        self.resources.withLock { $0.deviceWatcher = (session.id, watcher) }
+      let watcher = Self.deviceWatcher(forPipeWire: pipewire) { change in relay.post(.deviceChanged(change)) }
+      relay.run { controller in
+        guard let watcher, controller.read(\.session) == session.id else { return }
+        controller.resources.withLock { $0.deviceWatcher = (session.id, watcher) }
       }
     }
   }

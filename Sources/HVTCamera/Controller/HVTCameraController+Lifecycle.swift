@@ -173,18 +173,15 @@ extension HVTCameraController {
   /// ``resources``; returns what the machine knows of it.
   private func makeSession(_ settings: Settings, environment: [String: String]) throws -> ControllerMachine.Session {
     let model = try makeModel(settings, environment: environment)
-    // The handlers run on GStreamer threads: they hold the queue and a weak controller, so that the
-    // controller is never released (and its pipeline stopped) on a streaming thread.
-    let controller = WeakReference(self)
+    // The handlers run on GStreamer threads.
+    let relay = ControllerRelay(self)
     let session = try CaptureSession(
       model: model, output: settings.shownPreview(environment: environment), name: name,
       simulatedControls: model.configuration.deviceID.flatMap { simulatedCameras[$0] },
-      onNavigation: { [queue] event, size in
-        queue.async { controller.target?.sendOnQueue(.navigation(event, size: size)) }
-      },
-      onPreRollFilled: { [queue] fill in queue.async { controller.target?.publish(.preRollFilled(fill)) } }
-    ) { [queue] session, message in
-      queue.async { controller.target?.handle(message, fromSession: session) }
+      onNavigation: { event, size in relay.post(.navigation(event, size: size)) },
+      onPreRollFilled: { fill in relay.run { $0.publish(.preRollFilled(fill)) } }
+    ) { session, message in
+      relay.run { $0.handle(message, fromSession: session) }
     }
     if let rectangle = settings.previewRectangle { session.preview.sink.setRenderRectangle(rectangle) }
     resources.withLock { $0.sessions[session.id] = session }
@@ -206,13 +203,13 @@ extension HVTCameraController {
   func start(_ description: ControllerMachine.Session) {
     guard let session = session(description.id) else { return }
     resources.withLock { $0.lastPipeline = session.pipeline }
-    let controller = WeakReference(self)
+    let relay = ControllerRelay(self)
     let id = session.id
     // The pipeline's name, not the pipeline: a camera that never gives a frame keeps the handler, and
     // the monitor's probe, which the pipeline holds, holds it.
-    session.previewMonitor.onFirstFrame { [queue, name = session.pipeline.name] instant in
+    session.previewMonitor.onFirstFrame { [name = session.pipeline.name] instant in
       debugLog.log(.debug, "\(name): start: the first frame reached the preview sink")
-      queue.async { controller.target?.sendOnQueue(.previewStarted(session: id, at: instant)) }
+      relay.post(.previewStarted(session: id, at: instant))
     }
     let controls = cameraControls(for: description.configuration)
     worker.async {

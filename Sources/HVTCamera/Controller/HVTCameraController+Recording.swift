@@ -169,7 +169,7 @@ extension HVTCameraController {
     // A movie taking encoded video has no use for it, and it holds the branch's name.
     if feed != nil { taken?.discard(from: session) }
     let armed = feed == nil ? taken : nil
-    let (controller, recording) = (WeakReference(self), request.id)
+    let (relay, recording) = (ControllerRelay(self), request.id)
     do {
       let branch = try RecordingBranch(
         chain: chain ?? session.model.recording,
@@ -182,8 +182,8 @@ extension HVTCameraController {
           date: Date(), configuration: session.model.configuration, location: request.location,
           tags: request.mediaTags),
         worker: worker
-      ) { [queue] event in
-        queue.async { controller.target?.sendOnQueue(.recording(id: recording, event)) }
+      ) { event in
+        relay.post(.recording(id: recording, event))
       }
       return (branch, armed != nil)
     } catch {

@@ -67,12 +67,12 @@ extension HVTCameraController {
       return
     }
     var made: StreamEncoder?
-    let controller = WeakReference(self)
+    let relay = ControllerRelay(self)
     if use == .make {
       do {
         made = try StreamEncoder(model: session.model, encoding: stream.encoding, worker: worker) {
-          [queue, encoding = stream.encoding] total in
-          queue.async { controller.target?.publish(.streamFramesDropped(encoding, total: total)) }
+          [encoding = stream.encoding] total in
+          relay.run { $0.publish(.streamFramesDropped(encoding, total: total)) }
         }
       } catch {
         send(.streamEncoderFailed(stream.encoding))
@@ -99,11 +99,9 @@ extension HVTCameraController {
         }
         let branch = try StreamBranch(
           stream: stream, name: name, worker: self.worker,
-          onFlowing: { [queue = self.queue] in
-            queue.async { controller.target?.sendOnQueue(.streamFlowing(number: number, name: name, at: .now())) }
-          },
-          onFellBehind: { [queue = self.queue, target = stream.target] leftOut in
-            queue.async { controller.target?.publish(.streamFellBehind(target, framesLeftOut: leftOut)) }
+          onFlowing: { relay.post(.streamFlowing(number: number, name: name, at: .now())) },
+          onFellBehind: { [target = stream.target] leftOut in
+            relay.run { $0.publish(.streamFellBehind(target, framesLeftOut: leftOut)) }
           })
         server?.feed(from: branch)
         try branch.attach(to: session, tee: tee)
