@@ -134,7 +134,9 @@ extension ControllerMachine.Transition {
     guard case .waitingForFrames = ending.stage else { return }
     let id = ending.request.id
     state.endingRecordings[index].stage = .draining(branch, since: nil, audioEnded: false)
-    effects += [.cancelTimer(.frames(recording: id)), .sendEndOfStream(id, ending.reason)]
+    // The end of stream first: the timer (set only when the stop waited for frames) fires on the queue,
+    // which runs both effects in one block.
+    effects += [.sendEndOfStream(id, ending.reason), .cancelTimer(.frames(recording: id))]
   }
 
   /// Gives up a drain that has made no progress for ``HVTCameraController/drainStallTimeout``; checks
