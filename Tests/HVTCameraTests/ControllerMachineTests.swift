@@ -140,6 +140,55 @@ struct ControllerMachineTests {
     Self.expectDismissal(of: driver, using: &random, "two recordings")
   }
 
+  @Test("a camera that does not start: the callers of a recording and a photo waiting for it learn why")
+  func requestsWhileStartingFail() throws {
+    var random = SplitMix64(seed: 4)
+    for (failing, toDelegate) in [("playing", false), ("playing", true), ("source", false), ("source", true)] {
+      let driver = try MachineDriver()
+      driver.send(.setCaptureMode(.video))
+      driver.present()
+      let recording = try #require(driver.startRecording(toDelegate: toDelegate))
+      let photo = driver.takePhoto(inFlight: false)
+      // What the camera's start owes is kept back; the one that fails is its PLAYING refused, or an error from
+      // its source.
+      let start = { (owed: MachineDriver.Owed) in
+        switch owed {
+        case .work(.playingRequested), .work(.bus(_, .stateChanged)), .work(.previewStarted): true
+        default: false
+        }
+      }
+      let stage = { (owed: MachineDriver.Owed) in
+        switch owed {
+        case .work(.playingRequested): failing == "playing"
+        case .work(.bus(_, .stateChanged)): failing == "source"
+        default: false
+        }
+      }
+      driver.completeAll(except: start)
+      driver.complete(try #require(driver.owed.firstIndex(where: stage)), succeeding: false)
+      driver.dropOwed(where: start)  // the camera gives nothing more
+      driver.settle(using: &random)  // a refused PLAYING is given up when its timer runs out
+      let context = "the \(failing) failed, the movie to the \(toDelegate ? "delegate" : "caller")"
+      let cause = try #require(driver.ledger.errors.first, "the failure is reported: \(context)")
+      #expect(!driver.state.isPresented, "\(context)")
+      let thrown = { (result: Result<HVTCapture, HVTCameraError>?) -> HVTCameraError? in
+        if case .failure(let error) = result { error } else { nil }
+      }
+      #expect(thrown(driver.ledger.capture(photo)) == cause, "the photo's caller learns why: \(context)")
+      if toDelegate {
+        let results = driver.ledger.delegateResults
+        #expect(results.count == 1, "\(context)")
+        guard case .failure(.recordingEmpty) = results.first else {
+          Issue.record("the delegate's movie: \(results), \(context)")
+          continue
+        }
+      } else {
+        #expect(thrown(driver.ledger.capture(recording)) == cause, "the movie's caller learns why: \(context)")
+      }
+      #expect(driver.ledger.misanswered.isEmpty, "\(context)")
+    }
+  }
+
   @Test(
     "the preview's first frame, before or after the pipeline's PLAYING, is announced once, after the configuration")
   func previewStartedAfterConfiguration() throws {

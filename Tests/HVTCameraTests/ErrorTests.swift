@@ -34,6 +34,24 @@ struct ErrorTests {
     #expect(!camera.controller.isPresented)
   }
 
+  @Test("a camera that fails at its first frame: recordMovie(), asked while it starts, throws why; no file is left")
+  func failureBeforeFirstFrame() async throws {
+    let camera = try TestCamera(source: .simulated(failingAfterFrames: 1), mode: .video)
+    do {
+      let movie = try await camera.controller.recordMovie(to: camera.directory.appendingPathComponent("movie.mp4"))
+      Issue.record("a movie came: \(movie.url.path), \(movie.metadata.frameCount.map(String.init) ?? "?") frames")
+    } catch HVTCameraError.gstreamer(let message) {
+      #expect(message.message.contains("Failed after iterations as requested"))
+      #expect(message.element.hasSuffix("GstIdentity:fault"))
+    }
+    // The delegate heard of the failure too.
+    guard case .gstreamer = try await camera.delegate.nextError() as? HVTCameraError else {
+      Issue.record("the delegate was not told of the camera's failure")
+      return
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: camera.directory.path) == [])
+  }
+
   @Test("an unwritable output directory is reported, not crashed on")
   func unwritableDirectory() async throws {
     let camera = try TestCamera()

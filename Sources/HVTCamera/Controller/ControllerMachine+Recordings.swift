@@ -389,3 +389,17 @@ extension ControllerMachine.Transition {
     return endingIndex(id).map { state.endingRecordings[$0].branch != nil } ?? false
   }
 }
+
+extension ControllerMachine {
+  /// What a request that ends without its capture tells whoever asked for it, when `cause` (a failure of
+  /// the camera, already reported to the delegate by ``Effect/fail(_:)``) cut it short. A caller
+  /// (`recordMovie()`, `capturePhoto()`) receives one error, which must say why: `cause`. The
+  /// delegate, which `didFailWithError` has told of `cause`, learns what became of its request:
+  /// `otherwise` (``HVTCameraError/recordingEmpty(path:)``, ``HVTCameraError/notPresented``).
+  static func failure(to destination: Destination, cause: HVTCameraError?, otherwise: HVTCameraError)
+    -> HVTCameraError
+  {
+    guard case .caller = destination, let cause else { return otherwise }
+    return cause
+  }
+}

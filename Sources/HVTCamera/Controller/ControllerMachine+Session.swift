@@ -102,11 +102,12 @@ extension ControllerMachine.Transition {
     armNextRecording()
   }
 
-  /// The camera did not start: reports why and stops what was built.
+  /// The camera did not start: reports why, answers what waited for it, and stops what was built.
   mutating func failStart(_ error: HVTCameraError) {
     effects += [.log(.warning, "the camera did not start: \(error)", session: nil), .dumpGraph("error"), .fail(error)]
     resolveReadyWaiters(.failure(error))
     state.isPresented = false
+    abandonWaitingRequests(cause: error)
     stopSession(then: .nothing)
   }
 
@@ -190,35 +191,37 @@ extension ControllerMachine.Transition {
       effects.append(.fail(error))
       resolveReadyWaiters(.failure(error))
       state.isPresented = false
-      abandonWaitingRequests()
+      abandonWaitingRequests(cause: error)
     }
   }
 
   /// Answers what waits for a camera that will not run: `present()` callers, a recording and photos
-  /// asked for while it was starting.
-  mutating func abandonWaitingRequests() {
+  /// asked for while it was starting. `cause` is why the camera will not run, when it failed: the photos
+  /// and the recording waiting for it were cut short by it (a recording stopped before the camera came
+  /// keeps what it had).
+  mutating func abandonWaitingRequests(cause: HVTCameraError? = nil) {
     resolveReadyWaiters(.failure(.notPresented))
     let awaiting = state.photos.awaitingCamera
     state.photos.awaitingCamera = []
     for request in awaiting {
       effects.append(.discard(request.file))
-      photoFinished(request, .failure(.notPresented), counted: false)
+      let error = Machine.failure(to: request.destination, cause: cause, otherwise: .notPresented)
+      photoFinished(request, .failure(error), counted: false)
     }
-    var requests: [Machine.RecordingRequest] = []
+    var requests: [(Machine.RecordingRequest, cause: HVTCameraError?)] = []
     if let recording = state.recording, case .awaitingCamera = recording.stage {
       state.recording = nil
-      requests.append(recording.request)
+      requests.append((recording.request, cause))
     }
     state.endingRecordings.removeAll { ending in
       guard case .awaitingCamera = ending.stage else { return false }
-      requests.append(ending.request)
+      requests.append((ending.request, ending.interruption))
       return true
     }
-    for request in requests {
-      effects += [
-        .discard(request.file),
-        .deliver(.failure(.recordingEmpty(path: request.file.final.path)), to: request.destination, handingOver: nil),
-      ]
+    for (request, cause) in requests {
+      let path = request.file.final.path
+      let error = Machine.failure(to: request.destination, cause: cause, otherwise: .recordingEmpty(path: path))
+      effects += [.discard(request.file), .deliver(.failure(error), to: request.destination, handingOver: nil)]
     }
   }
 

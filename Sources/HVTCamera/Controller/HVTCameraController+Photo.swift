@@ -31,7 +31,8 @@ extension HVTCameraController {
   /// `url` names the file (default: a generated name in ``outputDirectory``); its folder is created. An
   /// existing file there is an error unless `replacingExisting` and it is a regular file; something else
   /// (a symbolic link, a device) is never replaced. Throws ``HVTCameraError/notPresented``,
-  /// ``HVTCameraError/mediaTypeNotEnabled(_:)``, file errors (path and reason), or GStreamer's error.
+  /// ``HVTCameraError/mediaTypeNotEnabled(_:)``, file errors (path and reason), or GStreamer's error; a
+  /// photo asked for while the camera started, when the camera does not start, throws why.
   public func capturePhoto(to url: URL? = nil, replacingExisting: Bool = false) async throws -> HVTCapture {
     let id = nextRequestID()
     if case .refused(let error) = send(.askPhoto(id: id, inFlight: false)) { throw error }

@@ -49,7 +49,10 @@ extension HVTCameraController {
   /// recording in progress, the file), and later a movie that could not be finalized
   /// (``HVTCameraError/recordingIncomplete(partial:bytes:duration:frames:reason:)``,
   /// ``HVTCameraError/drainStalled(partial:seconds:frames:)``). A movie cut short by a failure of the
-  /// camera is returned, with the failure in ``HVTCapture/interruption``.
+  /// camera is returned, with the failure in ``HVTCapture/interruption``; when the failure came before
+  /// its first frame (or the camera, asked for while it started, did not start), there is no movie, and
+  /// the failure is thrown. A recording stopped before its first frame throws
+  /// ``HVTCameraError/recordingEmpty(path:)``.
   public func recordMovie(to url: URL? = nil, replacingExisting: Bool = false, maximumDuration: Double? = nil)
     async throws -> HVTCapture
   {
@@ -278,7 +281,9 @@ extension HVTCameraController {
     let file = recording.branch.file
     guard summary.frames > 0 else {
       file.discard()
-      send(.movieFinished(id: id, .failure(.recordingEmpty(path: file.final.path)), delivery))
+      let error = ControllerMachine.failure(
+        to: delivery.destination, cause: delivery.interruption, otherwise: .recordingEmpty(path: file.final.path))
+      send(.movieFinished(id: id, .failure(error), delivery))
       return
     }
     let result = Result { () throws -> HVTCapture in
