@@ -131,6 +131,7 @@ extension HVTCameraController {
     guard case .window(let title) = settings.shownPreview(environment: ProcessInfo.processInfo.environment) else {
       return opened(.failure(.sourceTypeNotCamera(settings.sourceType)))
     }
+    let relay = ControllerRelay(self)
     let window = HVTLibraryWindow(
       library: HVTMediaLibrary(settings.sourceType, mediaTypes: settings.mediaTypes),
       title: title ?? "HVTCamera library",
@@ -143,10 +144,7 @@ extension HVTCameraController {
         self?.libraryWindowClosed()
         self?.cancel()
       },
-      onSelect: { [weak self] index, item in
-        guard let self else { return }
-        queue.async { self.publish(.librarySelectionChanged(index: index, item: item)) }
-      })
+      onSelect: { index, item in relay.run { $0.publish(.librarySelectionChanged(index: index, item: item)) } })
     guard send(.openLibrary) == .accepted else { return opened(.success(())) }
     resources.withLock { $0.libraryWindow = window }
     worker.async {
