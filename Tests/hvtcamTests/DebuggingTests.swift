@@ -141,9 +141,11 @@ struct DebuggingTests {
     for folder in [dots, movies] {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
-    // The camera fails at its 30th frame (1 s), leaving the recording, started right after the camera,
-    // time to get frames even on a busy machine.
-    let preset = try Self.writeFailingPreset("failing", failingAt: 30, in: directory)
+    // The camera fails at its 30th frame, 6 s in at 5 frames a second, leaving the recording, started
+    // right after the camera, time to get frames even on a busy machine. (At 30 frames a second, 1 s, the
+    // Debian 13 tier beside the whole suite once had the failure before the recording's first frame: a
+    // live source late after a slow start sends the frames it owes at once.)
+    let preset = try Self.writeFailingPreset("failing", failingAt: 30, frameRate: 5, in: directory)
     let path = movies.appendingPathComponent("movie.mp4").path
     let result = try await HVTCam.run(
       ["record"] + HVTCam.recording + ["--preset", preset, "--max-duration", "30", "-o", path],
@@ -171,11 +173,12 @@ struct DebuggingTests {
     #expect(files.filter { $0.hasSuffix("-hvtcamera1-error.dot") }.count == 1, "\(files)")
   }
 
-  /// Writes a preset whose filters fail the stream at frame `frame` (`identity error-after=N`, between the
-  /// camera and the tee) as `name.json` in `directory`; returns its path.
-  static func writeFailingPreset(_ name: String, failingAt frame: Int, in directory: TemporaryDirectory) throws
-    -> String
-  {
+  /// Writes a preset whose camera runs at `frameRate` and whose filters fail the stream at frame `frame`
+  /// (`identity error-after=N`, between the camera and the tee) as `name.json` in `directory`; returns
+  /// its path.
+  static func writeFailingPreset(
+    _ name: String, failingAt frame: Int, frameRate: Int = 30, in directory: TemporaryDirectory
+  ) throws -> String {
     let path = directory.path("\(name).json")
     try Data(
       """
@@ -183,6 +186,7 @@ struct DebuggingTests {
         "name": "\(name)",
         "description": "Fails at frame \(frame)",
         "quality": "640x480",
+        "frameRate": \(frameRate),
         "filters": ["identity error-after=\(frame)"],
         "preview": "fakesink sync=false",
         "photo": { "encoder": "jpegenc", "extension": "jpg" },

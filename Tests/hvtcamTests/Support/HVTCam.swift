@@ -39,7 +39,10 @@ enum HVTCam {
   /// frames out (which `RecordCommandTests` and the library's `RecordingDrainTests` test). The camera may
   /// take a minute to start (`--start-timeout 60`): beside the whole suite, a window's first frame on
   /// Xvfb (Mesa's GL compiling its shaders under the leaks tracer) once took longer than the default 10 s.
-  static let recording = simulated + ["--keep-every-frame", "--start-timeout", "60"]
+  /// Nor is a running camera given up before a minute without a frame (`--stall-timeout 60`): in the
+  /// Debian 13 tier's clean-clone CI run, a recording beside the whole suite had its camera deliver
+  /// nothing for 3 s, the default, and the movie ended 0.7 s in (the watchdog's own suites test it).
+  static let recording = simulated + ["--keep-every-frame", "--start-timeout", "60", "--stall-timeout", "60"]
 }
 
 /// A file name with every character that needs quoting somewhere: spaces, both quotes, `!`, `=` and a
