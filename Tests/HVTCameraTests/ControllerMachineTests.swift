@@ -190,6 +190,36 @@ struct ControllerMachineTests {
   }
 
   @Test(
+    "a camera that fails while a photo waits for its frame: the photo's caller learns why; dismissed, not presented")
+  func photoWaitingForFrame() throws {
+    var random = SplitMix64(seed: 5)
+    for fault in [Fault.cameraError, .cameraUnplugged, .stall, nil] {
+      let driver = try MachineDriver()
+      driver.present()
+      driver.completeAll()
+      let photo = driver.takePhoto(inFlight: false)
+      // The interpreter waits for the camera's next frame; stopped, the camera answers it with none.
+      var waiting: ControllerMachine.PhotoRequest?
+      driver.dropOwed { owed in
+        guard case .work(.photoTaken(let request, _, _)) = owed else { return false }
+        waiting = request
+        return true
+      }
+      let request = try #require(waiting)
+      if let fault { fault.inject(into: driver) } else { driver.send(.dismiss) }
+      driver.send(.photoTaken(request, .failure(.notPresented), frame: nil))
+      driver.settle(using: &random)
+      let context = "\(fault.map { "\($0)" } ?? "dismissed")"
+      guard case .failure(let error) = driver.ledger.capture(photo) else {
+        Issue.record("the photo: \(String(describing: driver.ledger.capture(photo))), \(context)")
+        continue
+      }
+      #expect(error == (fault == nil ? .notPresented : driver.ledger.errors.first), "\(context)")
+      #expect(driver.ledger.misanswered.isEmpty, "\(context)")
+    }
+  }
+
+  @Test(
     "the preview's first frame, before or after the pipeline's PLAYING, is announced once, after the configuration")
   func previewStartedAfterConfiguration() throws {
     for previewFirst in [true, false] {

@@ -96,6 +96,7 @@ extension ControllerMachine.Transition {
   mutating func cameraLost(_ session: Machine.Session, _ error: HVTCameraError) {
     finishRecording(reason: .error, interruption: error)
     state.isPresented = false
+    state.stopCause = error
     stopSession(then: .nothing)
   }
 
@@ -163,6 +164,7 @@ extension ControllerMachine.Transition {
     guard !reopened else { return cameraLost(session, error) }
     finishRecording(reason: .error, interruption: error)
     effects.append(.log(.warning, "reopening the camera after \(seconds) s without a frame", session: session.id))
+    state.stopCause = error
     stopSession(then: .rebuild(afterStall: seconds))
   }
 }

@@ -87,7 +87,8 @@ extension ControllerMachine.Transition {
 
   /// Hands the photo over — to the review screen first with the default controls on a window, edited
   /// with ``HVTCameraController/allowsEditing`` —; a `takePicture()` photo stays in flight until the
-  /// delegate receives it.
+  /// delegate receives it. A photo taken on a camera (`counted`) that never got its frame because a
+  /// failure stopped the camera (``State/stopCause``) fails, for a caller, with that failure.
   mutating func photoFinished(
     _ request: Machine.PhotoRequest, _ result: Result<HVTCapture, HVTCameraError>, counted: Bool,
     frame: FrameTap.Frame? = nil
@@ -99,6 +100,9 @@ extension ControllerMachine.Transition {
       beginReview(capture, frame: frame, handingOver: handingOver)
     case .success(let capture):
       deliverPhoto(capture, frame: frame, to: request.destination, crop: nil, handingOver: handingOver)
+    case .failure(.notPresented) where counted:
+      let error = Machine.failure(to: request.destination, cause: state.stopCause, otherwise: .notPresented)
+      effects.append(.deliver(.failure(error), to: request.destination, handingOver: handingOver))
     case .failure:
       effects.append(.deliver(result, to: request.destination, handingOver: handingOver))
     }

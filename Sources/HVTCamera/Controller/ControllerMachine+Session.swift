@@ -158,6 +158,7 @@ extension ControllerMachine.Transition {
   mutating func stopped(_ id: UInt64) {
     guard case .closing(let session, let then) = state.phase, session == id else { return }
     state.phase = .idle
+    state.stopCause = nil
     // A pipeline flushes its bus on the way to NULL, so GStreamer never posts this last change.
     effects.append(.publish(.stateChanged(from: .ready, to: .null)))
     perform(then)

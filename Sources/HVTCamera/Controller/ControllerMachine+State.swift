@@ -17,6 +17,9 @@ extension ControllerMachine {
     /// The library window `present()` opened for a library ``HVTCameraController/sourceType`` is open.
     var showsLibrary = false
     var phase = Phase.idle
+    /// The failure that is stopping the camera, until its pipeline reaches NULL: a photo that waited for a
+    /// frame of that camera is answered with it (``ControllerMachine/photoFinished(_:_:counted:frame:)``).
+    var stopCause: HVTCameraError?
     /// The first preview frame of the session starting, when it came before the pipeline's PLAYING: its
     /// ``HVTCameraEvent/previewStarted(at:)`` waits for the session to run, so that whoever receives it
     /// sees the camera's configuration and readiness.

@@ -32,7 +32,9 @@ extension HVTCameraController {
   /// existing file there is an error unless `replacingExisting` and it is a regular file; something else
   /// (a symbolic link, a device) is never replaced. Throws ``HVTCameraError/notPresented``,
   /// ``HVTCameraError/mediaTypeNotEnabled(_:)``, file errors (path and reason), or GStreamer's error; a
-  /// photo asked for while the camera started, when the camera does not start, throws why.
+  /// photo still waiting for its frame — asked for while the camera started, or waiting for the first lit
+  /// frame of a flash — throws why when the camera does not start or fails first (GStreamer's error, a
+  /// camera unplugged or stalled).
   public func capturePhoto(to url: URL? = nil, replacingExisting: Bool = false) async throws -> HVTCapture {
     let id = nextRequestID()
     if case .refused(let error) = send(.askPhoto(id: id, inFlight: false)) { throw error }
