@@ -23,6 +23,8 @@ final class CameraBin: Sendable {
     /// Properties camerabin's encoders refused, and errors it posted.
     var problems: [String] = []
     var encoderSettings = ""
+    /// The frames the source has pushed.
+    var sourceFrames: UInt64 = 0
     /// While recording: the gaps in the source's V4L2 sequence numbers so far.
     var recording = false
     var gaps = SequenceGaps()
@@ -54,6 +56,7 @@ final class CameraBin: Sendable {
     camera.staticPad("src")?.addProbe(.buffer) { [records] _, info in
       let offset = info.buffer?.offset ?? ClockTime.none
       records.withLock { records in
+        records.sourceFrames += 1
         if records.recording { records.gaps.note(offset) }
       }
       return .ok
@@ -260,6 +263,10 @@ final class CameraBin: Sendable {
   }
 
   var framesLostByDriver: Int { records.withLock { $0.gaps.lost } }
+
+  /// The frames the camera source has pushed (a probe on its source pad), for the stop's point in its frame
+  /// interval (``waitForStop(after:phase:frameRate:frames:)``).
+  var sourceFrameCount: UInt64 { records.withLock { $0.sourceFrames } }
 
   /// Starts counting the viewfinder's frames at `now` (``FrameArrivals``).
   func countViewfinder(from now: Instant) { records.withLock { $0.arrivals.begin(at: now) } }

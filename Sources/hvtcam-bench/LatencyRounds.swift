@@ -94,29 +94,32 @@ struct LatencyRounds {
   /// the encoder settings both engines ran with.
   func run(log: (String) -> Void) throws -> (rows: [Row], encoders: Encoders) {
     log("\(resolution): warm-up")
-    _ = try ours(burst: 3, seconds: 1)
-    let camerabinEncoder = try camerabin(burst: 3, seconds: 1).encoder
+    _ = try ours(burst: 3, seconds: 1, phase: .middle)
+    let camerabinEncoder = try camerabin(burst: 3, seconds: 1, phase: .middle).encoder
     var hvtcamera = Round()
     var reference = Round()
     var launch = LaunchLineRounds.Round()
     for round in 0..<plan.rounds {
       log("\(resolution): round \(round + 1) of \(plan.rounds)")
-      if let launchLines, round % 2 == 1 { try launchLines.run(into: &launch) }
+      let phase = StopPhase(round: round, of: plan.rounds)
+      if let launchLines, round % 2 == 1 { try launchLines.run(into: &launch, phase: phase) }
       if round % 2 == 0 {
-        hvtcamera.append(try ours(burst: plan.burst, seconds: plan.recordingSeconds))
-        reference.append(try camerabinRound(burst: plan.burst, seconds: plan.recordingSeconds, log: log))
+        hvtcamera.append(try ours(burst: plan.burst, seconds: plan.recordingSeconds, phase: phase))
+        reference.append(
+          try camerabinRound(burst: plan.burst, seconds: plan.recordingSeconds, phase: phase, log: log))
       } else {
-        reference.append(try camerabinRound(burst: plan.burst, seconds: plan.recordingSeconds, log: log))
-        hvtcamera.append(try ours(burst: plan.burst, seconds: plan.recordingSeconds))
+        reference.append(
+          try camerabinRound(burst: plan.burst, seconds: plan.recordingSeconds, phase: phase, log: log))
+        hvtcamera.append(try ours(burst: plan.burst, seconds: plan.recordingSeconds, phase: phase))
       }
-      if let launchLines, round % 2 == 0 { try launchLines.run(into: &launch) }
+      if let launchLines, round % 2 == 0 { try launchLines.run(into: &launch, phase: phase) }
     }
     let launchRows = launchLines == nil ? [] : rows(hvtcamera, launch)
     return (rows(hvtcamera, reference) + launchRows, Encoders(hvtcamera: ourEncoder, camerabin: camerabinEncoder))
   }
 
-  /// One round of HVTCameraController.
-  private func ours(burst: Int, seconds: Int) throws -> Round {
+  /// One round of HVTCameraController, its recording stopped at `phase` of a frame interval after a frame.
+  private func ours(burst: Int, seconds: Int, phase: StopPhase) throws -> Round {
     var round = Round()
     let camera = try OurCamera(quality: BenchPlan.quality(resolution), directory: directory, camera: self.camera)
     // Silent, as camerabin's profile is: like against like (the cost of sound has rows of its own).
@@ -141,7 +144,9 @@ struct LatencyRounds {
       waitForSchedule(until: start + .milliseconds(500 * still))
       round.shutterWhileRecording.add(try camera.takePicture().shutter.milliseconds)
     }
-    waitForSchedule(until: recordingStop(after: start, seconds: seconds, frameRate: frameRate))
+    try waitForStop(after: start + .seconds(seconds), phase: phase, frameRate: frameRate) {
+      camera.controller.sourceFrameCount
+    }
     let (stop, movie) = try camera.stopRecording()
     round.recordStop.add(stop.milliseconds)
     guard let encoding = movie.metadata.encodingStartedAt else {
@@ -162,17 +167,18 @@ struct LatencyRounds {
   /// A measured round of camerabin, run once more when it fails: in the VM its own `v4l2src` once stopped
   /// at a round's start ("Internal data stream error", not-linked, inside camerabin), which ended the
   /// whole run. The log says so; a second failure ends the run.
-  private func camerabinRound(burst: Int, seconds: Int, log: (String) -> Void) throws -> Round {
+  private func camerabinRound(burst: Int, seconds: Int, phase: StopPhase, log: (String) -> Void) throws -> Round {
     do {
-      return try camerabin(burst: burst, seconds: seconds).round
+      return try camerabin(burst: burst, seconds: seconds, phase: phase).round
     } catch {
       log("\(resolution): camerabin failed (\(error)); its round runs once more")
-      return try camerabin(burst: burst, seconds: seconds).round
+      return try camerabin(burst: burst, seconds: seconds, phase: phase).round
     }
   }
 
-  /// One round of camerabin, and what its `x264enc` ran with.
-  private func camerabin(burst: Int, seconds: Int) throws -> (round: Round, encoder: String) {
+  /// One round of camerabin, its recording stopped at `phase` of a frame interval after a frame, and what
+  /// its `x264enc` ran with.
+  private func camerabin(burst: Int, seconds: Int, phase: StopPhase) throws -> (round: Round, encoder: String) {
     var round = Round()
     guard let size = BenchPlan.quality(resolution).requestedSize else { throw BenchError.failed("no size") }
     let camera = try CameraBin(
@@ -194,7 +200,9 @@ struct LatencyRounds {
     let beforeRecording = camera.viewfinderCount
     let start = ContinuousClock.now
     round.recordStart.add(try camera.startRecording().milliseconds)
-    waitForSchedule(until: recordingStop(after: start, seconds: seconds, frameRate: frameRate))
+    try waitForStop(after: start + .seconds(seconds), phase: phase, frameRate: frameRate) {
+      camera.sourceFrameCount
+    }
     round.recordStop.add(try camera.stopRecording().milliseconds)
     round.driverLost.add(Double(camera.framesLostByDriver))
     waitForSchedule(until: .now + Self.settle)

@@ -21,10 +21,10 @@ struct LaunchLineRounds {
   let directory: URL
   let recordingSeconds: Int
 
-  /// One round: a photo, then a recording.
-  func run(into round: inout Round) throws {
+  /// One round: a photo, then a recording stopped at `phase` of a frame interval after a frame.
+  func run(into round: inout Round, phase: StopPhase) throws {
     try photo(into: &round)
-    try recording(into: &round)
+    try recording(into: &round, phase: phase)
   }
 
   /// A photo, as `gst-launch-1.0` takes one: from parsing the line (as `present()` builds ours), the
@@ -48,11 +48,12 @@ struct LaunchLineRounds {
   }
 
   /// A recording, as `gst-launch-1.0 -e` makes one: from parsing the line to the first frame entering the
-  /// encoder (the camera opens with it), then `recordingSeconds` later an end of stream, and the time
+  /// encoder (the camera opens with it), then `recordingSeconds` later (at `phase` of a frame interval
+  /// after the camera's frame, ``waitForStop(after:phase:frameRate:frames:)``) an end of stream, and the time
   /// until this thread learns that it came out of the pipeline (the movie finalized) on the main thread,
   /// where an app's bus watch runs and our delegate is told of its movie; with the V4L2 sequence gaps at
   /// the source meanwhile.
-  func recording(into round: inout Round) throws {
+  func recording(into round: inout Round, phase: StopPhase) throws {
     let path = directory.appendingPathComponent("launch-\(UUID().uuidString.prefix(8)).mp4").path
     let start = ContinuousClock.now
     let pipeline = try Pipeline(launch: model.launchDescription(mode: .video, output: path, frames: nil))
@@ -68,6 +69,12 @@ struct LaunchLineRounds {
       gaps.withLock { $0.note(offset) }
       return .ok
     }
+    // Counted where ours counts them (`sourceFrameCount`): entering the tee.
+    let frames = Locked<UInt64>(0)
+    try pad("sink", of: "t", in: pipeline).addProbe(.buffer) { _, _ in
+      frames.withLock { $0 += 1 }
+      return .ok
+    }
     failOnError(pipeline, [entered, finished]) { message in
       // The bus's sync handler runs on the streaming thread that posted the message; an app hears of it
       // on its main loop, one hop later, as ours hears of its movie on the main actor.
@@ -75,9 +82,10 @@ struct LaunchLineRounds {
     }
     guard pipeline.setState(.playing) != .failure else { throw BenchError.failed("the movie line did not start") }
     round.recordStart.add(start.duration(to: try entered.wait("the movie line's encoder input")).milliseconds)
-    waitForSchedule(
-      until: recordingStop(
-        after: start, seconds: recordingSeconds, frameRate: model.configuration.frameRate.framesPerSecond))
+    try waitForStop(
+      after: start + .seconds(recordingSeconds), phase: phase,
+      frameRate: model.configuration.frameRate.framesPerSecond
+    ) { frames.withLock { $0 } }
     let stop = ContinuousClock.now
     guard pipeline.sendEndOfStream() else { throw BenchError.failed("the movie line refused end of stream") }
     _ = try finished.wait("the movie line's end of stream")

@@ -151,9 +151,11 @@ enum Report {
       `video-done` in the bus sync handler. The `gst-launch-1.0` movie line's stop ends when its EOS message, \
       taken from the sync handler to the main thread, is seen there, as an app's bus watch would see it and as \
       ours ends with the delegate on the main actor.
-      - **Record stop** is asked for the recording's seconds after its start plus a random part of a frame \
-      interval, for every engine: the time from a start to its first encoded frame hardly varies, so a stop at \
-      whole seconds would meet the encoder at the same point of a frame every round.
+      - **Record stop** is asked for the recording's seconds after its start, at a set point of a frame interval \
+      after the camera's next frame (counted entering the tee, or at camerabin's source): round k of n stops every \
+      engine at (k·s mod n + ½)/n of the interval (s prime to n, the nearest to 0.618·n), so the rounds cover the interval evenly \
+      and each engine's stops meet its encoder at the same points; a stop waits behind the frame still on its \
+      way, and at random points the share of stops that met one swung the medians from run to run.
       - **Shutter lag** is the captured frame's age when the capture was asked for: running time at the call \
       minus the frame's timestamp. Negative means a frame made after the call.
       - **Preview frames lost** are counted at the preview (viewfinder) sink: frames the timestamps say were made \

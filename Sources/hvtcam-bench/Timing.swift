@@ -17,7 +17,8 @@ extension Duration {
 }
 
 /// Waits until `deadline` on the clock, with a strict Dispatch timer: only for the benchmark's schedule (a
-/// still every 500 ms, a recording of two seconds), never to wait for something to happen.
+/// still every 500 ms, a recording of two seconds, a stop's point in its frame interval), never to wait
+/// for something to happen (``waitForStop(after:phase:frameRate:frames:)`` is the one exception).
 func waitForSchedule(until deadline: Instant) {
   let remaining = ContinuousClock.now.duration(to: deadline)
   guard remaining > .zero else { return }
@@ -30,13 +31,53 @@ func waitForSchedule(until deadline: Instant) {
   timer.cancel()
 }
 
-/// When a recording started at `start` is stopped: `seconds` later, plus a random part of a frame
-/// interval at `frameRate`. The time from a start to its first encoded frame hardly varies from one round
-/// to the next, so a stop at whole seconds (a whole number of frames) would find the encoder at the same
-/// point of a frame every round — just after one came in, behind whose encoding the end of stream waits —
-/// where the random part gives every engine's stops every point of one.
-func recordingStop(after start: Instant, seconds: Int, frameRate: Double) -> Instant {
-  start + .seconds(seconds) + .seconds(Double.random(in: 0..<(1 / frameRate)))
+/// Where in its frame interval a round's recording is stopped, so that each engine's stops come at the same
+/// points after a frame and the record stop rows compare like with like.
+///
+/// A stop waits behind the frame the encoder (or the recording's queue) still holds, so its time depends
+/// on when it comes after the camera's last frame. At random points, sixteen stops of one engine met a
+/// frame on its way at 7 to 13 of them (the vivid entries of BENCHMARKS.md, a chain busy about 45 % of
+/// the time), and the medians swung between the two modes from run to run. Round `k` of
+/// `rounds` stops every engine at the same fraction of the interval after the frame; the rounds together
+/// cover the interval evenly (the middle of each of `rounds` equal parts), in an order that spreads them
+/// (`k` times a step prime to `rounds`, the nearest to 0.618 of it, as the golden ratio spreads points), so
+/// that neither the early nor the late rounds get the late points.
+struct StopPhase {
+  /// The fraction of a frame interval, in 0..<1.
+  let fraction: Double
+
+  /// The phase of round `round` (from 0) of `rounds`.
+  init(round: Int, of rounds: Int) {
+    let golden = Double(rounds) * 0.618
+    let step =
+      (1...rounds).filter { Self.gcd($0, rounds) == 1 }.min { abs(Double($0) - golden) < abs(Double($1) - golden) }
+      ?? 1
+    fraction = (Double((round * step) % rounds) + 0.5) / Double(rounds)
+  }
+
+  /// The middle of the interval: the warm-up rounds', which are not measured.
+  static let middle = StopPhase(round: 0, of: 1)
+
+  private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+}
+
+/// Waits until `earliest`, then for the camera's next frame, then `phase` of a frame interval at
+/// `frameRate`: when a recording is stopped. `frames` counts the frames the camera has delivered
+/// (`HVTCameraController.sourceFrameCount`, or a probe's count at the same point of a launch line or
+/// camerabin); it is read every quarter of a millisecond, the same for every engine, because
+/// HVTCameraController tells an app of each frame only through a frames preview, which would change what
+/// is measured. Throws when no frame comes within a second.
+func waitForStop(
+  after earliest: Instant, phase: StopPhase, frameRate: Double, frames: () -> UInt64
+) throws {
+  waitForSchedule(until: earliest)
+  let seen = frames()
+  let giveUp = ContinuousClock.now + .seconds(1)
+  while frames() == seen {
+    guard ContinuousClock.now < giveUp else { throw BenchError.failed("no frame for a second before a stop") }
+    waitForSchedule(until: .now + .microseconds(250))
+  }
+  waitForSchedule(until: .now + .seconds(phase.fraction / frameRate))
 }
 
 /// A value that one thread provides once and another waits for: a probe's first buffer, a bus message,
