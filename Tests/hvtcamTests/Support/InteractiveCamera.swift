@@ -12,7 +12,7 @@ struct InteractiveCamera: CameraWindow {
   let window: String
 
   /// Starts `hvtcam run` with the simulated camera at 640x480 and `arguments`, writing into a fresh
-  /// folder, and waits until its camera is ready and its window is found. With `tracingLeaks`, under
+  /// folder, and waits until its camera is ready and its window is shown. With `tracingLeaks`, under
   /// GStreamer's leaks tracer (``LeakTests/expectNoLeaks(_:sourceLocation:)`` reads the result).
   init(_ arguments: [String] = [], tracingLeaks: Bool = false) async throws {
     display = try await PrivateDisplay()
@@ -28,7 +28,11 @@ struct InteractiveCamera: CameraWindow {
         ) { $1 },
         removing: ["WAYLAND_DISPLAY"]))
     _ = try await process.requireStandardErrorLine("ready") { $0 == "ready" }
-    let search = try await display.xdotool(["search", "--name", "^hvtcam run"])
+    // Found once shown (`--onlyvisible`, waited for with `--sync`): a key pressed into a window not yet
+    // mapped reaches nothing. In a clean-clone CI run of the Debian 13 tier beside the whole suite, a key
+    // reached nothing while the pointer, at the middle of the screen, was over the root window (543 on
+    // that Xvfb): the camera's window was not shown where it shows.
+    let search = try await display.xdotool(["search", "--sync", "--onlyvisible", "--name", "^hvtcam run"])
     guard let window = search.outputLines.first else { throw TestFailure("no 'hvtcam run' window: \(search)") }
     self.window = window
     _ = try await display.xdotool(["windowfocus", "--sync", window])
