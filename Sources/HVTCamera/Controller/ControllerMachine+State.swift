@@ -18,7 +18,7 @@ extension ControllerMachine {
     var showsLibrary = false
     var phase = Phase.idle
     /// The failure that is stopping the camera, until its pipeline reaches NULL: a photo that waited for a
-    /// frame of that camera is answered with it (``ControllerMachine/photoFinished(_:_:counted:frame:)``).
+    /// frame of that camera is answered with it (``ControllerMachine/Transition/photoFinished(_:_:counted:frame:)``).
     var stopCause: HVTCameraError?
     /// The first preview frame of the session starting, when it came before the pipeline's PLAYING: its
     /// ``HVTCameraEvent/previewStarted(at:)`` waits for the session to run, so that whoever receives it
