@@ -64,16 +64,20 @@ struct PipeWireCameraTests {
       #expect(described.succeeded, "\(described)")
       let line = try #require(described.outputLines.first)
       #expect(line.contains("pipewiresrc name=camera target-object="), "\(line)")
+      let started = ContinuousClock.now
       let launched = try Daemon("sh", ["-c", "exec \(line)"], environment: pipewire.environment)
       #expect(try await launched.exitStatus() == 0, "\(launched.output)")
+      let ran = started.duration(to: .now)
       let discovery = try await MediaInspector.discover(movie)
       #expect(discovery.isH264 && discovery.size == "640x480", "\(discovery)")
       // `do-timestamp=true` stamps frames as they arrive, and the virtual camera's own gst-launch-1.0
-      // falls behind on a loaded machine (the 30 frames spanned 1.363 s once, in a clean-clone CI run
-      // beside the whole suite), so the time they span says only that they were stamped as they came:
-      // at least 30 frame intervals, and not seconds more. The engine's own timing is checked by `record`.
+      // falls behind on a loaded machine (the 30 frames spanned 1.363 s once, and 6.9 s another time, in
+      // clean-clone CI runs beside the whole suite), so the time they span says only that they were
+      // stamped as they came: at least 30 frame intervals, and no longer than the line ran. The engine's
+      // own timing is checked by `record`.
       let duration = try #require(discovery.duration, "\(discovery)")
-      #expect(duration >= 1.0 - 1e-3 && duration < 3.0, "\(discovery)")
+      let seconds = ran / .seconds(1)
+      #expect(duration >= 1.0 - 1e-3 && duration <= seconds, "ran \(seconds) s: \(discovery)")
       #expect(try await MediaInspector.frameCount(movie).frames == 30)
     }
   }
