@@ -64,9 +64,11 @@ struct StopPhase {
 /// Waits until `earliest`, then for the camera's next frame, then `phase` of a frame interval at
 /// `frameRate`: when a recording is stopped. `frames` counts the frames the camera has delivered
 /// (`HVTCameraController.sourceFrameCount`, or a probe's count at the same point of a launch line or
-/// camerabin); it is read every quarter of a millisecond, the same for every engine, because
-/// HVTCameraController tells an app of each frame only through a frames preview, which would change what
-/// is measured. Throws when no frame comes within a second.
+/// camerabin); it is read every millisecond, the same for every engine, because HVTCameraController
+/// tells an app of each frame only through a frames preview, which would change what is measured. The
+/// reads sleep in between (`usleep`), one thread waking: a Dispatch timer for each read, as first
+/// written, took about a fifth of a processor in a sampled VM run right before the stop, from the encoder
+/// finishing its frame. Throws when no frame comes within a second.
 func waitForStop(
   after earliest: Instant, phase: StopPhase, frameRate: Double, frames: () -> UInt64
 ) throws {
@@ -75,7 +77,7 @@ func waitForStop(
   let giveUp = ContinuousClock.now + .seconds(1)
   while frames() == seen {
     guard ContinuousClock.now < giveUp else { throw BenchError.failed("no frame for a second before a stop") }
-    waitForSchedule(until: .now + .microseconds(250))
+    usleep(1000)
   }
   waitForSchedule(until: .now + .seconds(phase.fraction / frameRate))
 }
