@@ -153,9 +153,10 @@ enum Report {
       ours ends with the delegate on the main actor.
       - **Record stop** is asked for the recording's seconds after its start, at a set point of a frame interval \
       after the camera's next frame (counted entering the tee, or at camerabin's source): round k of n stops every \
-      engine at (k·s mod n + ½)/n of the interval (s prime to n, the nearest to 0.618·n), so the rounds cover the interval evenly \
-      and each engine's stops meet its encoder at the same points; a stop waits behind the frame still on its \
-      way, and at random points the share of stops that met one swung the medians from run to run.
+      engine at (k·s mod n + ½)/n of the interval (s prime to n, the nearest to 0.618·n), so the rounds cover \
+      the interval evenly and each engine's stops meet its encoder at the same points; a stop waits behind the \
+      frame still on its way, and at random points the share of stops that met one swung the medians from run \
+      to run.
       - **Shutter lag** is the captured frame's age when the capture was asked for: running time at the call \
       minus the frame's timestamp. Negative means a frame made after the call.
       - **Preview frames lost** are counted at the preview (viewfinder) sink: frames the timestamps say were made \

@@ -37,11 +37,11 @@ func waitForSchedule(until deadline: Instant) {
 /// A stop waits behind the frame the encoder (or the recording's queue) still holds, so its time depends
 /// on when it comes after the camera's last frame. At random points, sixteen stops of one engine met a
 /// frame on its way at 7 to 13 of them (the vivid entries of BENCHMARKS.md, a chain busy about 45 % of
-/// the time), and the medians swung between the two modes from run to run. Round `k` of
-/// `rounds` stops every engine at the same fraction of the interval after the frame; the rounds together
-/// cover the interval evenly (the middle of each of `rounds` equal parts), in an order that spreads them
-/// (`k` times a step prime to `rounds`, the nearest to 0.618 of it, as the golden ratio spreads points), so
-/// that neither the early nor the late rounds get the late points.
+/// the time), and the medians swung between the two modes from run to run. Round `k` of `rounds` stops
+/// every engine at the same fraction of the interval after the frame; the rounds together cover the
+/// interval evenly (the middle of each of `rounds` equal parts), in an order that spreads them (`k` times
+/// a step prime to `rounds`, the nearest to 0.618 of it, as the golden ratio spreads points), so that
+/// neither the early nor the late rounds get the late points.
 struct StopPhase {
   /// The fraction of a frame interval, in 0..<1.
   let fraction: Double

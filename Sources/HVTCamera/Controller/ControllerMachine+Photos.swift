@@ -100,11 +100,11 @@ extension ControllerMachine.Transition {
       beginReview(capture, frame: frame, handingOver: handingOver)
     case .success(let capture):
       deliverPhoto(capture, frame: frame, to: request.destination, crop: nil, handingOver: handingOver)
-    case .failure(.notPresented) where counted:
-      let error = Machine.failure(to: request.destination, cause: state.stopCause, otherwise: .notPresented)
-      effects.append(.deliver(.failure(error), to: request.destination, handingOver: handingOver))
-    case .failure:
-      effects.append(.deliver(result, to: request.destination, handingOver: handingOver))
+    case .failure(let error):
+      let answer =
+        counted && error == .notPresented
+        ? Machine.failure(to: request.destination, cause: state.stopCause, otherwise: error) : error
+      effects.append(.deliver(.failure(answer), to: request.destination, handingOver: handingOver))
     }
     continueStopping()
   }
