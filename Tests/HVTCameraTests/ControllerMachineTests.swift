@@ -1,5 +1,6 @@
 import Foundation
 import HVTGStreamer
+import HVTSupport
 import MediaInspection
 import Testing
 
@@ -216,6 +217,51 @@ struct ControllerMachineTests {
       }
       #expect(error == (fault == nil ? .notPresented : driver.ledger.errors.first), "\(context)")
       #expect(driver.ledger.misanswered.isEmpty, "\(context)")
+    }
+  }
+
+  @Test(
+    "after a failure dismissed the camera, a caller's photo, movie and wait are refused with that failure, the delegate's with notPresented; until the next present or dismiss"
+  )
+  func refusedWithTheDismissal() throws {
+    for fault in [Fault.cameraError, .cameraUnplugged] {
+      for presentsAgain in [false, true] {
+        let context = "\(fault), then \(presentsAgain ? "presented" : "dismissed")"
+        let driver = try MachineDriver()
+        driver.present()
+        driver.completeAll()
+        fault.inject(into: driver)
+        driver.completeAll()
+        let cause = try #require(driver.ledger.errors.first, "\(context)")
+        let waited = Locked<Result<Void, HVTCameraError>?>(nil)
+        func refusals() -> [ControllerMachine.Reply] {
+          waited.withLock { $0 = nil }
+          driver.send(.whenRunning { result in waited.withLock { $0 = result } })
+          driver.completeAll()
+          let wait: ControllerMachine.Reply =
+            switch waited.withLock({ $0 }) {
+            case .failure(let error): .refused(error)
+            case .success, nil: .accepted
+            }
+          return [
+            driver.send(.askPhoto(id: 90, inFlight: false)), driver.send(.askRecording(inFlight: false)), wait,
+            driver.send(.askPhoto(id: 91, inFlight: true)), driver.send(.askRecording(inFlight: true)),
+          ]
+        }
+        let callers = Array(repeating: ControllerMachine.Reply.refused(cause), count: 3)
+        let delegate = Array(repeating: ControllerMachine.Reply.refused(.notPresented), count: 2)
+        #expect(refusals() == callers + delegate, "\(context)")
+        if presentsAgain {
+          driver.present()
+          driver.completeAll()
+          #expect(driver.state.dismissedBy == nil, "\(context)")
+          #expect(driver.send(.askPhoto(id: 92, inFlight: false)) == .accepted, "\(context)")
+        } else {
+          driver.send(.dismiss)
+          driver.completeAll()
+          #expect(refusals() == Array(repeating: .refused(.notPresented), count: 5), "\(context)")
+        }
+      }
     }
   }
 

@@ -96,7 +96,7 @@ extension ControllerMachine.Transition {
   mutating func cameraLost(_ session: Machine.Session, _ error: HVTCameraError) {
     finishRecording(reason: .error, interruption: error)
     state.isPresented = false
-    state.stopCause = error
+    (state.stopCause, state.dismissedBy) = (error, error)
     stopSession(then: .nothing)
   }
 

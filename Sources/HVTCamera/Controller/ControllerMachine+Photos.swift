@@ -55,7 +55,7 @@ extension ControllerMachine.Transition {
   mutating func askPhoto(_ id: UInt64, inFlight: Bool) {
     let refusal: HVTCameraError?
     if !state.isPresented {
-      refusal = .notPresented
+      refusal = notPresented(toCaller: !inFlight)
     } else if inFlight, state.photos.inFlight != nil {
       ignored("takePicture()", because: "a photo is in flight until the delegate receives it")
       return reply(.ignored)
@@ -78,7 +78,8 @@ extension ControllerMachine.Transition {
   mutating func beginPhoto(_ request: Machine.PhotoRequest) {
     guard state.isPresented else {
       effects.append(.discard(request.file))
-      return photoFinished(request, .failure(.notPresented), counted: false)
+      let error = Machine.failure(to: request.destination, cause: state.dismissedBy, otherwise: .notPresented)
+      return photoFinished(request, .failure(error), counted: false)
     }
     guard let session = state.phase.running else { return state.photos.awaitingCamera.append(request) }
     state.photos.inProgress += 1

@@ -5,9 +5,10 @@ import HVTGStreamer
 extension ControllerMachine.Transition {
   // MARK: - Recordings
 
-  /// Why a recording cannot start now, if it cannot.
-  func recordingRefusal() -> HVTCameraError? {
-    if !state.isPresented { return .notPresented }
+  /// Why a recording cannot start now, if it cannot; `toCaller` when a caller asks (`recordMovie()`),
+  /// not the delegate (``notPresented(toCaller:)``).
+  func recordingRefusal(toCaller: Bool) -> HVTCameraError? {
+    if !state.isPresented { return notPresented(toCaller: toCaller) }
     if !state.settings.mediaTypes.contains(.movie) { return .mediaTypeNotEnabled(.movie) }
     if state.settings.cameraCaptureMode != .video { return .wrongCaptureMode(.video) }
     if state.recording != nil { return .recordingInProgress }
@@ -21,14 +22,16 @@ extension ControllerMachine.Transition {
       ignored("startVideoCapture()", because: "a movie is in flight until it is used or retaken on the review screen")
       return reply(.ignored)
     }
-    reply(recordingRefusal().map(Machine.Reply.refused) ?? .accepted)
+    reply(recordingRefusal(toCaller: !inFlight).map(Machine.Reply.refused) ?? .accepted)
   }
 
   /// A recording whose file is reserved: it starts now, or when the camera runs; refused, its file is
   /// removed.
   mutating func startRecording(_ request: Machine.RecordingRequest) {
     let refusal: HVTCameraError? =
-      !state.isPresented ? .notPresented : state.recording != nil ? .recordingInProgress : nil
+      !state.isPresented
+      ? Machine.failure(to: request.destination, cause: state.dismissedBy, otherwise: .notPresented)
+      : state.recording != nil ? .recordingInProgress : nil
     if let refusal {
       effects.append(.discard(request.file))
       return reply(.refused(refusal))

@@ -12,6 +12,7 @@ extension ControllerMachine.Transition {
     }
     state.environment = environment
     state.isPresented = true
+    state.dismissedBy = nil
     startSession(session)
   }
 
@@ -20,9 +21,17 @@ extension ControllerMachine.Transition {
       state.showsLibrary = false
       effects.append(.closeLibraryWindow)
     }
+    state.dismissedBy = nil
     guard state.isPresented else { return }
     state.isPresented = false
     stopSession(then: .nothing)
+  }
+
+  /// Why a request fails while the camera is not presented: for a caller (an `async` method), the failure
+  /// that dismissed the camera when one did (``State/dismissedBy``); else, and for the delegate, which
+  /// `didFailWithError` told of that failure, ``HVTCameraError/notPresented``.
+  func notPresented(toCaller: Bool) -> HVTCameraError {
+    toCaller ? state.dismissedBy ?? .notPresented : .notPresented
   }
 
   /// The user's cancel: a photo on the review screen is discarded; the camera stays presented.
@@ -107,6 +116,7 @@ extension ControllerMachine.Transition {
     effects += [.log(.warning, "the camera did not start: \(error)", session: nil), .dumpGraph("error"), .fail(error)]
     resolveReadyWaiters(.failure(error))
     state.isPresented = false
+    state.dismissedBy = error
     abandonWaitingRequests(cause: error)
     stopSession(then: .nothing)
   }
@@ -192,6 +202,7 @@ extension ControllerMachine.Transition {
       effects.append(.fail(error))
       resolveReadyWaiters(.failure(error))
       state.isPresented = false
+      state.dismissedBy = error
       abandonWaitingRequests(cause: error)
     }
   }

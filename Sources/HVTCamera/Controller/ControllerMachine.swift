@@ -74,7 +74,9 @@ extension ControllerMachine.Transition {
       setPaused(paused)
     case .whenRunning(let waiter):
       if state.phase.running != nil { return effects.append(.resumeReady([waiter], .success(()))) }
-      guard state.isPresented else { return effects.append(.resumeReady([waiter], .failure(.notPresented))) }
+      guard state.isPresented else {
+        return effects.append(.resumeReady([waiter], .failure(notPresented(toCaller: true))))
+      }
       state.waiters.ready.append(waiter)
     case .whenStopped(let waiter):
       state.waiters.stopped.append(waiter)

@@ -34,7 +34,8 @@ extension HVTCameraController {
   /// ``HVTCameraError/mediaTypeNotEnabled(_:)``, file errors (path and reason), or GStreamer's error; a
   /// photo still waiting for its frame — asked for while the camera started, or waiting for the first lit
   /// frame of a flash — throws why when the camera does not start or fails first (GStreamer's error, a
-  /// camera unplugged or stalled).
+  /// camera unplugged or stalled). After such a failure dismissed the camera, and until the next
+  /// `present()` or `dismiss()`, it throws that failure rather than ``HVTCameraError/notPresented``.
   public func capturePhoto(to url: URL? = nil, replacingExisting: Bool = false) async throws -> HVTCapture {
     let id = nextRequestID()
     if case .refused(let error) = send(.askPhoto(id: id, inFlight: false)) { throw error }

@@ -52,7 +52,9 @@ extension HVTCameraController {
   /// camera is returned, with the failure in ``HVTCapture/interruption``; when the failure came before
   /// its first frame (or the camera, asked for while it started, did not start), there is no movie, and
   /// the failure is thrown. A recording stopped before its first frame throws
-  /// ``HVTCameraError/recordingEmpty(path:)``.
+  /// ``HVTCameraError/recordingEmpty(path:)``. After a failure dismissed the camera (lost, or not
+  /// started), and until the next `present()` or `dismiss()`, it throws that failure rather than
+  /// ``HVTCameraError/notPresented``.
   public func recordMovie(to url: URL? = nil, replacingExisting: Bool = false, maximumDuration: Double? = nil)
     async throws -> HVTCapture
   {
