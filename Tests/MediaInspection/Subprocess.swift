@@ -269,14 +269,19 @@ public final class Subprocess: @unchecked Sendable {
   }
 
   /// After the hang limit (unless cancelled first): a process still running gets `SIGABRT`, then
-  /// `SIGKILL` a few seconds later. One that has ended is left to ``SpawnedChild``'s report of its end.
+  /// `SIGKILL` a few seconds later; the last 30 lines it printed on standard error and its threads are
+  /// printed first. One that has ended is left to ``SpawnedChild``'s report of its end.
   private func watchHang() -> DispatchWorkItem {
     let (collector, child) = (collector, child)
     let (pid, limit) = (processIdentifier, hangAfter)
     let item = DispatchWorkItem {
       guard !collector.hasExited, child.signal(0) else { return }
+      // What it said last: the test that waited may run out of its own time before it can tell.
+      let said = collector.state.withLock { $0.error.lines }.suffix(30).map { "  \($0)\n" }.joined()
       FileHandle.standardError.write(
-        Data("subprocess \(pid) hung for \(limit) s: SIGABRT; its threads:\n\(Self.threads(of: pid))".utf8))
+        Data(
+          ("subprocess \(pid) hung for \(limit) s: SIGABRT; the end of its standard error:\n\(said)"
+            + "its threads:\n\(Self.threads(of: pid))").utf8))
       child.signal(SIGABRT)
       DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
         if !collector.hasExited { child.signal(SIGKILL) }
