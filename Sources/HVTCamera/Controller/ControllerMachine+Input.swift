@@ -10,6 +10,8 @@ extension ControllerMachine {
 
     /// `present()` built `session` from the settings of `version`.
     case present(Session, version: UInt64, environment: [String: String])
+    /// `present()` could not build a session, and threw `error`.
+    case presentFailed(HVTCameraError)
     /// `dismiss()`: the camera, or the library window, is no longer shown.
     case dismiss
     /// A settings change (``SettingsChange``).

@@ -16,6 +16,13 @@ extension ControllerMachine.Transition {
     startSession(session)
   }
 
+  /// `present()` threw `error` before it had a session: while the camera is not presented, that is why
+  /// (``State/dismissedBy``), rather than an earlier failure.
+  mutating func presentFailed(_ error: HVTCameraError) {
+    guard !state.isPresented else { return }
+    state.dismissedBy = error
+  }
+
   mutating func dismiss() {
     if state.showsLibrary {
       state.showsLibrary = false

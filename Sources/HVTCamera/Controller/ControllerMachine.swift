@@ -42,6 +42,8 @@ extension ControllerMachine.Transition {
     switch input {
     case .present(let session, let version, let environment):
       present(session, version: version, environment: environment)
+    case .presentFailed(let error):
+      presentFailed(error)
     case .dismiss:
       dismiss()
     case .change(let change):

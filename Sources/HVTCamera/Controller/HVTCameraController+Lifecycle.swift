@@ -109,7 +109,13 @@ extension HVTCameraController {
       }
       let environment = ProcessInfo.processInfo.environment
       debugLog.log(.debug, "present: building the pipeline")
-      let session = try makeSession(settings, environment: environment)
+      let session: ControllerMachine.Session
+      do {
+        session = try makeSession(settings, environment: environment)
+      } catch {
+        send(.presentFailed(HVTCameraError(error)))
+        throw error
+      }
       debugLog.log(.debug, "present: pipeline built")
       if send(.present(session, version: version, environment: environment)) != .outdated { return }
     }
