@@ -21,8 +21,9 @@ extension ControllerMachine {
     /// frame of that camera is answered with it (``ControllerMachine/Transition/photoFinished(_:_:counted:frame:)``).
     var stopCause: HVTCameraError?
     /// The failure that dismissed the camera (it was lost, or did not start, or `present()` threw), until
-    /// the app presents or dismisses it again: what a caller asks of the camera meanwhile fails with it, which says why, rather
-    /// than with ``HVTCameraError/notPresented`` (``ControllerMachine/Transition/notPresented(toCaller:)``).
+    /// the app presents or dismisses it again: what a caller asks of the camera meanwhile fails with it,
+    /// which says why, rather than with ``HVTCameraError/notPresented``
+    /// (``ControllerMachine/Transition/notPresented(toCaller:)``).
     var dismissedBy: HVTCameraError?
     /// The first preview frame of the session starting, when it came before the pipeline's PLAYING: its
     /// ``HVTCameraEvent/previewStarted(at:)`` waits for the session to run, so that whoever receives it
