@@ -71,7 +71,9 @@ public final class PrivateCompositor: @unchecked Sendable {  // Set up in start(
 
   /// Starts sway. Its pointer's arrow is hidden 100 ms after the pointer last moved (sway's least):
   /// without a cursor plane, the software renderer draws the arrow into the output, and `grim` would read
-  /// its white pixels back as part of the window.
+  /// its white pixels back as part of the window. No `swaybg` (it has nothing to draw, and its complaint
+  /// about that, written in pieces to the same output as the ready line, landed around it) and no
+  /// Xwayland (not installed; sway logs two errors for it).
   private func startSway() async throws {
     let configuration = directory.appendingPathComponent("sway.config")
     try """
@@ -79,6 +81,8 @@ public final class PrivateCompositor: @unchecked Sendable {  // Set up in start(
     default_border none
     default_floating_border none
     seat * hide_cursor 100
+    swaybg_command -
+    xwayland disable
     exec echo "hvt-ready $WAYLAND_DISPLAY $SWAYSOCK"
     """.write(to: configuration, atomically: true, encoding: .utf8)
     let environment = [
@@ -98,10 +102,15 @@ public final class PrivateCompositor: @unchecked Sendable {  // Set up in start(
     } else {
       sway = try start(command[0], Array(command.dropFirst()), environment: environment)
     }
-    let ready = try await sway.line(containing: "hvt-ready ").split(separator: " ")
-    guard ready.count == 3 else { throw TestFailure("sway's ready line is not 'hvt-ready DISPLAY SOCKET'") }
-    display = String(ready[1])
-    ipc = String(ready[2])
+    // The echo writes its line at once, but sway's log lines (wlroots' logger) come in pieces, the time
+    // first, on the same pipe: the ready words are what follows the marker, to the end of the line.
+    let line = try await sway.line(containing: "hvt-ready ")
+    let ready = line[line.range(of: "hvt-ready ")!.upperBound...].split(separator: " ")
+    guard ready.count == 2 else {
+      throw TestFailure("sway's ready line is not 'hvt-ready DISPLAY SOCKET': \(line)\n\(sway.output)")
+    }
+    display = String(ready[0])
+    ipc = String(ready[1])
     try start("wtype", ["-s", "3600000"], environment: self.environment)
     try await start("python3", [Self.pointerScript, "hold"], environment: self.environment).line(containing: "holding")
   }
