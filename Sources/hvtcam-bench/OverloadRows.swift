@@ -16,11 +16,13 @@ struct OverloadRows {
   let busyLoops: Int
   let directory: URL
 
-  /// One engine's run: what its child measured, its peak RSS, and its movie as ffprobe reads it.
+  /// One engine's run: what its child measured, its peak RSS, its movie as ffprobe reads it, and the
+  /// longest time between two wakes of a ``StallRuler`` beside it, in milliseconds.
   struct Run {
     var report: OverloadReport
     var peakResidentMiB: Double
     var movie: MovieTimeline
+    var machineStall: Double
   }
 
   /// What each alternative is, for the report.
@@ -40,7 +42,7 @@ struct OverloadRows {
     return rows(runs)
   }
 
-  /// Runs `engine`'s child with the busy loops spinning.
+  /// Runs `engine`'s child with the busy loops spinning and a ``StallRuler`` measuring the machine beside it.
   private func measure(_ engine: String) throws -> Run {
     let output = directory.appendingPathComponent("overload-\(engine)", isDirectory: true)
     try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
@@ -52,6 +54,7 @@ struct OverloadRows {
         _ = loop.wait()
       }
     }
+    let ruler = StallRuler()
     let child = try ChildProcess(
       ChildProcess.ownExecutable,
       [
@@ -59,12 +62,13 @@ struct OverloadRows {
         "--directory", output.path,
       ])
     let ending = child.wait(timeout: Double(seconds * 12 + 120))
+    let stall = ruler.stop()
     guard !ending.signalled, ending.status == 0, let report = try ChildReport(output: ending.output).overload else {
       throw BenchError.failed("the overload child (\(engine)) failed: \(ending.output.suffix(3))")
     }
     return Run(
       report: report, peakResidentMiB: ending.maxResidentMiB,
-      movie: try MovieTimeline.read(URL(fileURLWithPath: report.movie)))
+      movie: try MovieTimeline.read(URL(fileURLWithPath: report.movie)), machineStall: stall.milliseconds)
   }
 
   /// The rows: each figure of HVTCamera against the launch line and against camerabin, and of HVTCamera
@@ -99,6 +103,11 @@ struct OverloadRows {
         "ms", true, { 1000 * $0.movie.longestGap }
       ),
       ("overload-peak-rss", "overload: peak RSS of the process", "MiB", true, { $0.peakResidentMiB }),
+      (
+        "overload-machine-stall",
+        "overload: the machine's own floor, the longest time between two wakes of a plain thread asking to "
+          + "wake every 33 ms beside each engine's run", "ms", false, { $0.machineStall }
+      ),
     ]
     let size = "\(resolution), \(busyLoops) busy loops"
     var rows: [Row] = []

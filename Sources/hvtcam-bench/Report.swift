@@ -93,7 +93,9 @@ enum Report {
       `slowEncoderPolicy = .keepEveryFrame`, the `gst-launch-1.0` line (a plain recording `queue`: `num-buffers` \
       frames), camerabin (`stop-capture` after \(overload.seconds) s of wall time). The preview's frames are counted \
       from the recording's start to its movie (a probe on the sink; HVTCamera's `previewStatistics`, read \
-      every 10 ms); the movie's frames and timestamps by ffprobe; the peak RSS from `wait4`.
+      every 10 ms); the movie's frames and timestamps by ffprobe; the peak RSS from `wait4`. Beside each \
+      engine, a thread of the benchmark asks to wake every 33 ms and keeps its longest time between two wakes: \
+      the machine's own floor for a preview's gaps under that load.
 
       """
   }

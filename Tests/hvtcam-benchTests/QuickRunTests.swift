@@ -71,6 +71,7 @@ struct QuickRunTests {
     }
     for id in [
       "overload-preview-fps", "overload-preview-gap", "overload-timeline", "overload-after-end", "overload-peak-rss",
+      "overload-machine-stall",
     ] {
       for suffix in ["", "-camerabin", "-keep-every-frame"] {
         let found = row(id + suffix, "1280x720, 2 busy loops")
