@@ -9,9 +9,12 @@ struct OverloadReport: Codable, Sendable {
   var previewFrames: Int
   /// That window, in seconds.
   var windowSeconds: Double
-  /// The wall time the movie's frames cover, in seconds: from the recording's start until it stopped
-  /// taking frames (HVTCamera's `recordingStopped` event, the launch line's camera pushing its last frame,
-  /// camerabin's `stop-capture`). A movie whose timestamps are true lasts as long.
+  /// The wall time the movie's frames cover, in seconds. HVTCamera's: from when its camera made the
+  /// movie's first frame until it made its last, plus a frame (their running times, the metadata's
+  /// `frameTimestamp` and that plus the movie's duration by ffprobe, found among the preview's newest
+  /// frames read every 10 ms); the launch line's: from PLAYING until its camera pushed its last frame;
+  /// camerabin's: from `start-capture` until `stop-capture`. A movie whose timestamps are true lasts as
+  /// long.
   var coveredSeconds: Double
   /// The longest time the preview went without a frame in it, in milliseconds.
   var longestGap: Double
@@ -42,7 +45,11 @@ extension ChildMode {
 
   /// HVTCamera: presented with its default preview (a `fakesink`), a second to settle, then a recording
   /// stopped by `videoMaximumDuration`. The preview's frames are read from `previewStatistics` every 10 ms
-  /// (the public API has no call per frame that costs nothing), so its gaps are known within 10 ms.
+  /// (the public API has no call per frame that costs nothing), so its gaps are known within 10 ms, and so
+  /// is when the camera made each frame: the newest frame's timestamp at each reading. That, not the
+  /// `recordingStopped` event, tells the wall time the movie covers: on a loaded machine the event comes
+  /// up to half a second after the last frame (measured: the movie 15.00 s long, the event 15.43 s after
+  /// the start), which is not a timeline running slow.
   private static func overloadOurs(_ options: BenchOptions, keepingEveryFrame: Bool) throws -> OverloadReport {
     let camera = try OurCamera(quality: options.quality, directory: options.directory)
     if keepingEveryFrame { camera.controller.slowEncoderPolicy = .keepEveryFrame }
@@ -52,8 +59,8 @@ extension ChildMode {
     defer { camera.dismiss() }
     waitForSchedule(until: .now + .seconds(1))
     let movie = camera.delegate.expectMovie()
-    let stopped = camera.delegate.expectRecordingStopped()
     var arrivals = FrameArrivals()
+    var newest: [CameraReading] = []
     let start = try camera.startRecording()
     arrivals.begin(at: start)
     var seen = camera.controller.previewStatistics?.frames ?? 0
@@ -61,18 +68,24 @@ extension ChildMode {
     let deadline = start + .seconds(options.seconds * 10 + 60)
     while delivery == nil {
       waitForSchedule(until: .now + .milliseconds(10))
-      let frames = camera.controller.previewStatistics?.frames ?? seen
-      arrivals.note(.now, count: Int(frames - seen))
+      let (now, statistics) = (ContinuousClock.now, camera.controller.previewStatistics)
+      let frames = statistics?.frames ?? seen
+      arrivals.note(now, count: Int(frames - seen))
       seen = frames
+      if let timestamp = statistics?.latestFrameTimestamp {
+        newest.append(CameraReading(at: now, timestamp: timestamp))
+      }
       delivery = try movie.poll()
       guard ContinuousClock.now < deadline else { throw BenchError.failed("overload: no movie from HVTCamera") }
     }
     guard let delivery else { throw BenchError.failed("overload: no movie from HVTCamera") }
     arrivals.end(at: delivery.arrival)
-    let stop = try stopped.wait("the recording's stop")
+    let duration = try MovieTimeline.read(delivery.url).duration
+    guard let covered = CameraReading.wallTime(in: newest, from: delivery.metadata.frameTimestamp, lasting: duration)
+    else { throw BenchError.failed("overload: the preview never showed the movie's last frame") }
     return OverloadReport(
       previewFrames: arrivals.frames, windowSeconds: start.duration(to: delivery.arrival).seconds,
-      coveredSeconds: start.duration(to: stop).seconds, longestGap: arrivals.longestGap.milliseconds,
+      coveredSeconds: covered, longestGap: arrivals.longestGap.milliseconds,
       afterEnd: (start + .seconds(options.seconds)).duration(to: delivery.arrival).seconds,
       droppedCounted: delivery.metadata.framesDroppedForEncoder ?? 0, movie: delivery.url.path)
   }
@@ -156,5 +169,24 @@ extension ChildMode {
       coveredSeconds: start.duration(to: stop).seconds, longestGap: counted.longestGap.milliseconds,
       afterEnd: (start + .seconds(options.seconds)).duration(to: complete).seconds, droppedCounted: nil,
       movie: options.directory.appendingPathComponent(movie).path)
+  }
+}
+
+/// When the camera had made a frame: the running time (seconds) of the newest frame the preview had
+/// received (`HVTPreviewStatistics.latestFrameTimestamp`) at a reading of the wall clock.
+struct CameraReading {
+  var at: Instant
+  var timestamp: Double
+
+  /// The wall time the camera took to make the frames of a movie starting at running time `first` and
+  /// lasting `duration` seconds at 30 fps, its last frame a frame interval before that end, plus that
+  /// frame: from the first reading that shows the first frame to the first that shows the last (the
+  /// preview's delay and the readings' 10 ms alike at both ends). `nil` when no reading shows either.
+  static func wallTime(in readings: [CameraReading], from first: Double, lasting duration: Double) -> Double? {
+    let (interval, slack) = (1.0 / 30, 0.001)
+    guard let begin = readings.first(where: { $0.timestamp >= first - slack }),
+      let end = readings.first(where: { $0.timestamp >= first + duration - interval - slack })
+    else { return nil }
+    return begin.at.duration(to: end.at).seconds + interval
   }
 }

@@ -88,8 +88,10 @@ struct OverloadRows {
       ),
       (
         "overload-timeline",
-        "overload: the movie's duration ÷ the wall time its frames cover (from the recording's start until it "
-          + "stopped taking frames)", "%", true, { 100 * $0.movie.duration / max(0.001, $0.report.coveredSeconds) }
+        "overload: the movie's duration ÷ the wall time its frames cover (HVTCamera: from when its camera made "
+          + "the first until it made the last, by their timestamps in the preview; the line: from PLAYING until "
+          + "its camera pushed the last; camerabin: from start-capture to stop-capture)", "%", true,
+        { 100 * $0.movie.duration / max(0.001, $0.report.coveredSeconds) }
       ),
       (
         "overload-after-end",
