@@ -133,7 +133,9 @@ struct BenchRun {
   }
 
   /// The real-camera rows on the V4L2 node `node` (`--camera`): the latency rounds against camerabin and
-  /// the `gst-launch-1.0` lines, and CPU per recorded frame against the latter, written as JSON (default `BENCHMARKS-vivid.json`).
+  /// the `gst-launch-1.0` lines, CPU per recorded frame and five unplugs while recording against the
+  /// latter, written as JSON (default `BENCHMARKS-vivid.json`). The unplugs need vivid's `disconnect`
+  /// button.
   func runOnCamera(_ node: String) throws {
     let began = ContinuousClock.now
     let directory = try Self.scratchDirectory()
@@ -151,6 +153,7 @@ struct BenchRun {
       rows += latencyRows
       encoders[resolution] = used
       rows += try CPURows(resolution: resolution, plan: plan, directory: directory, camera: camera).run(log: log)
+      rows += try UnplugRows(resolution: resolution, camera: camera, rounds: 5, directory: directory).run(log: log)
     }
     let report = BenchReport(
       mode: "camera \(camera.description)", command: Self.command(),

@@ -24,9 +24,9 @@ import HVTSupport
     var movie: Awaited<Delivery>?
     var previewStarted: Awaited<Instant>?
     var recordingStarted: Awaited<URL>?
-    var recordingStopped: Awaited<Instant>?
     var reviewStarted: Awaited<URL>?
     var preRollFilled: Awaited<HVTPreRollFill>?
+    var failure: Awaited<Failure>?
     var errors: [String] = []
   }
 
@@ -47,8 +47,6 @@ import HVTSupport
   nonisolated func expectPreviewStarted() -> Awaited<Instant> { expect(\.previewStarted) }
   /// The partial file of the next recording (from `HVTCameraEvent.recordingStarted`).
   nonisolated func expectRecordingStarted() -> Awaited<URL> { expect(\.recordingStarted) }
-  /// The moment the recording stopped taking frames (from `HVTCameraEvent.recordingStopped`).
-  nonisolated func expectRecordingStopped() -> Awaited<Instant> { expect(\.recordingStopped) }
   /// The file shown when the review screen opens (from `HVTCameraEvent.reviewStarted`).
   nonisolated func expectReviewStarted() -> Awaited<URL> { expect(\.reviewStarted) }
   /// The pre-roll's fill when it first holds its duration (from `HVTCameraEvent.preRollFilled`).
@@ -59,6 +57,16 @@ import HVTSupport
     waiters.withLock { $0[keyPath: slot] = awaited }
     return awaited
   }
+
+  /// An error the delegate was told of, and when.
+  struct Failure: Sendable {
+    var arrival: Instant
+    var error: HVTCameraError?
+    var text: String
+  }
+
+  /// The next error (from `didFailWithError`), when it arrived.
+  nonisolated func expectFailure() -> Awaited<Failure> { expect(\.failure) }
 
   /// Errors reported so far.
   nonisolated var errors: [String] { waiters.withLock { $0.errors } }
@@ -85,6 +93,8 @@ import HVTSupport
   func cameraControllerDidCancel(_ controller: HVTCameraController) {}
 
   func cameraController(_ controller: HVTCameraController, didFailWithError error: any Error) {
+    let told = Failure(arrival: .now, error: error as? HVTCameraError, text: String(describing: error))
+    waiters.withLock { $0.failure }?.fulfill(told)
     let failure = BenchError.failed("HVTCamera: \(error)")
     let pending = waiters.withLock { waiters in
       waiters.errors.append(String(describing: error))
@@ -101,7 +111,6 @@ import HVTSupport
     switch event {
     case .previewStarted(let instant): waiters.withLock { $0.previewStarted }?.fulfill(instant)
     case .recordingStarted(let url): waiters.withLock { $0.recordingStarted }?.fulfill(url)
-    case .recordingStopped: waiters.withLock { $0.recordingStopped }?.fulfill(.now)
     case .reviewStarted(let url): waiters.withLock { $0.reviewStarted }?.fulfill(url)
     case .preRollFilled(let fill): waiters.withLock { $0.preRollFilled }?.fulfill(fill)
     default: break

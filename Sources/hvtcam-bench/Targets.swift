@@ -190,7 +190,7 @@ extension Targets {
 extension Targets {
   /// The real-camera targets (`hvtcam-bench --camera`, issue 31): start-up, record start and record stop
   /// at most the same pipeline's under `gst-launch-1.0` on the same camera, no preview frame lost during
-  /// stills or a recording, and the CPU per recorded frame the line's.
+  /// stills or a recording, the CPU per recorded frame the line's, and an unplug told within 2 s.
   static func realCamera(_ rows: [Row]) -> [TargetVerdict] {
     var verdicts: [TargetVerdict] = []
     for resolution in Set(rows.map(\.resolution)).sorted() {
@@ -202,6 +202,14 @@ extension Targets {
       }
       verdicts += previewLost(rows, resolution)
       verdicts += cpuPerFrame(rows, resolution)
+      if let unplug = row("unplug-noticed", resolution, in: rows), let ours = unplug.hvtcamera {
+        verdicts.append(
+          TargetVerdict(
+            goal: "a camera unplugged while recording: the app told within 2 s (issue 10), every time",
+            resolution: resolution, met: ours.max <= 2000,
+            measured:
+              "median \(ms(ours.median)), at most \(ms(ours.max)); gst-launch-1.0 \(ms(unplug.reference?.median))"))
+      }
     }
     return verdicts
   }

@@ -67,17 +67,15 @@ struct VividCommandTests {
       let pulled = ContinuousClock.now
       try await VividCameras.pullCable(of: VividCameras.rear)
       _ = try await recording.requireStandardErrorLine("the recording's stop") { $0.hasPrefix("stopped after ") }
-      let stopped = ContinuousClock.now - pulled
       let result = await recording.result()
       let ended = ContinuousClock.now - pulled
       #expect(result.status == 1 && result.outputLines == [movie], "round \(round): \(result)")
       #expect(
         result.standardError.contains("the camera in use was disconnected: vivid (/dev/video0)"),
         "round \(round): \(result)")
-      // The stop is reported within two seconds or so, as by the library (VividDisconnectTests). The exit
-      // follows the movie's finalizing and the camera's teardown, which under emulation on a loaded machine
-      // took 5.2 s once: bounded only against a hang.
-      #expect(stopped < .seconds(3), "round \(round): stop reported \(stopped) after the unplug")
+      // Told by the unplug, not by the stall watchdog; how soon is hvtcam-bench --camera's unplug row. The
+      // exit follows the movie's finalizing and the camera's teardown, which under emulation on a loaded
+      // machine took 5.2 s once: bounded only against a hang.
       #expect(ended < .seconds(20), "round \(round): ended \(ended) after the unplug")
       let report = try await MediaInspector.discover(movie)
       #expect(!report.failed && report.isH264 && (report.duration ?? 0) >= 1, "round \(round): \(report)")
