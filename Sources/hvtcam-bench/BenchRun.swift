@@ -144,7 +144,10 @@ struct BenchRun {
     let camera = BenchCamera.vivid(node)
     let plan = BenchPlan.realCamera
     log("hvtcam-bench --camera \(node) on \(Machine.current().gstreamer)")
-    var rows: [Row] = []
+    // The unplugs first, before this process opens the node (see UnplugRows).
+    var rows = try plan.resolutions.flatMap { resolution in
+      try UnplugRows(resolution: resolution, node: node, rounds: 5, directory: directory).run(log: log)
+    }
     var encoders: [String: LatencyRounds.Encoders] = [:]
     for resolution in plan.resolutions {
       let (latencyRows, used) = try LatencyRounds(
@@ -153,7 +156,6 @@ struct BenchRun {
       rows += latencyRows
       encoders[resolution] = used
       rows += try CPURows(resolution: resolution, plan: plan, directory: directory, camera: camera).run(log: log)
-      rows += try UnplugRows(resolution: resolution, camera: camera, rounds: 5, directory: directory).run(log: log)
     }
     let report = BenchReport(
       mode: "camera \(camera.description)", command: Self.command(),

@@ -29,6 +29,8 @@ struct ChildReport: Codable, Sendable {
   /// `preview`, `line-preview`: the preview's mean latency over the measured time, in milliseconds, by
   /// frame timestamps (``HVTPreviewStatistics``'s measure: running time at the sink pad minus timestamp).
   var previewLatency: Double?
+  /// `unplug`: from the camera's cable pulled to the app told, in milliseconds.
+  var unplugNoticed: Double?
 
   static let prefix = "RESULT "
 
@@ -68,6 +70,7 @@ enum ChildMode {
     case "stream-record": try streamRecord(options)
     case "stream-latency": try streamLatency(options)
     case "overload": try overload(options)
+    case "unplug": try unplug(options)
     default: throw BenchError.failed("unknown child mode \(options.child ?? "")")
     }
     // Releases GStreamer's state, so that GST_TRACERS=leaks can report what is still alive.

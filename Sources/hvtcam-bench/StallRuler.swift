@@ -9,7 +9,7 @@ import HVTSupport
 /// kernel's scheduling and, on a virtual machine, the host's (a host that caps the machine's CPU time
 /// stops every thread of it at once). A preview's frames pass through threads like it, so its longest
 /// gap beside the same load is at least that.
-final class StallRuler: @unchecked Sendable {  // `longest` and `running` only under `state`.
+final class StallRuler: Sendable {
   private let state = Locked((longest: Duration.zero, running: true))
   private let finished = DispatchSemaphore(value: 0)
 
