@@ -18,8 +18,10 @@ struct InteractiveCamera: CameraWindow {
     display = try await PrivateDisplay()
     directory = try TemporaryDirectory()
     // The engine's debug lines (each key and what it did) go with the rest of stderr into a failure's
-    // message.
-    let debug = ["GST_DEBUG": "hvtcamera:5", "GST_DEBUG_NO_COLOR": "1"]
+    // message, and `ximagesink`'s (each key X gave it, a few lines more at start and stop): a key the engine
+    // never heard of once, in the Debian 13 tier, after a camera switch, and its log could not tell whether
+    // X delivered it.
+    let debug = ["GST_DEBUG": "hvtcamera:5,ximagesink:5", "GST_DEBUG_NO_COLOR": "1"]
     process = try HVTCam.start(
       ["run"] + HVTCam.recording + ["-o", directory.url.path] + arguments,
       environment: HVTCam.environment(
