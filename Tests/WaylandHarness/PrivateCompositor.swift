@@ -102,8 +102,9 @@ public final class PrivateCompositor: @unchecked Sendable {  // Set up in start(
     } else {
       sway = try start(command[0], Array(command.dropFirst()), environment: environment)
     }
-    // The echo writes its line at once, but sway's log lines (wlroots' logger) come in pieces, the time
-    // first, on the same pipe: the ready words are what follows the marker, to the end of the line.
+    // The echo writes its line at once, but a log line of the sway family (`common/log.c`) comes in three
+    // writes, the time first, on the same pipe: the ready words are what follows the marker, to the end
+    // of the line.
     let line = try await sway.line(containing: "hvt-ready ")
     let ready = line[line.range(of: "hvt-ready ")!.upperBound...].split(separator: " ")
     guard ready.count == 2 else {
