@@ -11,26 +11,25 @@ extension ChildMode {
   /// process that ran it (`CamerasAndDevices.md`); the process's exit closes it.
   static func unplug(_ options: BenchOptions) throws {
     guard let node = options.cameraNode else { throw BenchError.failed("unplug: no --camera node") }
-    let camera = BenchCamera.vivid(node)
     var report = ChildReport()
     switch options.engine {
-    case "hvtcamera": report.unplugNoticed = try unplugOurs(options, camera: camera).milliseconds
-    case "gst-launch-1.0": report.unplugNoticed = try unplugLaunchLine(options, camera: camera).milliseconds
+    case "hvtcamera": report.unplugNoticed = try unplugOurs(options, node: node).milliseconds
+    case "gst-launch-1.0": report.unplugNoticed = try unplugLaunchLine(options, node: node).milliseconds
     default: throw BenchError.failed("unplug: unknown engine \(options.engine)")
     }
     try report.emit()
   }
 
   /// HVTCamera records; the cable is pulled: the time until `didFailWithError` says `cameraDisconnected`.
-  private static func unplugOurs(_ options: BenchOptions, camera: BenchCamera) throws -> Duration {
-    let ours = try OurCamera(quality: options.quality, directory: options.directory, camera: camera)
+  private static func unplugOurs(_ options: BenchOptions, node: String) throws -> Duration {
+    let ours = try OurCamera(quality: options.quality, directory: options.directory, camera: .vivid(node))
     ours.setVideoMode(true)
     _ = try ours.present()
     defer { ours.dismiss() }
     let failure = ours.delegate.expectFailure()
     _ = try ours.startRecording()
     waitForSchedule(until: .now + .seconds(1))
-    let pulled = try pullCable(of: camera)
+    let pulled = try pullCable(of: node)
     let told = try failure.wait("HVTCamera's error after the unplug")
     guard case .cameraDisconnected? = told.error else {
       throw BenchError.failed("after the unplug HVTCamera said \(told.text), not cameraDisconnected")
@@ -40,8 +39,9 @@ extension ChildMode {
 
   /// The movie line runs; the cable is pulled: the time until its error, posted on the bus, reaches the
   /// main thread, where an app's bus watch runs.
-  private static func unplugLaunchLine(_ options: BenchOptions, camera: BenchCamera) throws -> Duration {
-    let model = try OurCamera.pipelineModel(quality: options.quality, directory: options.directory, camera: camera)
+  private static func unplugLaunchLine(_ options: BenchOptions, node: String) throws -> Duration {
+    let model = try OurCamera.pipelineModel(
+      quality: options.quality, directory: options.directory, camera: .vivid(node))
     let path = options.directory.appendingPathComponent("unplug-line.mp4").path
     let pipeline = try Pipeline(launch: model.launchDescription(mode: .video, output: path, frames: nil))
     defer { pipeline.setState(.null) }
@@ -61,13 +61,12 @@ extension ChildMode {
     guard pipeline.setState(.playing) != .failure else { throw BenchError.failed("the movie line did not start") }
     try running.wait("the movie line's first preview frame")
     waitForSchedule(until: .now + .seconds(1))
-    let pulled = try pullCable(of: camera)
+    let pulled = try pullCable(of: node)
     return pulled.duration(to: try heard.wait("the movie line's error after the unplug"))
   }
 
-  /// Presses vivid's `disconnect` button on the camera's node; returns the moment before.
-  private static func pullCable(of camera: BenchCamera) throws -> Instant {
-    guard let node = camera.node else { throw BenchError.failed("unplug: the camera has no node") }
+  /// Presses vivid's `disconnect` button on `node`; returns the moment before.
+  private static func pullCable(of node: String) throws -> Instant {
     let controls = HVTCameraControls(path: node, cameraID: "hvtcam-bench")
     let pulled = ContinuousClock.now
     do {
