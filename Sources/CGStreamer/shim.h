@@ -52,6 +52,9 @@ static inline void hvt_gst_buffer_set_pts(GstBuffer *buffer, GstClockTime pts) {
 static inline void hvt_gst_buffer_set_dts(GstBuffer *buffer, GstClockTime dts) { GST_BUFFER_DTS(buffer) = dts; }
 static inline void hvt_gst_buffer_set_duration(GstBuffer *buffer, GstClockTime duration) { GST_BUFFER_DURATION(buffer) = duration; }
 
+// gst_buffer_is_writable is a macro around gst_mini_object_is_writable.
+static inline gboolean hvt_gst_buffer_is_writable(GstBuffer *buffer) { return gst_buffer_is_writable(buffer); }
+
 // gst_buffer_make_writable is a macro around gst_mini_object_make_writable.
 static inline GstBuffer *hvt_gst_buffer_make_writable(GstBuffer *buffer) { return gst_buffer_make_writable(buffer); }
 

@@ -156,6 +156,23 @@ public struct PadProbeInfo: ~Copyable {
     hvt_gst_pad_probe_info_set_data(info, writable)
     return writable.map(BufferView.init(pointer:))
   }
+
+  /// Makes the probed frame's metadata writable as ``writableBuffer()`` does, for a frame of a camera's
+  /// buffer pool that is shared with other tee branches and held downstream for a while (by an encoder):
+  /// its writable stand-in reads the frame's memory and keeps the frame until it is freed, so the frame
+  /// goes back to its pool whole and is used again rather than discarded and allocated anew (see
+  /// `PooledFrameStandIn`). A frame that is not shared, or not in system memory, goes as with
+  /// ``writableBuffer()``. Wraps `gst_buffer_copy_into` and `gst_memory_new_wrapped`.
+  public mutating func writableFrame() -> BufferView? {
+    guard info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0,
+      let buffer = hvt_gst_pad_probe_info_buffer(info)
+    else { return nil }
+    guard hvt_gst_buffer_is_writable(buffer) == 0, let standIn = PooledFrameStandIn.make(replacing: buffer) else {
+      return writableBuffer()
+    }
+    hvt_gst_pad_probe_info_set_data(info, standIn)
+    return BufferView(pointer: standIn)
+  }
 }
 
 /// A probe callback: runs on a streaming thread (or, for an idle probe, possibly on the caller's thread).

@@ -294,7 +294,7 @@ final class RecordingBranch: @unchecked Sendable {
       if report { onEvent(.framesDropped(total: dropped, elapsed: ClockTime.seconds(elapsed))) }
       return .drop
     case .keep(let kept):
-      if let writable = info.writableBuffer() {
+      if let writable = info.writableFrame() {
         writable.presentationTime = kept.presentationTime(in: segment)
         if let decoding = kept.decodingTime(writable.decodingTime, in: segment) { writable.decodingTime = decoding }
       }
