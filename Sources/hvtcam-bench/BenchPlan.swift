@@ -98,10 +98,10 @@ struct BenchPlan: Codable, Sendable {
   /// emulated machine varies from round to round about as much as the engines differ, and a record stop
   /// waits, for either engine, for the frame the encoder is on: 0 to about 16 ms there, so that the
   /// medians of eight stops moved by a factor of two between runs); CPU per frame from recordings of 100
-  /// and 25 frames, twice.
+  /// and 25 frames, five times (the medians of two moved from 0.92× to 1.15× the line between runs).
   static let realCamera = BenchPlan(
     resolutions: ["640x480"], rounds: 16, burst: 5, recordingSeconds: 2, cpuFrames: 100, cpuShortFrames: 25,
-    cpuRepetitions: 2, concurrentCameras: [], concurrentSeconds: 0, soakStills: 0, soakRecordings: 0,
+    cpuRepetitions: 5, concurrentCameras: [], concurrentSeconds: 0, soakStills: 0, soakRecordings: 0,
     crashAfterSeconds: 0, crashRepetitions: 0, previewWindow: nil)
 
   /// The controller quality of a resolution.
