@@ -28,6 +28,13 @@ public enum GStreamer {
     return String(ownedCString: gst_version_string())
   }
 
+  /// Whether the GStreamer library in use is version `major`.`minor` or later. Wraps `gst_version`.
+  public static func isAtLeast(_ major: UInt32, _ minor: UInt32) -> Bool {
+    var (libraryMajor, libraryMinor, micro, nano): (guint, guint, guint, guint) = (0, 0, 0, 0)
+    gst_version(&libraryMajor, &libraryMinor, &micro, &nano)
+    return (libraryMajor, libraryMinor) >= (major, minor)
+  }
+
   /// The version of an installed plugin, as its numbers (`[1, 4, 2]` for PipeWire's `pipewire` plugin of
   /// PipeWire 1.4.2, which carries PipeWire's own version), or `nil` when no such plugin is registered.
   /// Wraps `gst_registry_find_plugin` and `gst_plugin_get_version`.

@@ -161,15 +161,21 @@ public struct PadProbeInfo: ~Copyable {
   /// buffer pool that is shared with other tee branches and held downstream for a while (by an encoder):
   /// its writable stand-in reads the frame's memory and keeps the frame until it is freed, so the frame
   /// goes back to its pool whole and is used again rather than discarded and allocated anew (see
-  /// `PooledFrameStandIn`). A frame that is not shared, or not in system memory, goes as with
-  /// ``writableBuffer()``. Wraps `gst_buffer_copy_into` and `gst_memory_new_wrapped`.
+  /// `PooledFrameStandIn`). GStreamer 1.24 and later do that themselves (their copy holds its parent
+  /// buffer, and frees its memory before its metas), so there, as for a frame that is not shared or not in
+  /// system memory, it is ``writableBuffer()``. Wraps `gst_buffer_copy_into` and `gst_memory_new_wrapped`.
   public mutating func writableFrame() -> BufferView? {
+    guard PooledFrameStandIn.isNeeded, let standIn = standInFrame() else { return writableBuffer() }
+    return standIn
+  }
+
+  /// Puts a `PooledFrameStandIn` in the shared probed frame's place, whatever GStreamer's version; `nil`
+  /// when the frame is not shared, not in system memory, or not a buffer.
+  mutating func standInFrame() -> BufferView? {
     guard info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0,
-      let buffer = hvt_gst_pad_probe_info_buffer(info)
+      let buffer = hvt_gst_pad_probe_info_buffer(info), hvt_gst_buffer_is_writable(buffer) == 0,
+      let standIn = PooledFrameStandIn.make(replacing: buffer)
     else { return nil }
-    guard hvt_gst_buffer_is_writable(buffer) == 0, let standIn = PooledFrameStandIn.make(replacing: buffer) else {
-      return writableBuffer()
-    }
     hvt_gst_pad_probe_info_set_data(info, standIn)
     return BufferView(pointer: standIn)
   }

@@ -11,7 +11,14 @@ import CGStreamer
 /// original through a read-only wrapper (`gst_memory_new_wrapped`) that keeps the original mapped and
 /// referenced until the wrapper is freed; the original goes back to its pool after the stand-in, with its
 /// memory its own, and is used again.
+///
+/// GStreamer 1.24 fixed this in `gst_buffer_copy` itself (a copy sharing memory holds its parent buffer in
+/// a `GstParentBufferMeta`, and a buffer frees its memories before its metas), so the stand-in is for 1.22:
+/// there a parent buffer meta would give the parent back to its pool before the copy's memory.
 enum PooledFrameStandIn {
+  /// Whether GStreamer's own copy would have the pool discard the frame: before 1.24.
+  static let isNeeded = !GStreamer.isAtLeast(1, 24)
+
   /// A writable buffer with `buffer`'s flags, timestamps, offsets and metas (`gst_buffer_copy_into`) whose
   /// memories read `buffer`'s, or `nil` when `buffer` holds memory other than system memory (a V4L2
   /// driver's, say, whose pool waits for it by itself) or a memory cannot be mapped for reading. Takes

@@ -49,6 +49,9 @@ struct ArmedRecordingTests {
       !(message.type == "state-changed" && message.element.hasSuffix("/GstBin:recording")
         && message.details.hasPrefix("READY -> NULL"))
     {}
+    // The worker takes the stopped bin out of the pipeline right after it posts that message (`Teardown`):
+    // the next block on the worker runs once it has.
+    await withCheckedContinuation { done in camera.controller.worker.async { done.resume() } }
     let photoMode = try #require(camera.controller.pipelineGraph())
     #expect(!photoMode.contains("movie-encoder"), "\(photoMode)")
     await camera.controller.dismissAndWait()
