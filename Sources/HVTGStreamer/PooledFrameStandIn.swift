@@ -28,15 +28,8 @@ enum PooledFrameStandIn {
     let memories = (0..<count).compactMap { gst_buffer_peek_memory(buffer, $0) }
     guard memories.count == Int(count), memories.allSatisfy({ gst_memory_is_type($0, GST_ALLOCATOR_SYSMEM) != 0 })
     else { return nil }
-    var held: [HeldMemory] = []
-    for memory in memories {
-      guard let mapped = HeldMemory(reading: memory, of: buffer) else {
-        held.forEach { $0.release() }
-        return nil
-      }
-      held.append(mapped)
-    }
-    guard let standIn = gst_buffer_new() else {
+    let held = memories.compactMap { HeldMemory(reading: $0, of: buffer) }
+    guard held.count == memories.count, let standIn = gst_buffer_new() else {
       held.forEach { $0.release() }
       return nil
     }
